@@ -1,0 +1,117 @@
+"""``aton-record/1``: a JSON document that fully describes a game (see docs/records.md).
+
+A record holds the seed, optionally the starting decks (top card first), every
+move in order and free-form ``meta``.  ``replay`` rebuilds the game from it; a
+record may end mid-game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .board import SQUARES_PER_TEMPLE, TEMPLES
+from .cards import check_deck
+from .errors import IllegalMove, RecordError
+from .game import GameState, new_game
+from .moves import Move, move_from_dict
+from .options import DEFAULT_RULES, Rules
+from .players import Player
+
+FORMAT = "aton-record/1"
+
+
+@dataclass
+class GameRecord:
+    seed: int
+    decks: dict[str, list[int]] | None = None
+    moves: list[tuple[Player, Move]] = field(default_factory=list)
+    meta: dict = field(default_factory=dict)
+    rules: Rules = DEFAULT_RULES
+
+    def add(self, player: Player, move: Move) -> None:
+        self.moves.append((Player(player), move))
+
+    def to_dict(self) -> dict:
+        data: dict = {"format": FORMAT, "seed": self.seed}
+        if self.decks is not None:
+            data["decks"] = {"red": list(self.decks["red"]), "blue": list(self.decks["blue"])}
+        data["moves"] = [{"player": str(p), **m.to_dict()} for p, m in self.moves]
+        meta = dict(self.meta)
+        if self.rules != DEFAULT_RULES:
+            meta["rules"] = self.rules.to_dict()
+        data["meta"] = meta
+        return data
+
+    @classmethod
+    def from_dict(cls, data) -> "GameRecord":
+        """Parse and validate a record's structure (not yet the legality of its moves)."""
+        if not isinstance(data, dict):
+            raise RecordError("a record must be a JSON object")
+        if data.get("format") != FORMAT:
+            raise RecordError(f"format must be {FORMAT!r}, got {data.get('format')!r}")
+        seed = data.get("seed")
+        if type(seed) is not int:
+            raise RecordError(f"seed must be an integer, got {seed!r}")
+        decks = data.get("decks")
+        if decks is not None:
+            if not isinstance(decks, dict) or set(decks) != {"red", "blue"}:
+                raise RecordError("decks must be an object with exactly the keys 'red' and 'blue'")
+            for colour in ("red", "blue"):
+                try:
+                    check_deck(decks[colour])
+                except ValueError as exc:
+                    raise RecordError(f"decks.{colour}: {exc}") from None
+        meta = data.get("meta", {})
+        if not isinstance(meta, dict):
+            raise RecordError("meta must be an object")
+        rules = DEFAULT_RULES
+        if "rules" in meta:
+            try:
+                rules = Rules.from_dict(meta["rules"])
+            except (TypeError, ValueError) as exc:
+                raise RecordError(f"meta.rules: {exc}") from None
+        raw_moves = data.get("moves", [])
+        if not isinstance(raw_moves, list):
+            raise RecordError("moves must be a list")
+        moves = []
+        for i, entry in enumerate(raw_moves):
+            try:
+                if not isinstance(entry, dict):
+                    raise ValueError("a move must be an object")
+                player = Player.parse(entry.get("player"))
+                moves.append((player, move_from_dict(entry)))
+            except ValueError as exc:
+                raise RecordError(str(exc), move_index=i) from None
+        return cls(seed=seed, decks=decks, moves=moves, meta=dict(meta), rules=rules)
+
+
+def replay(record: GameRecord) -> GameState:
+    """The state after every move of ``record``; RecordError names the first illegal move."""
+    state, _ = new_game(record.seed, record.decks, record.rules)
+    for i, (player, move) in enumerate(record.moves):
+        try:
+            state.play(player, move)
+        except IllegalMove as exc:
+            raise RecordError(f"{player} {move.to_dict()['move']}: {exc}", move_index=i) from None
+    return state
+
+
+def summary(state: GameState) -> dict:
+    """The machine-readable summary of a position printed by ``aton replay --json``."""
+    def both(values) -> dict:
+        return {"red": values[0], "blue": values[1]}
+
+    winner = None
+    if state.is_over:
+        winner = str(state.winner) if state.winner is not None else "draw"
+    return {
+        "round": state.round,
+        "phase": state.phase.value,
+        "scores": both(state.scores),
+        "supply": both(state.supply),
+        "dead": both(state.dead),
+        "temples": [[state.owner_name(t, s) for s in range(SQUARES_PER_TEMPLE)] for t in TEMPLES],
+        "exchange_used": both(state.exchange_used),
+        "winner": winner,
+        "reason": state.reason,
+    }
