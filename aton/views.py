@@ -67,6 +67,27 @@ class View:
     def to_dict(self) -> dict:
         return asdict(self)
 
+    @classmethod
+    def from_dict(cls, data: dict) -> "View":
+        """Rebuild a view from its ``to_dict`` form (as a client receives it)."""
+        decision = data.get("decision")
+        return cls(
+            **{
+                **data,
+                "pending": tuple(data["pending"]),
+                "red": _player_view_from_dict(data["red"]),
+                "blue": _player_view_from_dict(data["blue"]),
+                "temples": tuple(tuple(row) for row in data["temples"]),
+                "decision": None if decision is None else Decision(
+                    **{
+                        **decision,
+                        "squares": tuple(tuple(sq) for sq in decision["squares"]),
+                        "hand": tuple(decision["hand"]),
+                    }
+                ),
+            }
+        )
+
     def player(self, player: Player | str) -> PlayerView:
         return self.red if str(player) == "red" else self.blue
 
@@ -92,6 +113,16 @@ def _player_view(state: GameState, p: int, viewer: int | None) -> PlayerView:
         cartouches=faces,
         exchange_used=state.exchange_used[p],
     )
+
+
+def _player_view_from_dict(data: dict) -> PlayerView:
+    hand = data["hand"]
+    return PlayerView(**{
+        **data,
+        "discard_seen": tuple(data["discard_seen"]),
+        "hand": None if hand is None else tuple(hand),
+        "cartouches": tuple(data["cartouches"]),
+    })
 
 
 def decision_for(state: GameState, player: int) -> Decision | None:
