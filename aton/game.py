@@ -459,6 +459,8 @@ class GameState:
                     self.dead[player] += sent
                     if events is not None:
                         events.append(E.StonesToKingdom(PLAYERS[player], sent))
+                        if sent < self.remaining:  # the supply ran dry as well
+                            events.append(E.PlacementLapsed(PLAYERS[player], self.remaining - sent))
                 self.remaining = 0
             if self._check_area_win(player, events):
                 return
