@@ -1,0 +1,15 @@
+"""The wire protocol shared by the server, the client, the SSH gateway and the bots.
+
+Frames are length-prefixed msgpack maps (``framing``); every message type is
+declared once in ``messages``; sealed cartouches use ``commitment``.
+"""
+
+from .errors import ErrorCode, ProtocolError
+from .framing import MAX_FRAME_BYTES, FrameBuffer, decode_payload, encode_frame, read_payload
+from .messages import CATALOGUE, PROTOCOL_MAJOR, PROTOCOL_VERSION, Direction, Message, parse
+
+__all__ = [
+    "CATALOGUE", "Direction", "ErrorCode", "FrameBuffer", "MAX_FRAME_BYTES", "Message",
+    "PROTOCOL_MAJOR", "PROTOCOL_VERSION", "ProtocolError",
+    "decode_payload", "encode_frame", "parse", "read_payload",
+]

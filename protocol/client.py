@@ -1,0 +1,130 @@
+"""An asyncio protocol client: the handshake, request ids, and sealed commitments.
+
+Used by the bot SDK, the Textual client, the SSH gateway and the tests.  It keeps
+the cards and nonce of each sealed commitment and opens it by itself as soon as
+the server asks (the ``open_requested`` event, or a ``game_state`` whose
+commitments say ``awaiting_open``), so a caller just calls ``commit(game, cards)``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from typing import TypeVar
+
+from .commitment import seal
+from .framing import MAX_FRAME_BYTES, decode_payload, encode_frame, read_payload
+from .messages import PROTOCOL_VERSION, Direction, Message, parse
+from . import messages as m
+
+M = TypeVar("M", bound=Message)
+
+
+class ServerError(Exception):
+    """The server answered a request with ``error``."""
+
+    def __init__(self, error: m.Error) -> None:
+        super().__init__(f"{error.code}: {error.message}")
+        self.error = error
+        self.code = error.code
+
+
+class Client:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.welcome: m.Welcome | None = None
+        self.seats: dict[int, str | None] = {}  # game -> my seat (None: watching)
+        self._sealed: dict[int, tuple[tuple[int, ...], bytes]] = {}  # game -> (cards, nonce)
+        self._next_id = 1
+
+    @classmethod
+    async def connect(cls, host: str, port: int, *, name: str, kind: str = "human",
+                      resume: str | None = None, lobby: bool | None = None,
+                      version: str = PROTOCOL_VERSION, timeout: float = 10.0) -> "Client":
+        """Open a connection and say hello; ServerError if the server refuses."""
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+        client = cls(reader, writer)
+        try:
+            await client.send(m.Hello(version=version, name=name, kind=kind, resume=resume, lobby=lobby))
+            reply = await client.recv(timeout)
+            if isinstance(reply, m.Error):
+                raise ServerError(reply)
+            if not isinstance(reply, m.Welcome):
+                raise ConnectionError(f"expected welcome, got {reply.TYPE}")
+        except BaseException:
+            await client.close()
+            raise
+        client.welcome = reply
+        return client
+
+    @property
+    def name(self) -> str:
+        return self.welcome.name if self.welcome else ""
+
+    @property
+    def resume_token(self) -> str | None:
+        return self.welcome.resume if self.welcome else None
+
+    async def send(self, msg: Message) -> int | None:
+        """Send a message; a request without an id gets the next one, which is returned."""
+        request_id = None
+        if any(f.name == "id" for f in dataclasses.fields(msg)):
+            request_id = getattr(msg, "id")
+            if request_id is None:
+                request_id = self._next_id
+                self._next_id += 1
+                msg = dataclasses.replace(msg, id=request_id)
+        self.writer.write(encode_frame(msg.to_wire()))
+        await self.writer.drain()
+        return request_id
+
+    async def recv(self, timeout: float | None = None) -> Message:
+        """The next message from the server (opening sealed commitments when asked)."""
+        payload = await asyncio.wait_for(read_payload(self.reader, MAX_FRAME_BYTES), timeout)
+        msg = parse(decode_payload(payload), Direction.SERVER)
+        if isinstance(msg, m.GameState):
+            self.seats[msg.game] = msg.seat
+        if isinstance(msg, (m.GameState, m.Update)):
+            await self._open_if_asked(msg.game, msg.view)
+        return msg
+
+    async def expect(self, kind: type[M], timeout: float | None = 10.0) -> M:
+        """Receive until a message of ``kind``; an ``error`` on the way raises ServerError."""
+        while True:
+            msg = await self.recv(timeout)
+            if isinstance(msg, kind):
+                return msg
+            if isinstance(msg, m.Error) and kind is not m.Error:
+                raise ServerError(msg)
+
+    def has_sealed(self, game: int) -> bool:
+        """Whether a commitment of ours in ``game`` waits to be opened.
+
+        A view that still shows our commitment as "none" may have been sent before
+        the server received it: a client commits only when this is False.
+        """
+        return game in self._sealed
+
+    async def commit(self, game: int, cards: tuple[int, ...] | list[int]) -> int | None:
+        """Seal ``cards`` for cartouches 1–4; the opening is sent when the server asks for it."""
+        digest, nonce = seal(cards)
+        self._sealed[game] = (tuple(cards), nonce)
+        return await self.send(m.Commit(game=game, digest=digest))
+
+    async def _open_if_asked(self, game: int, view: dict) -> None:
+        seat = self.seats.get(game)
+        held = self._sealed.get(game)
+        if seat is None or held is None:
+            return
+        if view.get("commitments", {}).get(seat) == "awaiting_open":
+            del self._sealed[game]
+            cards, nonce = held
+            await self.send(m.Open(game=game, cards=cards, nonce=nonce))
+
+    async def close(self) -> None:
+        self.writer.close()
+        try:
+            await self.writer.wait_closed()
+        except (ConnectionError, OSError):
+            pass

@@ -1,0 +1,34 @@
+"""Protocol errors: a stable code for programs and a message for people."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class ErrorCode(str, Enum):
+    """The stable error codes of the protocol (docs/protocol.md lists their meaning)."""
+
+    BAD_FRAME = "bad_frame"  # not a msgpack map, or undecodable bytes
+    FRAME_TOO_LARGE = "frame_too_large"  # the length prefix exceeds the frame limit
+    INVALID = "invalid"  # a field fails its declared type or bounds
+    UNKNOWN_TYPE = "unknown_type"  # no such message type (for this direction)
+    UNSUPPORTED_VERSION = "unsupported_version"  # the client's major version is not served
+    NOT_ALLOWED = "not_allowed"  # a valid message at the wrong moment (e.g. before hello)
+    NOT_FOUND = "not_found"  # no such table, invite code or game
+    ILLEGAL_MOVE = "illegal_move"  # the rules forbid the move; the message says why
+    COMMITMENT_MISMATCH = "commitment_mismatch"  # an opening does not match its commitment
+    NAME_TAKEN = "name_taken"  # another player online has that name
+    RATE_LIMITED = "rate_limited"  # too many messages, or chat too fast
+    SERVER_FULL = "server_full"  # connection limits reached
+    TIMEOUT = "timeout"  # handshake or idle timeout
+    INTERNAL = "internal"  # a server fault; the game is unaffected
+
+
+class ProtocolError(Exception):
+    """An error to report to the peer as an ``error`` frame."""
+
+    def __init__(self, code: ErrorCode, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field

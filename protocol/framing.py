@@ -1,0 +1,101 @@
+"""Framing: each frame is a 4-byte big-endian length, then one msgpack map of that length.
+
+The length comes first so that a receiver can refuse an oversized frame before
+reading it.  ``FrameBuffer`` is the sans-I/O decoder (feed bytes, take payloads);
+``read_frame``/``encode_frame`` are the asyncio-stream helpers both sides use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import struct
+from typing import Any
+
+import msgpack
+
+from .errors import ErrorCode, ProtocolError
+
+MAX_FRAME_BYTES = 64 * 1024
+HEADER = struct.Struct(">I")
+
+
+def _no_ext(code: int, data: bytes) -> Any:
+    raise ValueError(f"msgpack extension types are not used by this protocol (got type {code})")
+
+
+def encode_payload(data: dict) -> bytes:
+    return msgpack.packb(data, use_bin_type=True)
+
+
+def encode_frame(data: dict, max_frame: int = MAX_FRAME_BYTES) -> bytes:
+    """The bytes of one frame carrying ``data``; ValueError if it would exceed the limit."""
+    payload = encode_payload(data)
+    if len(payload) > max_frame:
+        raise ValueError(f"frame of {len(payload)} bytes exceeds the {max_frame}-byte limit")
+    return HEADER.pack(len(payload)) + payload
+
+
+def decode_payload(payload: bytes, max_frame: int = MAX_FRAME_BYTES) -> Any:
+    """The msgpack object in a frame's payload; ProtocolError(BAD_FRAME) if undecodable."""
+    if not payload:
+        raise ProtocolError(ErrorCode.BAD_FRAME, "empty frame")
+    try:
+        return msgpack.unpackb(
+            payload,
+            raw=False,
+            strict_map_key=True,
+            ext_hook=_no_ext,
+            max_str_len=max_frame,
+            max_bin_len=max_frame,
+            max_array_len=max_frame,
+            max_map_len=max_frame // 2,
+            max_ext_len=0,
+        )
+    except Exception as exc:  # msgpack raises several types (ValueError, StackError, …)
+        detail = str(exc) or type(exc).__name__
+        raise ProtocolError(ErrorCode.BAD_FRAME, f"undecodable msgpack payload: {detail}") from None
+
+
+def check_length(length: int, max_frame: int) -> None:
+    if length > max_frame:
+        raise ProtocolError(
+            ErrorCode.FRAME_TOO_LARGE, f"frame of {length} bytes exceeds the {max_frame}-byte limit"
+        )
+
+
+class FrameBuffer:
+    """Sans-I/O frame splitter: holds at most one frame's bytes plus its header."""
+
+    def __init__(self, max_frame: int = MAX_FRAME_BYTES) -> None:
+        self.max_frame = max_frame
+        self._buffer = bytearray()
+
+    def feed(self, data: bytes) -> list[bytes]:
+        """Add bytes; return the complete payloads now available, in order.
+
+        Raises ProtocolError(FRAME_TOO_LARGE) as soon as a header announces too much;
+        the stream cannot be resynchronised after that.
+        """
+        self._buffer += data
+        payloads = []
+        while len(self._buffer) >= HEADER.size:
+            (length,) = HEADER.unpack_from(self._buffer)
+            check_length(length, self.max_frame)
+            end = HEADER.size + length
+            if len(self._buffer) < end:
+                break
+            payloads.append(bytes(self._buffer[HEADER.size:end]))
+            del self._buffer[:end]
+        return payloads
+
+    @property
+    def buffered(self) -> int:
+        return len(self._buffer)
+
+
+async def read_payload(reader: asyncio.StreamReader, max_frame: int = MAX_FRAME_BYTES) -> bytes:
+    """Read one frame's payload; IncompleteReadError at end of stream."""
+    header = await reader.readexactly(HEADER.size)
+    (length,) = HEADER.unpack(header)
+    check_length(length, max_frame)
+    return await reader.readexactly(length)

@@ -1,0 +1,436 @@
+"""The message catalogue: every message type of protocol 1, declared once.
+
+Each message is a frozen dataclass whose fields are ``Annotated[type, Spec]``;
+its docstring is its documentation.  ``parse`` validates a decoded map against
+the declaration and builds the dataclass; ``Message.to_wire`` gives the map to
+encode.  docs/protocol.md's message tables are generated from these classes
+(``protocol.doc_tables``) and a test keeps them in step.
+"""
+
+from __future__ import annotations
+
+import typing
+from dataclasses import MISSING, dataclass, fields
+from enum import Enum
+from typing import Annotated, Any, ClassVar
+
+from .errors import ErrorCode, ProtocolError
+from .schema import Binary, Bool, Int, Items, ListOf, OneOf, Optional, Record, Spec, Text, invalid
+
+PROTOCOL_VERSION = "1.0"
+PROTOCOL_MAJOR = 1
+
+MAX_ID = 2**31 - 1
+GAME_ID = Int(1, 2**53)
+REQUEST_ID = Optional(Int(0, MAX_ID))
+NAME = Text(1, 24)
+CLOCKS = ("blitz", "normal", "relaxed")
+BOT_LEVELS = ("random", "easy", "normal", "hard")
+SEATS = ("red", "blue")
+
+
+class Direction(str, Enum):
+    CLIENT = "client → server"
+    SERVER = "server → client"
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """Base of all messages; ``TYPE`` is the wire name, ``DIRECTION`` who sends it."""
+
+    TYPE: ClassVar[str] = ""
+    DIRECTION: ClassVar[Direction]
+
+    def to_wire(self) -> dict:
+        data: dict[str, Any] = {"type": self.TYPE}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is not None:
+                data[f.name] = list(value) if isinstance(value, tuple) else value
+        return data
+
+
+CATALOGUE: dict[Direction, dict[str, type[Message]]] = {d: {} for d in Direction}
+_SPECS: dict[type[Message], tuple[tuple[str, Spec, bool], ...]] = {}
+
+
+def message(type_name: str, direction: Direction):
+    """Register a message class under its wire name and direction."""
+
+    def register(cls: type[Message]) -> type[Message]:
+        cls.TYPE = type_name
+        cls.DIRECTION = direction
+        hints = typing.get_type_hints(cls, include_extras=True)
+        specs = []
+        for f in fields(cls):
+            spec = next(m for m in hints[f.name].__metadata__ if isinstance(m, Spec))
+            specs.append((f.name, spec, f.default is MISSING))
+        _SPECS[cls] = tuple(specs)
+        CATALOGUE[direction][type_name] = cls
+        return cls
+
+    return register
+
+
+def field_specs(cls: type[Message]) -> tuple[tuple[str, Spec, bool], ...]:
+    """(name, spec, required) for each field of a message class, in declaration order."""
+    return _SPECS[cls]
+
+
+def parse(data: Any, direction: Direction) -> Message:
+    """Validate a decoded frame and build its message; ProtocolError says what is wrong."""
+    if not isinstance(data, dict):
+        raise ProtocolError(ErrorCode.BAD_FRAME, "a frame must hold one msgpack map")
+    type_name = data.get("type")
+    cls = CATALOGUE[direction].get(type_name) if isinstance(type_name, str) else None
+    if cls is None:
+        known = ", ".join(sorted(CATALOGUE[direction]))
+        raise ProtocolError(
+            ErrorCode.UNKNOWN_TYPE,
+            f"type: unknown message type {type_name!r} (expected one of: {known})",
+            field="type",
+        )
+    values = {}
+    for name, spec, required in _SPECS[cls]:
+        if name not in data or data[name] is None:
+            if required:
+                raise invalid(name, f"required field is missing ({spec.expected()})")
+            continue
+        values[name] = spec.check(data[name], name)
+    return cls(**values)
+
+
+def request_id(data: Any) -> int | None:
+    """The request id of a raw frame, if it has a usable one (for error replies)."""
+    if isinstance(data, dict):
+        rid = data.get("id")
+        if type(rid) is int and 0 <= rid <= MAX_ID:
+            return rid
+    return None
+
+
+def _client(type_name: str):
+    return message(type_name, Direction.CLIENT)
+
+
+def _server(type_name: str):
+    return message(type_name, Direction.SERVER)
+
+
+# --------------------------------------------------------------------------- handshake
+
+
+@_client("hello")
+@dataclass(frozen=True, slots=True)
+class Hello(Message):
+    """First frame of every connection. The server answers ``welcome`` (or ``error`` + ``bye``)."""
+
+    version: Annotated[str, Text(3, 16)]  # "MAJOR.MINOR"; the server serves major 1
+    name: Annotated[str, NAME]
+    kind: Annotated[str, OneOf(("human", "bot", "spectator"))]
+    resume: Annotated[str | None, Optional(Text(16, 64))] = None
+    lobby: Annotated[bool | None, Optional(Bool())] = None
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_server("welcome")
+@dataclass(frozen=True, slots=True)
+class Welcome(Message):
+    """The session is open. Keep ``resume``: a later ``hello`` with it takes back your seats."""
+
+    server: Annotated[str, Text(1, 64)]
+    version: Annotated[str, Text(3, 16)]
+    session: Annotated[str, Text(1, 64)]
+    resume: Annotated[str, Text(16, 64)]
+    name: Annotated[str, NAME]
+    limits: Annotated[dict, Record("frame_bytes, messages_per_second, chat_chars, handshake_seconds")]
+    reply_to: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("ping")
+@dataclass(frozen=True, slots=True)
+class Ping(Message):
+    """Keep-alive; answered by ``pong``."""
+
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_server("pong")
+@dataclass(frozen=True, slots=True)
+class Pong(Message):
+    """Answer to ``ping``."""
+
+    reply_to: Annotated[int | None, REQUEST_ID] = None
+
+
+@_server("error")
+@dataclass(frozen=True, slots=True)
+class Error(Message):
+    """A request failed; nothing changed. ``field`` names the offending field, if any."""
+
+    code: Annotated[str, OneOf(tuple(c.value for c in ErrorCode))]
+    message: Annotated[str, Text(1, 500, printable=False)]
+    field: Annotated[str | None, Optional(Text(1, 64))] = None
+    reply_to: Annotated[int | None, REQUEST_ID] = None
+
+
+@_server("bye")
+@dataclass(frozen=True, slots=True)
+class Bye(Message):
+    """The server is about to close the connection, and why."""
+
+    code: Annotated[str, OneOf(("shutdown", "replaced", "misbehaving", "timeout",
+                                "unsupported_version", "server_full"))]
+    reason: Annotated[str, Text(1, 500)]
+
+
+@_server("ack")
+@dataclass(frozen=True, slots=True)
+class Ack(Message):
+    """A move was accepted and stored; ``version`` is the game's version after it."""
+
+    game: Annotated[int, GAME_ID]
+    version: Annotated[int, Int(0, 2**53)]
+    reply_to: Annotated[int | None, REQUEST_ID] = None
+
+
+# --------------------------------------------------------------------------- lobby
+
+
+@_server("lobby")
+@dataclass(frozen=True, slots=True)
+class Lobby(Message):
+    """Snapshot of the lobby, sent after ``welcome`` (when subscribed); ``lobby_update`` follows."""
+
+    players: Annotated[tuple, Items("player entries: name, kind, status", 5000)]
+    tables: Annotated[tuple, Items("open tables: table, host, clock, private, waiting since", 5000)]
+    games: Annotated[tuple, Items("games in progress: game, red, blue, round, scores, clock", 5000)]
+
+
+@_server("lobby_update")
+@dataclass(frozen=True, slots=True)
+class LobbyUpdate(Message):
+    """One change to the lobby: an entry of a section was added, updated or removed."""
+
+    section: Annotated[str, OneOf(("players", "tables", "games"))]
+    op: Annotated[str, OneOf(("add", "update", "remove"))]
+    item: Annotated[dict, Record("an entry of that section; for remove only its key")]
+
+
+@_client("create_table")
+@dataclass(frozen=True, slots=True)
+class CreateTable(Message):
+    """Open a table and wait for an opponent. Private tables are joined only by invite code."""
+
+    clock: Annotated[str, OneOf(CLOCKS)] = "normal"
+    private: Annotated[bool, Bool()] = False
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_server("table_created")
+@dataclass(frozen=True, slots=True)
+class TableCreated(Message):
+    """Your table is open; share ``invite`` for a private table."""
+
+    table: Annotated[int, GAME_ID]
+    clock: Annotated[str, OneOf(CLOCKS)]
+    private: Annotated[bool, Bool()]
+    invite: Annotated[str | None, Optional(Text(4, 16))] = None
+    reply_to: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("join_table")
+@dataclass(frozen=True, slots=True)
+class JoinTable(Message):
+    """Sit down at an open public table; the game starts at once (``game_state``)."""
+
+    table: Annotated[int, GAME_ID]
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("join_invite")
+@dataclass(frozen=True, slots=True)
+class JoinInvite(Message):
+    """Sit down at a (private) table by its invite code."""
+
+    code: Annotated[str, Text(4, 16)]
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("quick_match")
+@dataclass(frozen=True, slots=True)
+class QuickMatch(Message):
+    """Play the next player who asks for a quick match with the same clock."""
+
+    clock: Annotated[str, OneOf(CLOCKS)] = "normal"
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_server("queued")
+@dataclass(frozen=True, slots=True)
+class Queued(Message):
+    """You wait for a quick-match opponent."""
+
+    clock: Annotated[str, OneOf(CLOCKS)]
+    reply_to: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("play_bot")
+@dataclass(frozen=True, slots=True)
+class PlayBot(Message):
+    """Start a game at once against a bot hosted by the server."""
+
+    level: Annotated[str, OneOf(BOT_LEVELS)] = "normal"
+    clock: Annotated[str, OneOf(CLOCKS)] = "normal"
+    seat: Annotated[str | None, Optional(OneOf(SEATS))] = None
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("leave")
+@dataclass(frozen=True, slots=True)
+class Leave(Message):
+    """Close your open table, leave the quick-match queue, or stop watching ``game``."""
+
+    game: Annotated[int | None, Optional(GAME_ID)] = None
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_server("left")
+@dataclass(frozen=True, slots=True)
+class Left(Message):
+    """Confirms ``leave``."""
+
+    reply_to: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("watch")
+@dataclass(frozen=True, slots=True)
+class Watch(Message):
+    """Watch a public game as a spectator: ``game_state`` now, ``update`` afterwards."""
+
+    game: Annotated[int, GAME_ID]
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+# --------------------------------------------------------------------------- game
+
+
+@_server("game_state")
+@dataclass(frozen=True, slots=True)
+class GameState(Message):
+    """The whole game as this receiver may see it, on join, resume, watch or ``sync``."""
+
+    game: Annotated[int, GAME_ID]
+    version: Annotated[int, Int(0, 2**53)]
+    seat: Annotated[str | None, Optional(OneOf(SEATS))]
+    players: Annotated[dict, Record("red, blue: {name, kind, connected}")]
+    options: Annotated[dict, Record("the table's options: clock, private, time control")]
+    view: Annotated[dict, Record("the receiver's view, see 'The view'")]
+    clocks: Annotated[dict, Record("see 'Clocks'")]
+    reply_to: Annotated[int | None, REQUEST_ID] = None
+
+
+@_server("update")
+@dataclass(frozen=True, slots=True)
+class Update(Message):
+    """Events since the last frame, the receiver's view after them, and the clocks.
+
+    ``version`` is the game's version after these events; each event also carries its
+    own ``version``.  A client that sees a gap asks ``sync``.
+    """
+
+    game: Annotated[int, GAME_ID]
+    version: Annotated[int, Int(0, 2**53)]
+    events: Annotated[tuple, Items("events, see 'Events'", 4000)]
+    view: Annotated[dict, Record("the receiver's view, see 'The view'")]
+    clocks: Annotated[dict, Record("see 'Clocks'")]
+
+
+@_client("sync")
+@dataclass(frozen=True, slots=True)
+class Sync(Message):
+    """Ask for the full ``game_state`` again (after a version gap)."""
+
+    game: Annotated[int, GAME_ID]
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("commit")
+@dataclass(frozen=True, slots=True)
+class Commit(Message):
+    """Seal your cartouches: SHA-256 over "aton-commit/1", the four cards and a nonce."""
+
+    game: Annotated[int, GAME_ID]
+    digest: Annotated[bytes, Binary(32, 32)]
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("open")
+@dataclass(frozen=True, slots=True)
+class Open(Message):
+    """Open your sealed commitment (when asked by the ``open_requested`` event)."""
+
+    game: Annotated[int, GAME_ID]
+    cards: Annotated[tuple, ListOf(Int(1, 4), 4, 4)]
+    nonce: Annotated[bytes, Binary(16, 64)]
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("exchange")
+@dataclass(frozen=True, slots=True)
+class Exchange(Message):
+    """Spend your exchange token (before your commit): discard the hand, draw four."""
+
+    game: Annotated[int, GAME_ID]
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("remove")
+@dataclass(frozen=True, slots=True)
+class Remove(Message):
+    """Remove the stone on (temple, square)."""
+
+    game: Annotated[int, GAME_ID]
+    temple: Annotated[int, Int(1, 4)]
+    square: Annotated[int, Int(0, 11)]
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("place")
+@dataclass(frozen=True, slots=True)
+class Place(Message):
+    """Place a stone on (temple, square)."""
+
+    game: Annotated[int, GAME_ID]
+    temple: Annotated[int, Int(1, 4)]
+    square: Annotated[int, Int(0, 11)]
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("resign")
+@dataclass(frozen=True, slots=True)
+class Resign(Message):
+    """Resign the game."""
+
+    game: Annotated[int, GAME_ID]
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("rematch")
+@dataclass(frozen=True, slots=True)
+class Rematch(Message):
+    """After the game: offer a rematch, or answer the opponent's offer (``accept``)."""
+
+    game: Annotated[int, GAME_ID]
+    accept: Annotated[bool, Bool()] = True
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("chat")
+@dataclass(frozen=True, slots=True)
+class Chat(Message):
+    """Say something at the table (players and spectators read it)."""
+
+    game: Annotated[int, GAME_ID]
+    text: Annotated[str, Text(1, 200)]
+    id: Annotated[int | None, REQUEST_ID] = None

@@ -1,0 +1,184 @@
+"""Field specifications: the one declaration of every message field's type and bounds.
+
+A message is a frozen dataclass whose fields are ``Annotated[type, Spec]``.  The
+spec validates a decoded value (``check``), and describes itself for the docs
+(``describe``); ``protocol.messages`` builds validation, the Python types and the
+docs tables from these declarations alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import ErrorCode, ProtocolError
+
+
+def _shown(value: Any) -> str:
+    """A short rendering of an offending value for an error message."""
+    text = repr(value)
+    if isinstance(value, str):
+        text = '"' + value.replace('"', '\\"') + '"'
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def invalid(path: str, problem: str) -> ProtocolError:
+    return ProtocolError(ErrorCode.INVALID, f"{path}: {problem}", field=path)
+
+
+class Spec:
+    """One field's type and bounds."""
+
+    def check(self, value: Any, path: str) -> Any:
+        """The validated (possibly normalised) value; raise ``invalid`` otherwise."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        raise NotImplementedError
+
+    def expected(self) -> str:
+        """'expected …' phrase for error messages."""
+        return "expected " + self.describe()
+
+    def wrong(self, value: Any, path: str) -> ProtocolError:
+        return invalid(path, f"{self.expected()}, got {_shown(value)}")
+
+
+@dataclass(frozen=True)
+class Int(Spec):
+    low: int
+    high: int
+
+    def check(self, value: Any, path: str) -> int:
+        if type(value) is not int or not self.low <= value <= self.high:
+            raise self.wrong(value, path)
+        return value
+
+    def describe(self) -> str:
+        return f"an integer {self.low}–{self.high}"
+
+
+@dataclass(frozen=True)
+class Bool(Spec):
+    def check(self, value: Any, path: str) -> bool:
+        if type(value) is not bool:
+            raise self.wrong(value, path)
+        return value
+
+    def describe(self) -> str:
+        return "true or false"
+
+
+@dataclass(frozen=True)
+class Text(Spec):
+    """A UTF-8 string of bounded length; ``printable`` rejects control characters."""
+
+    min_len: int
+    max_len: int
+    printable: bool = True
+
+    def check(self, value: Any, path: str) -> str:
+        if type(value) is not str or not self.min_len <= len(value) <= self.max_len:
+            raise self.wrong(value, path)
+        if self.printable and not value.isprintable():
+            raise invalid(path, "must not contain control characters")
+        return value
+
+    def describe(self) -> str:
+        return f"a string of {self.min_len}–{self.max_len} characters"
+
+
+@dataclass(frozen=True)
+class OneOf(Spec):
+    choices: tuple[str, ...]
+
+    def check(self, value: Any, path: str) -> str:
+        if value not in self.choices or type(value) is not str:
+            raise self.wrong(value, path)
+        return value
+
+    def describe(self) -> str:
+        return "one of " + ", ".join(f'"{c}"' for c in self.choices)
+
+
+@dataclass(frozen=True)
+class Binary(Spec):
+    min_len: int
+    max_len: int
+
+    def check(self, value: Any, path: str) -> bytes:
+        if type(value) is not bytes or not self.min_len <= len(value) <= self.max_len:
+            raise self.wrong(value, path)
+        return value
+
+    def describe(self) -> str:
+        if self.min_len == self.max_len:
+            return f"binary of {self.min_len} bytes"
+        return f"binary of {self.min_len}–{self.max_len} bytes"
+
+
+@dataclass(frozen=True)
+class ListOf(Spec):
+    item: Spec
+    min_len: int
+    max_len: int
+
+    def check(self, value: Any, path: str) -> tuple:
+        if not isinstance(value, (list, tuple)) or not self.min_len <= len(value) <= self.max_len:
+            raise self.wrong(value, path)
+        return tuple(self.item.check(v, f"{path}[{i}]") for i, v in enumerate(value))
+
+    def describe(self) -> str:
+        size = str(self.min_len) if self.min_len == self.max_len else f"{self.min_len}–{self.max_len}"
+        return f"a list of {size} items, each {self.item.describe()}"
+
+
+@dataclass(frozen=True)
+class Optional(Spec):
+    """The inner spec, or nil (absent counts as nil)."""
+
+    inner: Spec
+
+    def check(self, value: Any, path: str) -> Any:
+        return None if value is None else self.inner.check(value, path)
+
+    def describe(self) -> str:
+        return self.inner.describe() + ", or nil"
+
+
+@dataclass(frozen=True)
+class Record(Spec):
+    """A map whose layout is documented elsewhere (views, events, options sent by the server).
+
+    Only its kind and size are checked here; ``doc`` says where its fields are described.
+    """
+
+    doc: str
+    max_keys: int = 64
+
+    def check(self, value: Any, path: str) -> dict:
+        if not isinstance(value, dict) or len(value) > self.max_keys:
+            raise self.wrong(value, path)
+        return value
+
+    def describe(self) -> str:
+        return f"a map ({self.doc})"
+
+
+@dataclass(frozen=True)
+class Items(Spec):
+    """A list of maps documented elsewhere (lobby entries, events)."""
+
+    doc: str
+    max_len: int
+
+    def check(self, value: Any, path: str) -> tuple:
+        if not isinstance(value, (list, tuple)) or len(value) > self.max_len:
+            raise self.wrong(value, path)
+        for i, item in enumerate(value):
+            if not isinstance(item, dict):
+                raise invalid(f"{path}[{i}]", f"expected a map, got {_shown(item)}")
+        return tuple(value)
+
+    def describe(self) -> str:
+        return f"a list of up to {self.max_len} maps ({self.doc})"

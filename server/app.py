@@ -1,0 +1,358 @@
+"""The arbiter server: accepts connections, runs the handshake, and routes requests.
+
+``ArbiterServer`` owns the lobby, the rooms (one per game), the store and the
+hosted bots.  Each connection has a reader (this module's ``_serve``) and a writer
+task (``Connection``); requests are handled synchronously on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections import Counter
+from typing import Any
+
+from aton.options import Rules
+from protocol import messages as m
+from protocol.errors import ErrorCode, ProtocolError
+from protocol.messages import PROTOCOL_MAJOR, PROTOCOL_VERSION, Direction
+
+from .config import ServerConfig
+from .connection import Connection
+from .games import SEATS, AtonGame
+from .hosted_bots import BotRunner, HostedBot
+from .lobby import Lobby
+from .room import Room, Seal, Seat, token_hash
+from .store import Store, StoredGame
+
+log = logging.getLogger(__name__)
+
+SERVER_VERSION = "aton-server 0.1.0"
+GAME_MESSAGES = (m.Commit, m.Open, m.Exchange, m.Remove, m.Place, m.Resign, m.Rematch, m.Chat)
+
+
+class ArbiterServer:
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.limits = config.limits
+        self.store = Store(config.db_path)
+        self.lobby = Lobby(self._start_game_between)
+        self.rooms: dict[int, Room] = {}
+        self.connections: set[Connection] = set()
+        self._serving: set[asyncio.Task] = set()
+        self.by_token: dict[str, Connection] = {}  # token hash -> live connection
+        self.per_address: Counter[str] = Counter()
+        self.bot_runner = BotRunner()
+        self._next_id = self.store.next_game_id()
+        self._server: asyncio.base_events.Server | None = None
+
+    # ------------------------------------------------------------------ life cycle
+
+    async def start(self) -> None:
+        self._restore_games()
+        self._server = await asyncio.start_server(self._serve, self.config.host, self.config.port)
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None
+        return self._server.sockets[0].getsockname()[1]
+
+    async def serve_until(self, stop: asyncio.Event) -> None:
+        await stop.wait()
+        await self.stop()
+
+    async def stop(self) -> None:
+        """Say bye to everyone, stop the timers and close the database (writes are synchronous)."""
+        if self._server is not None:
+            self._server.close()
+        for conn in list(self.connections):
+            conn.close("shutdown", "the server is shutting down; your games are kept")
+        if self._serving:
+            await asyncio.wait(list(self._serving), timeout=5)
+        for room in self.rooms.values():
+            room.close()
+        self.bot_runner.close()
+        self.store.close()
+
+    def _new_id(self) -> int:
+        game_id = self._next_id
+        self._next_id += 1
+        return game_id
+
+    # ------------------------------------------------------------------ connections
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        self._serving.add(task)
+        task.add_done_callback(self._serving.discard)
+        conn = Connection(reader, writer, self.limits)
+        if len(self.connections) >= self.limits.max_connections or \
+                self.per_address[conn.address] >= self.limits.max_connections_per_address:
+            conn.send_error(ProtocolError(ErrorCode.SERVER_FULL, "the server is full; try again later"))
+            conn.close("server_full", "too many connections")
+            await conn.finish()
+            return
+        self.connections.add(conn)
+        self.per_address[conn.address] += 1
+        try:
+            if await self._handshake(conn):
+                await self._read_loop(conn)
+        except (asyncio.IncompleteReadError, ConnectionError, OSError):
+            pass  # the peer went away
+        except Exception:
+            log.exception("connection %s failed", conn.name or conn.address)
+        finally:
+            self._gone(conn)
+            await conn.finish()
+
+    async def _handshake(self, conn: Connection) -> bool:
+        try:
+            raw = await conn.read_raw(self.limits.handshake_seconds)
+            hello = m.parse(raw, Direction.CLIENT)
+            if not isinstance(hello, m.Hello):
+                raise ProtocolError(ErrorCode.NOT_ALLOWED, "the first message must be hello")
+        except TimeoutError:
+            conn.send_error(ProtocolError(ErrorCode.TIMEOUT, "no hello within the handshake time"))
+            conn.close("timeout", "handshake timeout")
+            return False
+        except ProtocolError as exc:
+            conn.send_error(exc, m.request_id(raw) if "raw" in locals() else None)
+            conn.close("misbehaving", "the handshake failed: " + exc.message)
+            return False
+        major = hello.version.split(".", 1)[0]
+        if major != str(PROTOCOL_MAJOR):
+            conn.send_error(ProtocolError(
+                ErrorCode.UNSUPPORTED_VERSION,
+                f"this server speaks protocol {PROTOCOL_VERSION} (major {PROTOCOL_MAJOR}); "
+                f"your client speaks {hello.version}: please upgrade it"), hello.id)
+            conn.close("unsupported_version", f"protocol {hello.version} is not supported")
+            return False
+        self._open_session(conn, hello)
+        return True
+
+    def _open_session(self, conn: Connection, hello: m.Hello) -> None:
+        token = hello.resume or secrets.token_urlsafe(24)
+        digest = token_hash(token)
+        previous = self.by_token.get(digest)
+        if previous is not None and previous is not conn:
+            self.lobby.depart(previous)
+            previous.close("replaced", "this session was resumed from another connection")
+        seats = self._seats_of(digest)
+        name = seats[0][0].seats[seats[0][1]].name if seats else hello.name
+        conn.name = self.lobby.unique_name(name)
+        conn.kind = hello.kind
+        conn.token = token
+        conn.lobby_subscribed = hello.lobby if hello.lobby is not None else hello.kind != "bot"
+        self.by_token[digest] = conn
+        conn.deliver(m.Welcome(server=self.config.server_name, version=PROTOCOL_VERSION,
+                               session=secrets.token_hex(8), resume=token, name=conn.name,
+                               limits=self.limits.public(), reply_to=hello.id))
+        self.lobby.arrive(conn)
+        for room, seat in seats:
+            room.attach(seat, conn)
+            self.lobby.set_status(conn.name, "playing")
+
+    def _seats_of(self, digest: str) -> list[tuple[Room, str]]:
+        return [(room, name) for room in self.rooms.values() if not room.game.is_over
+                for name, seat in room.seats.items() if seat.token_hash == digest]
+
+    def _gone(self, conn: Connection) -> None:
+        self.connections.discard(conn)
+        self.per_address[conn.address] -= 1
+        if self.per_address[conn.address] <= 0:
+            del self.per_address[conn.address]
+        if conn.token and self.by_token.get(token_hash(conn.token)) is conn:
+            del self.by_token[token_hash(conn.token)]
+        self.lobby.depart(conn)
+        for room in self.rooms.values():
+            room.detach(conn)
+
+    async def _read_loop(self, conn: Connection) -> None:
+        while not conn.closed.is_set():
+            try:
+                raw = await conn.read_raw(self.limits.idle_seconds)
+            except TimeoutError:
+                conn.close("timeout", "idle for too long")
+                return
+            except ProtocolError as exc:
+                conn.send_error(exc)
+                if exc.code is ErrorCode.FRAME_TOO_LARGE:
+                    conn.close("misbehaving", exc.message)  # the stream cannot be resynchronised
+                    return
+                if conn.record_outcome(ok=False):
+                    conn.close("misbehaving", "too many malformed messages")
+                    return
+                continue
+            self._handle_raw(conn, raw)
+
+    def _handle_raw(self, conn: Connection, raw: Any) -> None:
+        reply_to = m.request_id(raw)
+        try:
+            conn.admit()
+            msg = m.parse(raw, Direction.CLIENT)
+            self._dispatch(conn, msg)
+        except ProtocolError as exc:
+            conn.send_error(exc, reply_to)
+            if conn.record_outcome(ok=False):
+                conn.close("misbehaving", "too many refused messages")
+            return
+        except Exception:
+            log.exception("request from %s failed", conn.name)
+            conn.send_error(ProtocolError(ErrorCode.INTERNAL, "the server failed on this request"), reply_to)
+            return
+        conn.record_outcome(ok=True)
+
+    # ------------------------------------------------------------------ requests
+
+    def _dispatch(self, conn: Connection, msg: m.Message) -> None:
+        if isinstance(msg, GAME_MESSAGES):
+            room, seat = self._room_and_seat(conn, msg.game)
+            if isinstance(msg, m.Chat):
+                conn.admit_chat()
+            room.handle(seat, msg, conn)
+        elif isinstance(msg, m.Ping):
+            conn.deliver(m.Pong(reply_to=msg.id))
+        elif isinstance(msg, m.Hello):
+            raise ProtocolError(ErrorCode.NOT_ALLOWED, "hello is only the first message of a connection")
+        elif isinstance(msg, m.CreateTable):
+            self._require_player(conn)
+            table = self.lobby.create_table(conn, self._new_id(), msg.clock, msg.private)
+            conn.deliver(m.TableCreated(table=table.table, clock=table.clock, private=table.private,
+                                        invite=table.invite, reply_to=msg.id))
+        elif isinstance(msg, m.JoinTable):
+            self._require_player(conn)
+            self.lobby.join_table(conn, msg.table)
+        elif isinstance(msg, m.JoinInvite):
+            self._require_player(conn)
+            self.lobby.join_invite(conn, msg.code)
+        elif isinstance(msg, m.QuickMatch):
+            self._require_player(conn)
+            if not self.lobby.quick_match(conn, msg.clock):
+                conn.deliver(m.Queued(clock=msg.clock, reply_to=msg.id))
+        elif isinstance(msg, m.PlayBot):
+            self._require_player(conn)
+            self._start_bot_game(conn, msg.level, msg.clock, msg.seat)
+        elif isinstance(msg, m.Leave):
+            self._leave(conn, msg)
+        elif isinstance(msg, m.Watch):
+            room = self._room(msg.game)
+            if room.options.get("private") and room.seat_of(conn) is None:
+                raise ProtocolError(ErrorCode.NOT_FOUND, f"there is no public game {msg.game}")
+            room.watch(conn, msg.id)
+            self.lobby.set_status(conn.name, "watching")
+        elif isinstance(msg, m.Sync):
+            room = self._room(msg.game)
+            seat = room.seat_of(conn)
+            if seat is None and conn not in room.spectators:
+                raise ProtocolError(ErrorCode.NOT_ALLOWED, f"you neither play nor watch game {msg.game}")
+            conn.deliver(room.full_state(seat, msg.id))
+        else:
+            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"{msg.TYPE} is not handled by this server")
+
+    def _require_player(self, conn: Connection) -> None:
+        if conn.kind == "spectator":
+            raise ProtocolError(ErrorCode.NOT_ALLOWED, "spectators cannot take a seat; say hello as a human or bot")
+
+    def _room(self, game_id: int) -> Room:
+        room = self.rooms.get(game_id)
+        if room is None:
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"there is no game {game_id}", field="game")
+        return room
+
+    def _room_and_seat(self, conn: Connection, game_id: int) -> tuple[Room, str]:
+        room = self._room(game_id)
+        seat = room.seat_of(conn)
+        if seat is None:
+            raise ProtocolError(ErrorCode.NOT_ALLOWED, f"you do not play in game {game_id}")
+        return room, seat
+
+    def _leave(self, conn: Connection, msg: m.Leave) -> None:
+        if msg.game is not None:
+            self._room(msg.game).spectators.discard(conn)
+        self.lobby.leave(conn)
+        conn.deliver(m.Left(reply_to=msg.id))
+
+    # ------------------------------------------------------------------ games
+
+    def _start_game_between(self, host: Connection, guest: Connection, clock: str, table_id: int | None) -> None:
+        players = [host, guest]
+        secrets.SystemRandom().shuffle(players)
+        self._create_room(table_id or self._new_id(), clock, dict(zip(SEATS, players)), private=False)
+
+    def _start_bot_game(self, conn: Connection, level: str, clock: str, seat: str | None) -> None:
+        human_seat = seat or secrets.choice(SEATS)
+        bot = HostedBot(level, self.bot_runner, seed=secrets.randbits(63))
+        bot_seat = "blue" if human_seat == "red" else "red"
+        self._create_room(self._new_id(), clock, {human_seat: conn, bot_seat: bot}, private=True)
+
+    def _create_room(self, game_id: int, clock: str, participants: dict, private: bool,
+                     seed: int | None = None) -> Room:
+        seed = secrets.randbits(63) if seed is None else seed
+        seats = {name: self._seat_for(p) for name, p in participants.items()}
+        rules = Rules()
+        options = {"clock": clock, "private": private}
+        self.store.create_game(game_id, seed, rules.to_dict(), options, {n: s.stored() for n, s in seats.items()})
+        room = self._make_room(game_id, AtonGame(seed, rules), options, seats)
+        for name, participant in participants.items():
+            if isinstance(participant, HostedBot):
+                participant.sit(room, name)
+            else:
+                self.lobby.set_status(participant.name, "playing")
+        for name, participant in participants.items():
+            room.attach(name, participant)
+        log.info("game %s started: %s (red) vs %s (blue)", game_id, seats["red"].name, seats["blue"].name)
+        return room
+
+    def _seat_for(self, participant) -> Seat:
+        if isinstance(participant, HostedBot):
+            return Seat(name=participant.name, kind="hosted", level=participant.level)
+        return Seat(name=participant.name, kind="bot" if participant.kind == "bot" else "human",
+                    token_hash=token_hash(participant.token))
+
+    def _make_room(self, game_id: int, game: AtonGame, options: dict, seats: dict[str, Seat], **state) -> Room:
+        room = Room(game_id=game_id, game=game, options=options, seats=seats, store=self.store,
+                    time_control=self.config.time_controls[options["clock"]], lobby=self.lobby, **state)
+        room.on_rematch = self._rematch
+        self.rooms[game_id] = room
+        return room
+
+    def _rematch(self, old: Room) -> None:
+        """Both accepted: a new game with the colours swapped."""
+        participants = {}
+        for seat_name, seat in old.seats.items():
+            other = "blue" if seat_name == "red" else "red"
+            participant = seat.participant
+            if participant is None:
+                raise ProtocolError(ErrorCode.NOT_ALLOWED, "your opponent has left")
+            participants[other] = participant
+        new = self._create_room(self._new_id(), old.options["clock"], participants,
+                                private=bool(old.options.get("private")))
+        old.announce_rematch(new.game_id)
+
+    # ------------------------------------------------------------------ restart
+
+    def _restore_games(self) -> None:
+        """Resume every unfinished game of the database exactly where it stopped."""
+        for stored in self.store.load_games(status="playing"):
+            try:
+                self._restore(stored)
+            except Exception:
+                log.exception("game %s could not be restored", stored.id)
+
+    def _restore(self, stored: StoredGame) -> None:
+        game = AtonGame.restore(stored.seed, Rules.from_dict(stored.rules), stored.moves)
+        seats = {name: Seat(**info) for name, info in stored.seats.items()}
+        seals = {}
+        for order, (seat_name, info) in enumerate(stored.seals.items()):
+            seals[seat_name] = Seal(digest=info["digest"], cards=info["cards"], order=order)
+        room = self._make_room(stored.id, game, stored.options, seats, version=stored.version,
+                               move_count=len(stored.moves), seals=seals)
+        for name, seat in seats.items():
+            if seat.kind == "hosted":
+                bot = HostedBot(seat.level, self.bot_runner, seed=secrets.randbits(63))
+                bot.sit(room, name)
+                room.attach(name, bot)
+            else:
+                room.start_grace(name)
+        log.info("game %s restored at move %d", stored.id, len(stored.moves))

@@ -1,0 +1,61 @@
+"""Server settings: time controls and the limits that protect the server from bad clients."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """Seconds allowed per decision; a player who times out ``max_strikes`` times in a row,
+    or stays disconnected longer than ``grace``, forfeits."""
+
+    commit: float
+    open: float
+    move: float
+    grace: float
+    max_strikes: int = 3
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+TIME_CONTROLS: dict[str, TimeControl] = {
+    "blitz": TimeControl(commit=30, open=10, move=10, grace=30),
+    "normal": TimeControl(commit=90, open=15, move=30, grace=60),
+    "relaxed": TimeControl(commit=300, open=30, move=120, grace=300),
+}
+
+
+@dataclass(frozen=True)
+class Limits:
+    frame_bytes: int = 64 * 1024
+    messages_per_second: float = 20.0  # sustained, per connection
+    message_burst: int = 60
+    errors_before_disconnect: int = 10  # consecutive bad messages
+    handshake_seconds: float = 10.0
+    idle_seconds: float = 600.0  # no frame at all (pings count) for this long: closed
+    max_connections: int = 2000
+    max_connections_per_address: int = 1000
+    outbox_frames: int = 512  # frames queued for a slow client before it is dropped
+    chat_chars: int = 200
+    chat_interval: float = 1.0  # seconds between two chat lines of one connection
+
+    def public(self) -> dict:
+        """The limits a client is told in ``welcome``."""
+        return {
+            "frame_bytes": self.frame_bytes,
+            "messages_per_second": self.messages_per_second,
+            "chat_chars": self.chat_chars,
+            "handshake_seconds": self.handshake_seconds,
+        }
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = 2866
+    db_path: str = ":memory:"
+    limits: Limits = field(default_factory=Limits)
+    time_controls: dict[str, TimeControl] = field(default_factory=lambda: dict(TIME_CONTROLS))
+    server_name: str = "aton-server"

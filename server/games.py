@@ -1,0 +1,145 @@
+"""The narrow interface between the arbiter and a game, and Aton's implementation of it.
+
+The arbiter (``server.room``) knows seats, sealed simultaneous moves, clocks and
+persistence; it never knows a rule.  Everything it asks of a game goes through
+``HostedGame``: who must decide, is a move legal, apply it, what may a receiver
+see, what happens on time-out, how the game ended, and its record.  A second game
+could be hosted by writing another implementation.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from aton.errors import IllegalMove
+from aton.events import Event
+from aton.game import new_game
+from aton.moves import Commit, move_from_dict
+from aton.options import DEFAULT_RULES, Rules
+from aton.players import Player
+from aton.record import GameRecord
+from aton.views import view
+
+SEATS = ("red", "blue")
+
+
+class HostedGame(Protocol):
+    """What the arbiter needs of a game.  Seats are named by strings ("red", "blue")."""
+
+    #: The move kind that both players make at once, sealed until both have committed.
+    sealed_kind: str
+
+    def pending(self) -> tuple[str, ...]: ...
+
+    def decision_kind(self, seat: str) -> str | None:
+        """The kind of move ``seat`` must make now (None: nothing to decide)."""
+
+    def check(self, seat: str, move: dict) -> None:
+        """Raise IllegalMove if ``move`` is not legal for ``seat`` now; change nothing."""
+
+    def apply(self, seat: str, move: dict) -> list:
+        """Apply a legal move; return the events it caused (opaque to the arbiter)."""
+
+    def events_for(self, events: list, seat: str | None) -> list[dict]:
+        """The events as ``seat`` (None: a spectator) may see them, as plain maps."""
+
+    def view(self, seat: str | None) -> dict: ...
+
+    def default_move(self, seat: str) -> dict:
+        """The move played for ``seat`` when its time runs out."""
+
+    def forfeit(self, seat: str, reason: str) -> list: ...
+
+    def summary(self) -> dict:
+        """Round and scores, for the lobby's list of games."""
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def result(self) -> tuple[str | None, str | None]:
+        """(winner seat or "draw", reason) once over; (None, None) before."""
+
+    def record(self, meta: dict) -> dict: ...
+
+
+class AtonGame:
+    """Aton behind the ``HostedGame`` interface; the engine decides everything."""
+
+    sealed_kind = "commit"
+
+    def __init__(self, seed: int, rules: Rules = DEFAULT_RULES) -> None:
+        self.seed = seed
+        self.rules = rules
+        self.state, _ = new_game(seed, rules=rules)
+        self.history = GameRecord(seed=seed, rules=rules)
+
+    @classmethod
+    def restore(cls, seed: int, rules: Rules, moves: list[tuple[str, dict]]) -> "AtonGame":
+        """Rebuild a game from its stored moves (which were all legal when stored)."""
+        game = cls(seed, rules)
+        for seat, move in moves:
+            game.apply(seat, move)
+        return game
+
+    @staticmethod
+    def _player(seat: str) -> Player:
+        return Player.parse(seat)
+
+    def pending(self) -> tuple[str, ...]:
+        return tuple(str(p) for p in self.state.pending())
+
+    def decision_kind(self, seat: str) -> str | None:
+        return self.state.phase.value if seat in self.pending() else None
+
+    def check(self, seat: str, move: dict) -> None:
+        try:
+            parsed = move_from_dict(move)
+        except ValueError as exc:
+            raise IllegalMove(str(exc)) from None
+        self.state.copy().play(self._player(seat), parsed)
+
+    def apply(self, seat: str, move: dict) -> list[Event]:
+        parsed = move_from_dict(move)
+        player = self._player(seat)
+        events: list[Event] = []
+        self.state.play(player, parsed, events)
+        self.history.add(player, parsed)
+        return events
+
+    def events_for(self, events: list[Event], seat: str | None) -> list[dict]:
+        viewer = None if seat is None else self._player(seat)
+        return [e.for_viewer(viewer).to_dict() for e in events]
+
+    def view(self, seat: str | None) -> dict:
+        return view(self.state, None if seat is None else self._player(seat)).to_dict()
+
+    def default_move(self, seat: str) -> dict:
+        player = self._player(seat)
+        if self.state.phase.value == "commit":
+            return Commit(tuple(sorted(self.state.hands[player]))).to_dict()
+        legal = self.state.legal_moves(player, resign=False)
+        return legal[0].to_dict()
+
+    def forfeit(self, seat: str, reason: str) -> list[Event]:
+        events: list[Event] = []
+        self.state.forfeit(self._player(seat), reason, events)
+        return events
+
+    def summary(self) -> dict:
+        return {"round": self.state.round, "scores": {"red": self.state.scores[0], "blue": self.state.scores[1]}}
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    @property
+    def result(self) -> tuple[str | None, str | None]:
+        if not self.state.is_over:
+            return None, None
+        winner = self.state.winner
+        return ("draw" if winner is None else str(winner)), self.state.reason
+
+    def record(self, meta: dict) -> dict:
+        self.history.meta = dict(meta)
+        return self.history.to_dict()
