@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from aton.errors import IllegalMove
-from aton.events import Event
+from aton.events import Committed, Event
 from aton.game import new_game
 from aton.moves import Commit, move_from_dict
 from aton.options import DEFAULT_RULES, Rules
@@ -108,8 +108,10 @@ class AtonGame:
         return events
 
     def events_for(self, events: list[Event], seat: str | None) -> list[dict]:
+        # The arbiter announces each sealed commitment when it arrives, so the engine's
+        # own "committed" events (emitted when the seals are applied) are left out.
         viewer = None if seat is None else self._player(seat)
-        return [e.for_viewer(viewer).to_dict() for e in events]
+        return [e.for_viewer(viewer).to_dict() for e in events if not isinstance(e, Committed)]
 
     def view(self, seat: str | None) -> dict:
         return view(self.state, None if seat is None else self._player(seat)).to_dict()
