@@ -44,7 +44,8 @@ def shuffled(cards, seed: int, player: int, shuffle_number: int) -> list[int]:
     """
     deck = list(cards)
     n = len(deck)
-    digest = hashlib.shake_256(f"aton:{seed}:{player}:{shuffle_number}".encode()).digest(2 * n)
+    key = f"aton:{seed}:{int(player)}:{shuffle_number}"  # int(): a Player would format as "red"
+    digest = hashlib.shake_256(key.encode()).digest(2 * n)
     words = struct.unpack(f">{n}H", digest)
     for i in range(n - 1, 0, -1):
         j = words[i] % (i + 1)
