@@ -346,7 +346,9 @@ class GameState:
 
     def _new_deck(self, player: int, cards: list[int], events: list | None) -> None:
         self.shuffles[player] += 1
-        self.decks[player] = shuffled(cards, self.seed, player, self.shuffles[player])
+        deck = shuffled(cards, self.seed, player, self.shuffles[player])  # top card first
+        deck.reverse()
+        self.decks[player] = deck
         if events is not None:
             events.append(E.DeckShuffled(PLAYERS[player], len(cards)))
 
