@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 
-from aton import BLUE, RED, Commit, GameState, IllegalMove, Place, Remove, new_game
+from aton import BLUE, RED, Commit, Exchange, GameState, IllegalMove, Place, Remove, new_game
 from aton.board import mask_of
 from aton.cards import CARD_VALUES, COPIES_PER_VALUE, FULL_DECK
 from aton.game import PLACE, REMOVE
@@ -173,3 +173,19 @@ def assert_illegal(state: GameState, player, move, message: str) -> None:
     else:
         raise AssertionError(f"{move!r} by {player} was accepted")
     assert snapshot(state) == before
+
+
+def play_round(state: GameState, exchange=()) -> tuple[list, tuple]:
+    """One whole round: the players in ``exchange`` exchange first, both commit their hands
+    in the order drawn, and every removal and placement takes the lowest legal square.
+
+    Returns the events and the two commitments (red's, blue's).
+    """
+    events: list = []
+    for player in exchange:
+        state.play(player, Exchange(), events)
+    cards = (state.hands[RED], state.hands[BLUE])
+    events += commit(state, *cards)
+    while state.phase in (REMOVE, PLACE):
+        events += finish_turn(state)
+    return events, cards
