@@ -320,8 +320,6 @@ class GameState:
     def _start_round(self, events: list | None) -> None:
         self.round += 1
         self.phase = COMMIT
-        self.cartouches = [None, None]
-        self.revealed = [0, 0]
         self.first = self.active = None
         if events is not None:
             events.append(E.RoundStarted(self.round))
@@ -484,6 +482,8 @@ class GameState:
     def _end_round(self, events: list | None) -> None:
         for p in (0, 1):
             self.discard_public[p].extend(self.cartouches[p])
+        self.cartouches = [None, None]  # the cards are in the discard piles now
+        self.revealed = [0, 0]
         self.active = None
         if self.dead[0] + self.dead[1] >= KINGDOM_CAPACITY:
             self._scoring_round(events)
