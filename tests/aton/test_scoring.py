@@ -4,7 +4,7 @@ from aton import BLUE, RED, Place, Remove
 from aton import events as E
 from aton.game import COMMIT, OVER
 
-from engine_helpers import committed, of_type, play, scoring_round, squares_of
+from engine_helpers import cards_of, committed, of_type, play, scoring_round, squares_of
 
 # Red: temple 1 x4 (one black), temple 2 x1, temple 3 x4 (+1 bonus, one black),
 #      temple 4 x2 (+2 bonus, the blue square);  2 black, bonus points 1 + 2
@@ -114,6 +114,14 @@ def test_40_points_after_scoring_ends_the_game_and_more_points_win():
     assert events[-2:] == [E.StonesReturned(18, 18, True), E.GameOver(RED, "scoring", 40, 32)]
     assert state.phase is OVER and state.winner == RED and state.reason == "scoring"
     assert state.supply == [18, 18] and state.dead == [0, 0]
+
+
+def test_after_a_final_scoring_the_round_s_cards_are_in_the_discard_piles_only():
+    state, _ = scoring_round(RED_STONES, BLUE_STONES, scores=(23, 20))
+    assert state.phase is OVER
+    assert state.cartouches == [None, None]
+    assert state.discard_public == [[1, 1, 1, 1], [1, 2, 1, 1]]
+    assert sum(cards_of(state, RED).values()) == sum(cards_of(state, BLUE).values()) == 36
 
 
 def test_the_player_who_did_not_reach_40_first_can_still_win_on_more_points():
