@@ -28,6 +28,14 @@ class Rules:
     #: Safety limit on rounds for self-play; when reached, more points wins.
     max_rounds: int = 200
 
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value, expected = getattr(self, f.name), type(f.default)
+            if type(value) is not expected:
+                raise ValueError(f"{f.name} must be {expected.__name__}, got {value!r}")
+        if self.max_rounds < 1:
+            raise ValueError(f"max_rounds must be at least 1, got {self.max_rounds}")
+
     def to_dict(self) -> dict:
         return asdict(self)
 
