@@ -4,16 +4,16 @@ from aton import BLUE, RED, Place, Remove
 from aton import events as E
 from aton.game import COMMIT, OVER
 
-from engine_helpers import cards_of, committed, of_type, play, scoring_round, squares_of
-
-# Red: temple 1 x4 (one black), temple 2 x1, temple 3 x4 (+1 bonus, one black),
-#      temple 4 x2 (+2 bonus, the blue square);  2 black, bonus points 1 + 2
-RED_STONES = (squares_of(1, 0, 1, 2, 4) + squares_of(2, 0)
-              + squares_of(3, 0, 1, 3, 5) + squares_of(4, 3, 7))
-# Blue: temple 1 x2 (the blue square), temple 2 x3 (the blue square), temple 3 x3 (+1 bonus,
-#       one black), temple 4 x3;  1 black, bonus points 1, blue squares 2
-BLUE_STONES = (squares_of(1, 7, 8) + squares_of(2, 7, 8, 9)
-               + squares_of(3, 6, 8, 11) + squares_of(4, 8, 9, 10))
+from engine_helpers import (
+    BLUE_STONES,
+    RED_STONES,
+    cards_of,
+    committed,
+    of_type,
+    play,
+    scoring_round,
+    squares_of,
+)
 
 CATEGORIES = [
     E.CategoryScored(1, "temple 1", 4, 2, 2, 0),       # own - opponent's stones
