@@ -64,7 +64,7 @@ def message(type_name: str, direction: Direction):
         specs = []
         for f in fields(cls):
             spec = next(m for m in hints[f.name].__metadata__ if isinstance(m, Spec))
-            specs.append((f.name, spec, f.default is MISSING))
+            specs.append((f.name, spec, f.default is MISSING and not isinstance(spec, Optional)))
         _SPECS[cls] = tuple(specs)
         CATALOGUE[direction][type_name] = cls
         return cls
@@ -95,6 +95,8 @@ def parse(data: Any, direction: Direction) -> Message:
         if name not in data or data[name] is None:
             if required:
                 raise invalid(name, f"required field is missing ({spec.expected()})")
+            if isinstance(spec, Optional):
+                values[name] = None
             continue
         values[name] = spec.check(data[name], name)
     return cls(**values)

@@ -184,6 +184,11 @@ class Room:
             for name, seat in self.seats.items()
         }
 
+    def _event_count(self, engine_events, *arbiter_lists) -> int:
+        """How many numbered events a publication holds (the same for every receiver)."""
+        public = self.game.events_for(list(engine_events), None)
+        return len(public) + sum(len(events) for events in arbiter_lists)
+
     def _receivers(self):
         for name, seat in self.seats.items():
             if seat.participant is not None:
@@ -196,8 +201,7 @@ class Room:
         """Number the events, re-arm the clocks and send every receiver its filtered update."""
         self._arm_clocks()
         first_version = self.version + 1
-        count = len(arbiter_before) + len(engine_events) + len(arbiter_after)
-        self.version += count
+        self.version += self._event_count(engine_events, arbiter_before, arbiter_after)
         self._flush_ack()
         clocks = self.clocks()
         cache: dict[str | None, m.Update] = {}
@@ -322,9 +326,8 @@ class Room:
         events: list = []
         for seat_name, move in moves:
             events.extend(self.game.apply(seat_name, move))
-        count = len(before) + len(events)
         result = self._result_row() if self.game.is_over else None
-        self.store.save_moves(self.game_id, self.move_count, moves, self.version + count,
+        self.store.save_moves(self.game_id, self.move_count, moves, self.version + self._event_count(events, before),
                               clear_seals=clear_seals, result=result)
         self.move_count += len(moves)
         self._publish(engine_events=events, arbiter_before=before)
@@ -404,8 +407,7 @@ class Room:
     def _forfeit(self, seat_name: str, reason: str) -> None:
         events = self.game.forfeit(seat_name, reason)
         self.seals = {}
-        count = len(events)
-        self.store.finish(self.game_id, self.version + count, self._result_row())
+        self.store.finish(self.game_id, self.version + self._event_count(events), self._result_row())
         self._publish(engine_events=events)
 
     # ----------------------------------------------------------------- after the game

@@ -1,0 +1,107 @@
+"""Scripted protocol clients for the server tests: they record every frame they receive."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from protocol import messages as m
+from protocol.client import Client
+
+
+class Recorder:
+    """A protocol client that keeps every message it receives, in order."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self.frames: list[m.Message] = []
+        self.game: int | None = None
+        self.seat: str | None = None
+        self.view: dict | None = None
+        self.version = 0
+        self.acted_on = -1  # the version of the last view this client answered
+
+    @classmethod
+    async def connect(cls, port: int, name: str, **kwargs) -> "Recorder":
+        return cls(await Client.connect("127.0.0.1", port, name=name, **kwargs))
+
+    async def send(self, msg: m.Message) -> int | None:
+        return await self.client.send(msg)
+
+    async def recv(self, timeout: float = 10) -> m.Message:
+        msg = await self.client.recv(timeout)
+        self.frames.append(msg)
+        if isinstance(msg, m.GameState):
+            self.game, self.seat = msg.game, msg.seat
+        if isinstance(msg, (m.GameState, m.Update)) and msg.game == self.game:
+            self.view, self.version = msg.view, msg.version
+        return msg
+
+    async def expect(self, kind: type, timeout: float = 10) -> m.Message:
+        while True:
+            msg = await self.recv(timeout)
+            if isinstance(msg, kind):
+                return msg
+
+    async def until(self, predicate, timeout: float = 10) -> m.Message:
+        """Receive until a message satisfies ``predicate``."""
+        while True:
+            msg = await self.recv(timeout)
+            if predicate(msg):
+                return msg
+
+    def events(self) -> list[dict]:
+        return [e for f in self.frames if isinstance(f, m.Update) for e in f.events]
+
+    def errors(self) -> list[m.Error]:
+        return [f for f in self.frames if isinstance(f, m.Error)]
+
+    # ------------------------------------------------------------------ playing
+
+    def my_decision(self) -> dict | None:
+        """The decision this client must answer now, or None (also when already answered)."""
+        view = self.view
+        if self.acted_on == self.version or view is None or view["winner"] is not None or view["decision"] is None:
+            return None
+        decision = view["decision"]
+        if decision["kind"] == "commit":
+            if view["commitments"][self.seat] != "none" or self.client.has_sealed(self.game):
+                return None
+        return decision
+
+    async def act(self, rng: random.Random) -> bool:
+        """Make a random legal move if one is due; True if a move was sent."""
+        decision = self.my_decision()
+        if decision is None:
+            return False
+        self.acted_on = self.version
+        if decision["kind"] == "commit":
+            hand = list(decision["hand"])
+            rng.shuffle(hand)
+            await self.client.commit(self.game, hand)
+        else:
+            temple, square = rng.choice(decision["squares"])
+            kind = m.Place if decision["kind"] == "place" else m.Remove
+            await self.send(kind(game=self.game, temple=temple, square=square))
+        return True
+
+    async def play(self, rng: random.Random, stop=lambda recorder: False, timeout: float = 20) -> None:
+        """Play random legal moves until the game is over or ``stop(self)`` is true."""
+        await self.act(rng)
+        while not (self.view and self.view["winner"] is not None) and not stop(self):
+            await self.recv(timeout)
+            await self.act(rng)
+
+    async def close(self) -> None:
+        await self.client.close()
+
+
+async def matched_pair(port: int, clock: str = "normal") -> tuple[Recorder, Recorder]:
+    """Two clients seated at one game through the quick-match queue, ordered red, blue."""
+    a = await Recorder.connect(port, "alice", kind="bot", lobby=False)
+    b = await Recorder.connect(port, "bob", kind="bot", lobby=False)
+    await a.send(m.QuickMatch(clock=clock))
+    await a.expect(m.Queued)
+    await b.send(m.QuickMatch(clock=clock))
+    await asyncio.gather(a.expect(m.GameState), b.expect(m.GameState))
+    return (a, b) if a.seat == "red" else (b, a)

@@ -1,0 +1,205 @@
+"""Whole games through a real server on loopback, and what each receiver may see."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from protocol import messages as m
+
+from .players import Recorder, matched_pair
+
+SEATS = ("red", "blue")
+
+
+def walk(value):
+    """Every scalar inside a decoded frame."""
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from walk(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from walk(item)
+    else:
+        yield value
+
+
+def assert_nothing_hidden(frames: list[m.Message], receiver: str | None, seed: int) -> int:
+    """Check, frame by frame, that ``receiver`` (None: a spectator) saw nothing before its reveal.
+
+    Returns the number of game frames checked.
+    """
+    revealed: set[tuple[str, int]] = set()
+    checked = 0
+    for frame in frames:
+        if not isinstance(frame, (m.GameState, m.Update)):
+            continue
+        checked += 1
+        wire = frame.to_wire()
+        scalars = list(walk(wire))
+        assert seed not in scalars, "the game's seed reached a client"
+        assert not any(isinstance(v, bytes) for v in scalars), "binary data (a digest or nonce) reached a client"
+        for event in getattr(frame, "events", ()):
+            if event["type"] == "round_started":
+                revealed.clear()
+            elif event["type"] == "card_revealed":
+                revealed.add((event["player"], event["cartouche"]))
+            elif event["type"] == "cards_drawn" and event["player"] != receiver:
+                assert event["cards"] is None, f"{receiver} saw {event['player']}'s drawn cards"
+        view = frame.view
+        for seat in SEATS:
+            if seat == receiver:
+                continue
+            assert view[seat]["hand"] is None, f"{receiver} saw {seat}'s hand"
+            for index, value in enumerate(view[seat]["cartouches"]):
+                if value is not None:
+                    assert (seat, index + 1) in revealed, f"{receiver} saw {seat}'s cartouche {index + 1} early"
+        if receiver is not None and view["phase"] == "commit" and view["winner"] is None:
+            own = view[receiver]
+            assert own["hand"] is not None or own["committed"], "a player must see their own hand"
+    return checked
+
+
+async def test_two_clients_play_a_whole_game_and_a_spectator_sees_nothing_hidden(server):
+    red, blue = await matched_pair(server.port)
+    game_id = red.game
+    seed = server.rooms[game_id].game.seed
+    spectator = await Recorder.connect(server.port, "watcher", kind="spectator", lobby=False)
+    await spectator.send(m.Watch(game=game_id))
+    await spectator.expect(m.GameState)
+
+    async def watch():
+        await spectator.until(lambda f: isinstance(f, m.Update) and f.view["winner"] is not None, timeout=30)
+
+    await asyncio.gather(red.play(random.Random(1)), blue.play(random.Random(2)), watch())
+
+    final = server.rooms[game_id].game
+    assert final.is_over
+    for recorder in (red, blue, spectator):
+        assert recorder.view["winner"] == final.result[0]
+        assert not recorder.errors(), recorder.errors()
+    assert assert_nothing_hidden(red.frames, "red", seed) > 20
+    assert assert_nothing_hidden(blue.frames, "blue", seed) > 20
+    assert assert_nothing_hidden(spectator.frames, None, seed) > 20
+    # every receiver got the same numbered stream of events, without gaps
+    for recorder in (red, blue):
+        versions = [e["version"] for e in recorder.events()]
+        assert versions == list(range(1, len(versions) + 1))
+    spectator_versions = [e["version"] for e in spectator.events()]
+    assert spectator_versions == sorted(spectator_versions)
+    assert [e["type"] for e in red.events()] == [e["type"] for e in blue.events()]
+
+
+async def test_the_opponent_only_learns_that_a_commitment_was_made(server):
+    red, blue = await matched_pair(server.port)
+    await red.client.commit(red.game, list(red.view["decision"]["hand"]))
+    update = await blue.expect(m.Update)
+    assert [e["type"] for e in update.events] == ["committed"]
+    assert update.events[0]["player"] == "red"
+    assert update.view["red"]["cartouches"] == [None, None, None, None]
+    assert update.view["commitments"] == {"red": "sealed", "blue": "none"}
+
+
+def revealed(frame: m.Message) -> bool:
+    """An update that reveals cartouche 1 of the round."""
+    return isinstance(frame, m.Update) and any(e["type"] == "card_revealed" for e in frame.events)
+
+
+async def test_commit_order_does_not_matter(server):
+    outcomes = []
+    for first in ("red", "blue"):
+        red, blue = await matched_pair(server.port)
+        players = {"red": red, "blue": blue}
+        order = [players[first], players["blue" if first == "red" else "red"]]
+        for player in order:
+            await player.client.commit(player.game, list(player.view["decision"]["hand"]))
+            await player.expect(m.Ack)
+        # both clients read on concurrently: each opens its commitment when asked
+        await asyncio.gather(*(player.until(revealed) for player in order))
+        outcomes.append(server.rooms[red.game].game.state.round)
+        await red.close()
+        await blue.close()
+    assert outcomes == [1, 1]
+
+
+async def test_a_second_commit_is_rejected(server):
+    red, blue = await matched_pair(server.port)
+    hand = list(red.view["decision"]["hand"])
+    await red.client.commit(red.game, hand)
+    await red.expect(m.Ack)
+    request = await red.client.commit(red.game, hand)
+    error = await red.expect(m.Error)
+    assert error.code == "illegal_move"
+    assert error.message == "you have already committed this round"
+    assert error.reply_to == request
+
+
+async def test_moves_out_of_turn_are_rejected_and_change_nothing(server):
+    red, blue = await matched_pair(server.port)
+    request = await blue.send(m.Place(game=blue.game, temple=1, square=0))
+    error = await blue.expect(m.Error)
+    assert (error.code, error.reply_to) == ("illegal_move", request)
+    assert error.message == "it is the commit phase: put your four cards on the cartouches first"
+    rng = random.Random(5)
+    # play on until someone has a placement decision, then let the other one try to place
+    while True:
+        mover = next((p for p in (red, blue) if p.my_decision() and p.my_decision()["kind"] != "commit"), None)
+        if mover is not None:
+            break
+        for player in (red, blue):
+            await player.act(rng)
+        await asyncio.gather(red.recv(), blue.recv())
+    other = blue if mover is red else red
+    version = server.rooms[red.game].version
+    await other.send(m.Place(game=other.game, temple=1, square=0))
+    error = await other.expect(m.Error)
+    assert error.message == f"it is {mover.seat}'s decision, not {other.seat}'s"
+    assert server.rooms[red.game].version == version
+
+
+async def test_an_opening_that_does_not_match_its_commitment_is_refused(server):
+    red, blue = await matched_pair(server.port)
+    hand = list(red.view["decision"]["hand"])
+    await red.send(m.Commit(game=red.game, digest=bytes(32)))  # a digest of nothing
+    await red.expect(m.Ack)
+    await blue.client.commit(blue.game, list(blue.view["decision"]["hand"]))
+    await red.until(lambda f: isinstance(f, m.Update) and f.view["commitments"]["red"] == "awaiting_open")
+    await red.send(m.Open(game=red.game, cards=tuple(hand), nonce=bytes(16)))
+    error = await red.expect(m.Error)
+    assert error.code == "commitment_mismatch"
+
+
+async def test_a_player_can_resign_and_both_are_told(server):
+    red, blue = await matched_pair(server.port)
+    await blue.send(m.Resign(game=blue.game))
+    await blue.expect(m.Ack)
+    update = await red.until(lambda f: isinstance(f, m.Update) and f.view["winner"] is not None)
+    assert update.view["winner"] == "red"
+    assert update.view["reason"] == "resign"
+    assert [e["type"] for e in update.events][-2:] == ["resigned", "game_over"]
+
+
+async def test_chat_reaches_both_players_and_is_rate_limited(server):
+    red, blue = await matched_pair(server.port)
+    await red.send(m.Chat(game=red.game, text="good luck"))
+    update = await blue.expect(m.Update)
+    assert update.events[-1]["type"] == "chat"
+    assert (update.events[-1]["name"], update.events[-1]["text"]) == ("alice" if red.client.name == "alice" else "bob", "good luck")
+    await red.send(m.Chat(game=red.game, text="again"))
+    error = await red.expect(m.Error)
+    assert error.code == "rate_limited"
+
+
+async def test_a_rematch_starts_a_new_game_with_colours_swapped(server):
+    red, blue = await matched_pair(server.port)
+    first_game = red.game
+    await red.send(m.Resign(game=red.game))
+    await blue.until(lambda f: isinstance(f, m.Update) and f.view["winner"] is not None)
+    await red.send(m.Rematch(game=first_game))
+    offer = await blue.until(lambda f: isinstance(f, m.Update) and f.events[-1]["type"] == "rematch_offered")
+    assert offer.events[-1]["player"] == "red"
+    await blue.send(m.Rematch(game=first_game, accept=True))
+    new_state = await red.expect(m.GameState)
+    assert new_state.game != first_game
+    assert new_state.seat == "blue"
+    assert (await blue.expect(m.GameState)).seat == "red"
