@@ -32,3 +32,22 @@ class ProtocolError(Exception):
         self.code = code
         self.message = message
         self.field = field
+
+
+#: What each code means, for people (docs/protocol.md's error table is generated from this).
+ERROR_MEANINGS: dict[ErrorCode, str] = {
+    ErrorCode.BAD_FRAME: "the payload is not one msgpack map, or its bytes do not decode",
+    ErrorCode.FRAME_TOO_LARGE: "the length prefix exceeds the frame limit; the connection is closed",
+    ErrorCode.INVALID: "a field fails its declared type or bounds; `field` names it",
+    ErrorCode.UNKNOWN_TYPE: "no such message type (for this direction)",
+    ErrorCode.UNSUPPORTED_VERSION: "the client's major protocol version is not served",
+    ErrorCode.NOT_ALLOWED: "a valid message at the wrong moment (e.g. before `hello`)",
+    ErrorCode.NOT_FOUND: "no such table, invite code or game",
+    ErrorCode.ILLEGAL_MOVE: "the rules forbid the move; the message says why",
+    ErrorCode.COMMITMENT_MISMATCH: "an opening does not match its commitment",
+    ErrorCode.NAME_TAKEN: "another player online has that name",
+    ErrorCode.RATE_LIMITED: "too many messages, or chat too fast",
+    ErrorCode.SERVER_FULL: "connection limits reached",
+    ErrorCode.TIMEOUT: "handshake or idle timeout",
+    ErrorCode.INTERNAL: "a server fault; the game is unaffected",
+}
