@@ -606,5 +606,5 @@ def decision_sentence(state: GameState, player: int) -> str | None:
     if phase is REMOVE:
         if state.target == player:
             return f"Remove one of your own stones from {temples}"
-        return f"Remove {n} of {PLAYERS[state.target]}'s {stones} from {temples}"
+        return f"Remove {n} of {PLAYERS[state.target]}'s stones from {temples}"
     return f"Place {n} {stones} in {temples}"
