@@ -200,3 +200,32 @@ RED_STONES = (squares_of(1, 0, 1, 2, 4) + squares_of(2, 0)
 #       one black), temple 4 x3;  1 black, bonus points 1, blue squares 2
 BLUE_STONES = (squares_of(1, 7, 8) + squares_of(2, 7, 8, 9)
                + squares_of(3, 6, 8, 11) + squares_of(4, 8, 9, 10))
+
+
+def redeal_hidden(state: GameState, viewer, rng) -> GameState:
+    """A copy of ``state`` that differs only in what ``viewer`` (None: a spectator) may not know.
+
+    Every player's deck is dealt in a new order.  For each player other than the viewer,
+    the cards whose values the viewer has not seen (hand, face-down cartouches, exchanged
+    discards and deck) are dealt anew over the same places.  The seed changes too.
+    """
+    new = state.copy()
+    new.seed = state.seed + 1 + rng.randrange(1000)
+    for p in (0, 1):
+        if viewer is not None and p == int(viewer):
+            rng.shuffle(new.decks[p])
+            continue
+        hand, cartouches = list(new.hands[p]), new.cartouches[p]
+        face_down = [] if cartouches is None else list(cartouches[new.revealed[p]:])
+        pool = hand + face_down + new.discard_hidden[p] + new.decks[p]
+        rng.shuffle(pool)
+        new.hands[p] = tuple(pool[:len(hand)])
+        del pool[:len(hand)]
+        if cartouches is not None:
+            shown = new.revealed[p]
+            new.cartouches[p] = tuple(cartouches[:shown]) + tuple(pool[:4 - shown])
+            del pool[:4 - shown]
+        hidden = len(new.discard_hidden[p])
+        new.discard_hidden[p] = pool[:hidden]
+        new.decks[p] = pool[hidden:]
+    return new

@@ -1,0 +1,184 @@
+"""Views: what a player or a spectator may know, and nothing more."""
+
+import json
+import random
+
+from aton import BLUE, RED, Commit, Exchange, Place, Resign, View, view
+from aton import events as E
+from aton.views import Decision, PlayerView, unseen_cards
+
+from engine_helpers import (
+    BLUE_STONES,
+    RED_STONES,
+    committed,
+    play,
+    position,
+    redeal_hidden,
+    scoring_round,
+    start,
+)
+
+EMPTY_BOARD = ((None,) * 12,) * 4
+
+
+def test_a_players_view_at_the_first_commit():
+    state, _ = start(red=(4, 3, 2, 1), blue=(1, 1, 2, 2))
+    v = view(state, RED)
+    assert v == View(
+        viewer="red", round=1, phase="commit", pending=("red", "blue"), first=None, active=None,
+        range=None,
+        red=PlayerView(score=0, supply=29, dead=0, on_board=0, deck=32, discard=0,
+                       discard_seen=(), hand=(1, 2, 3, 4), hand_size=4, committed=False,
+                       cartouches=(None,) * 4, exchange_used=False),
+        blue=PlayerView(score=0, supply=29, dead=0, on_board=0, deck=32, discard=0,
+                        discard_seen=(), hand=None, hand_size=4, committed=False,
+                        cartouches=(None,) * 4, exchange_used=False),
+        temples=EMPTY_BOARD, winner=None, reason=None,
+        decision=Decision(kind="commit", sentence="Put one card on each of your four cartouches",
+                          hand=(1, 2, 3, 4), can_exchange=True),
+    )
+
+
+def test_a_spectator_sees_no_hand_and_has_no_decision():
+    state, _ = start(red=(4, 3, 2, 1), blue=(1, 1, 2, 2))
+    v = view(state, None)
+    assert v.viewer is None and v.decision is None
+    assert v.red.hand is None and v.blue.hand is None
+    assert v.red.hand_size == v.blue.hand_size == 4
+
+
+def test_a_commitment_is_public_its_cards_are_not():
+    state, _ = start(red=(4, 3, 2, 1), blue=(1, 1, 2, 2))
+    play(state, (RED, Commit((4, 3, 2, 1))))
+    for viewer in (BLUE, None):
+        red = view(state, viewer).red
+        assert red.committed and red.cartouches == (None,) * 4 and red.hand_size == 0
+    assert view(state, BLUE).pending == ("blue",)
+    assert view(state, RED).decision is None
+
+
+def test_the_exchange_is_public_the_cards_are_not():
+    state, _ = start(red=(4, 3, 2, 1, 1, 1, 2, 2), blue=(1, 1, 2, 2))
+    play(state, (RED, Exchange()))
+    for viewer in (RED, BLUE, None):
+        red = view(state, viewer).red
+        assert red.exchange_used and red.discard == 4 and red.discard_seen == () and red.deck == 28
+    assert view(state, RED).red.hand == (1, 1, 2, 2)
+    assert view(state, RED).decision.can_exchange is False
+
+
+def test_during_the_first_turn_the_second_players_c3_c4_are_face_down():
+    state, _ = committed((1, 2, 3, 2), (2, 4, 1, 1), blue_stones=[(1, 0)])
+    for viewer in (RED, BLUE, None):
+        v = view(state, viewer)
+        assert v.red.cartouches == (1, 2, 3, 2)
+        assert v.blue.cartouches == (2, 4, None, None)
+        assert (v.first, v.active, v.range) == ("red", "red", 3)
+        assert (v.phase, v.pending) == ("place", ("red",))
+        assert v.temples[0][0] == "blue" and v.blue.on_board == 1
+
+
+def test_the_acting_players_decision_names_the_legal_squares():
+    state, _ = committed((1, 4, 2, 2), (2, 4, 1, 1), blue_stones=[(1, 0), (2, 11), (3, 0)])
+    assert view(state, RED).decision == Decision(
+        kind="remove", sentence="Remove 2 of blue's stones from temples 1–2", count=2, range=2,
+        owner="blue", squares=((1, 0), (2, 11)))
+    assert view(state, BLUE).decision is None
+    play(state, (RED, state.legal_moves(RED)[0]))
+    play(state, (RED, state.legal_moves(RED)[0]))
+    decision = view(state, RED).decision
+    assert decision.kind == "place" and decision.count == 2 and decision.owner is None
+    assert decision.squares == tuple((t, s) for t in (1, 2) for s in range(12))
+
+
+def test_revealed_discards_are_seen_exchanged_ones_are_only_counted():
+    state = position((1, 2, 1, 1), (2, 3, 1, 1), round=2)
+    play(state, (BLUE, Exchange()))
+    blue_hand = state.hands[BLUE]
+    play(state, (RED, Commit((1, 2, 1, 1))), (BLUE, Commit(blue_hand)))
+    while state.round == 2:
+        player = state.pending()[0]
+        play(state, (player, state.legal_moves(player, resign=False)[0]))
+    v = view(state, RED)
+    assert v.red.discard_seen == (1, 1, 1, 2) and v.red.discard == 4
+    assert v.blue.discard_seen == tuple(sorted(blue_hand)) and v.blue.discard == 8
+
+
+def test_a_finished_game():
+    state, _ = start()
+    play(state, (RED, Resign()))
+    v = view(state, None)
+    assert (v.phase, v.winner, v.reason) == ("over", "blue", "resign")
+    assert v.pending == () and v.active is None
+    state, _ = start()
+    state.forfeit(BLUE, "abandoned")
+    assert (view(state, BLUE).winner, view(state, BLUE).reason) == ("red", "abandoned")
+
+
+def test_a_draw_shows_as_draw():
+    state, _ = scoring_round(RED_STONES, BLUE_STONES, scores=(30, 35))
+    assert view(state, RED).winner == "draw" and view(state, RED).reason == "scoring"
+
+
+def test_views_contain_no_seed_and_no_deck_order():
+    state, _ = committed((1, 2, 3, 2), (2, 4, 1, 1), seed=123456789)
+    for viewer in (RED, BLUE, None):
+        data = view(state, viewer).to_dict()
+        text = json.dumps(data)
+        assert "123456789" not in text and "seed" not in text
+        assert data["red"]["deck"] == 32 and data["blue"]["deck"] == 32
+
+
+def test_changing_only_hidden_information_leaves_every_view_unchanged():
+    rng = random.Random(3)
+    state, _ = committed((1, 2, 3, 2), (2, 4, 1, 1))
+    play(state, (RED, Place(1, 0)))  # blue is in the middle of their turn
+    state_before_commit, _ = start(red=(4, 3, 2, 1), blue=(1, 1, 2, 2))
+    play(state_before_commit, (BLUE, Commit((2, 1, 2, 1))))
+    for s in (state, state_before_commit):
+        for viewer in (RED, BLUE, None):
+            for _ in range(5):
+                other = redeal_hidden(s, viewer, rng)
+                assert view(other, viewer) == view(s, viewer)
+    # and the helper does change something
+    assert any(redeal_hidden(state_before_commit, RED, rng).cartouches[BLUE] != (2, 1, 2, 1)
+               for _ in range(10))
+
+
+def test_a_view_survives_its_dict_form():
+    state, _ = committed((1, 4, 2, 2), (2, 4, 1, 1), blue_stones=[(1, 0), (2, 11)])
+    for viewer in (RED, BLUE, None):
+        v = view(state, viewer)
+        data = json.loads(json.dumps(v.to_dict()))
+        assert View.from_dict(data) == v
+
+
+def test_the_unseen_cards_of_a_player():
+    state, _ = committed((1, 2, 3, 2), (2, 4, 1, 1))
+    v = view(state, RED)
+    # blue: 36 cards minus the two face-up cartouches 2 and 4
+    assert unseen_cards(v, BLUE) == {1: 9, 2: 8, 3: 9, 4: 8}
+    # red sees all four of their cartouches
+    assert unseen_cards(v, RED) == {1: 8, 2: 7, 3: 8, 4: 9}
+
+
+def test_drawn_cards_are_shown_to_their_owner_only():
+    _, events = start(red=(4, 3, 2, 1), blue=(1, 1, 2, 2))
+    drawn = events[1]
+    assert drawn == E.CardsDrawn(RED, (4, 3, 2, 1))
+    assert drawn.for_viewer(RED) == drawn
+    assert drawn.for_viewer(BLUE) == E.CardsDrawn(RED, None)
+    assert drawn.for_viewer(None) == E.CardsDrawn(RED, None)
+    assert drawn.for_viewer(BLUE).to_dict() == {
+        "type": "cards_drawn", "player": "red", "cards": None}
+    assert events[0].for_viewer(BLUE) == E.RoundStarted(1)
+
+
+def test_events_serialise_to_plain_dicts():
+    assert E.TurnOrderDecided(BLUE, "war", 4, 3).to_dict() == {
+        "type": "turn_order_decided", "first": "blue", "reason": "war", "red": 4, "blue": 3}
+    assert E.WarCardsReturned((4, 4), (4, 3)).to_dict() == {
+        "type": "war_cards_returned", "red": [4, 4], "blue": [4, 3]}
+    assert E.GameOver(None, "scoring", 47, 47).to_dict() == {
+        "type": "game_over", "winner": None, "reason": "scoring", "red_score": 47, "blue_score": 47}
+    assert set(E.EVENT_TYPES) >= {"round_started", "cards_drawn", "category_scored", "game_over"}
