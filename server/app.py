@@ -314,6 +314,7 @@ class ArbiterServer:
         room = Room(game_id=game_id, game=game, options=options, seats=seats, store=self.store,
                     time_control=self.config.time_controls[options["clock"]], lobby=self.lobby, **state)
         room.on_rematch = self._rematch
+        room.start_clocks()
         self.rooms[game_id] = room
         return room
 

@@ -352,6 +352,10 @@ class Room:
             return ("commit" if kind == self.game.sealed_kind else "move", self.move_count)
         return None
 
+    def start_clocks(self) -> None:
+        """Arm the deadlines of the decisions pending now (a new or restored game)."""
+        self._arm_clocks()
+
     def _arm_clocks(self) -> None:
         loop = asyncio.get_running_loop()
         for seat_name, seat in self.seats.items():

@@ -87,10 +87,9 @@ class Recorder:
 
     async def play(self, rng: random.Random, stop=lambda recorder: False, timeout: float = 20) -> None:
         """Play random legal moves until the game is over or ``stop(self)`` is true."""
-        await self.act(rng)
         while not (self.view and self.view["winner"] is not None) and not stop(self):
-            await self.recv(timeout)
             await self.act(rng)
+            await self.recv(timeout)
 
     async def close(self) -> None:
         await self.client.close()

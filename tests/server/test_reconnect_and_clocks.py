@@ -1,0 +1,115 @@
+"""Reconnection with a resume token, seat takeover, clocks and forfeits."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from protocol import messages as m
+from server.app import ArbiterServer
+from server.config import ServerConfig, TimeControl
+
+from .players import Recorder, matched_pair
+
+
+async def reconnect(port: int, old: Recorder) -> Recorder:
+    """Close ``old`` and come back with its resume token; returns the new client, reseated."""
+    token = old.client.resume_token
+    await old.close()
+    new = await Recorder.connect(port, "ignored", kind="bot", resume=token, lobby=False)
+    await new.expect(m.GameState)
+    return new
+
+
+@pytest.mark.parametrize("phase", ["commit", "place"])
+async def test_a_dropped_player_reconnects_with_its_token_and_finishes_the_game(server, phase):
+    red, blue = await matched_pair(server.port)
+    rng = random.Random(3)
+    if phase == "place":
+        # play until someone must place a stone (both see it), then drop exactly that player
+        def placing(recorder):
+            return recorder.view["phase"] == "place"
+
+        await asyncio.gather(red.play(rng, stop=placing), blue.play(rng, stop=placing))
+        dropped, other = (red, blue) if red.view["active"] == "red" else (blue, red)
+    else:
+        dropped, other = red, blue
+    if dropped.view["winner"] is not None:
+        pytest.skip("the seeded game ended before the phase under test")
+    view_before = dropped.view
+    back = await reconnect(server.port, dropped)
+    assert back.seat == dropped.seat
+    assert back.client.name == dropped.client.name
+    assert back.view["decision"] == view_before["decision"]
+    notice = await other.until(lambda f: isinstance(f, m.Update)
+                               and any(e["type"] == "reconnected" for e in f.events))
+    types = [e["type"] for e in other.events()]
+    assert types.index("disconnected") < types.index("reconnected")
+    assert notice.view["winner"] is None
+    await asyncio.gather(back.play(random.Random(4)), other.play(random.Random(5)))
+    assert back.view["winner"] == other.view["winner"] is not None
+
+
+async def test_the_newer_connection_takes_the_seat_and_the_older_is_told_why(server):
+    red, blue = await matched_pair(server.port)
+    newer = await Recorder.connect(server.port, "x", kind="bot", resume=red.client.resume_token, lobby=False)
+    state = await newer.expect(m.GameState)
+    assert state.seat == "red"
+    bye = await red.expect(m.Bye)
+    assert bye.code == "replaced"
+    # the seat answers to the newer connection
+    await newer.client.commit(newer.game, list(newer.view["decision"]["hand"]))
+    await newer.expect(m.Ack)
+
+
+@pytest.fixture
+async def fast_server(tmp_path):
+    """A server whose 'normal' clock runs in fractions of a second."""
+    control = TimeControl(commit=0.3, open=0.3, move=0.2, grace=0.6, max_strikes=3)
+    srv = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "fast.db"),
+                                     time_controls={"normal": control}))
+    await srv.start()
+    yield srv
+    await srv.stop()
+
+
+async def test_when_the_commit_clock_runs_out_the_server_commits_for_the_player(fast_server):
+    red, blue = await matched_pair(fast_server.port)
+    await blue.client.commit(blue.game, list(blue.view["decision"]["hand"]))
+    # red does nothing: the server seals red's hand in ascending order and the round goes on
+    update = await blue.until(lambda f: isinstance(f, m.Update)
+                              and any(e["type"] == "timeout" for e in f.events), timeout=5)
+    timeout = next(e for e in update.events if e["type"] == "timeout")
+    assert (timeout["player"], timeout["action"], timeout["strikes"]) == ("red", "commit", 1)
+    await blue.until(lambda f: isinstance(f, m.Update) and any(e["type"] == "card_revealed" for e in f.events))
+    room = fast_server.rooms[red.game]
+    assert room.game.state.round >= 1
+    red_commit = [move for seat, move in room.game.history.moves if seat == 0][0]
+    assert list(red_commit.cards) == sorted(red_commit.cards)
+
+
+async def test_a_player_who_keeps_timing_out_forfeits_on_time(fast_server):
+    red, blue = await matched_pair(fast_server.port)
+    rng = random.Random(9)
+    # blue plays; red never moves and has three strikes at most
+    await asyncio.wait_for(blue.play(rng), timeout=20)
+    assert blue.view["winner"] == "blue"
+    assert blue.view["reason"] == "time"
+
+
+async def test_a_player_who_stays_away_past_the_grace_period_forfeits(fast_server):
+    red, blue = await matched_pair(fast_server.port)
+    await blue.client.commit(blue.game, list(blue.view["decision"]["hand"]))
+    await red.close()
+    update = await blue.until(lambda f: isinstance(f, m.Update) and f.view["winner"] is not None, timeout=5)
+    assert update.view["winner"] == "blue"
+    assert update.view["reason"] in ("abandoned", "time")
+    assert any(e["type"] == "disconnected" and e["player"] == "red" for e in blue.events())
+
+
+async def test_no_game_stalls_even_when_nobody_moves(fast_server):
+    red, blue = await matched_pair(fast_server.port)
+    update = await red.until(lambda f: isinstance(f, m.Update) and f.view["winner"] is not None, timeout=10)
+    assert update.view["reason"] == "time"
