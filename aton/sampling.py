@@ -1,0 +1,156 @@
+"""Determinization: full game states consistent with what one player may know.
+
+A search bot that only has its view (``aton.views.View``) cannot play moves
+forward; ``sample_state(view, rng)`` gives it a complete ``GameState`` in which
+every card the viewer has not seen is dealt at random (the opponent's hand,
+face-down cartouches, exchanged discards and deck; the viewer's own deck order
+and own exchanged discards) and everything the view reveals is exactly as shown:
+
+    view(sample_state(v, rng), v.viewer) == v
+
+Pure: no I/O, and all randomness comes from ``rng``.  ``Sampler`` prepares the
+parts that do not change from sample to sample, for bots that draw thousands.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from .board import TEMPLES, index_of
+from .game import STONES_PER_PLAYER, GameState, Phase
+from .options import DEFAULT_RULES, Rules
+from .players import PLAYERS, Player
+from .views import View, unseen_cards
+
+__all__ = ["Sampler", "sample_state"]
+
+
+class Sampler:
+    """Samples states consistent with one view; build once, call ``sample`` many times."""
+
+    __slots__ = ("template", "unseen", "slots", "viewer")
+
+    def __init__(self, v: View, rules: Rules = DEFAULT_RULES) -> None:
+        if v.viewer is None:
+            raise ValueError("a spectator's view cannot be completed: sample from a player's view")
+        if v.phase == Phase.OVER.value:
+            raise ValueError("the game is over: there is nothing left to sample")
+        me = int(Player.parse(v.viewer))
+        self.viewer = me
+        s = GameState(rules, 0, ([], []))
+        s.round = v.round
+        s.phase = Phase(v.phase)
+        s.first = None if v.first is None else int(Player.parse(v.first))
+        s.active = None if v.active is None else int(Player.parse(v.active))
+        s.turn_index = 0 if s.active is None or s.active == s.first else 1
+        s.winner = None if v.winner in (None, "draw") else Player.parse(v.winner)
+        s.reason = v.reason
+        stones = [0, 0]
+        for t, row in zip(TEMPLES, v.temples):
+            for sq, owner in enumerate(row):
+                if owner is not None:
+                    stones[int(Player.parse(owner))] |= 1 << index_of(t, sq)
+        s.stones = stones
+        self.unseen: list[list[int]] = []
+        # per player: (hand cards to deal, face-down cartouche positions, hidden discards, deck)
+        self.slots: list[tuple[int, tuple[int, ...], int, int]] = []
+        for p in (0, 1):
+            pv = v.player(PLAYERS[p])
+            s.scores[p] = pv.score
+            s.supply[p] = pv.supply
+            s.dead[p] = pv.dead
+            s.retired[p] = STONES_PER_PLAYER - pv.supply - pv.on_board - pv.dead
+            s.exchange_used[p] = pv.exchange_used
+            s.discard_public[p] = list(pv.discard_seen)
+            if pv.hand is not None:
+                s.hands[p] = tuple(pv.hand)
+                hidden_hand = 0
+            else:
+                hidden_hand = pv.hand_size
+            face_down: tuple[int, ...] = ()
+            if pv.committed:
+                s.cartouches[p] = tuple(c if c is not None else 0 for c in pv.cartouches)
+                face_down = tuple(i for i, c in enumerate(pv.cartouches) if c is None)
+                s.revealed[p] = 4 - len(face_down)
+            hidden_discard = pv.discard - len(pv.discard_seen)
+            pool = list(unseen_cards(v, PLAYERS[p]).elements())
+            if len(pool) != hidden_hand + len(face_down) + hidden_discard + pv.deck:
+                raise ValueError(
+                    f"inconsistent view: {PLAYERS[p]} has {len(pool)} unseen cards for "
+                    f"{hidden_hand} in hand, {len(face_down)} face down, {hidden_discard} "
+                    f"discarded unseen and {pv.deck} in the deck")
+            self.unseen.append(pool)
+            self.slots.append((hidden_hand, face_down, hidden_discard, pv.deck))
+        decision = v.decision
+        if s.active is not None:
+            s.range_value = v.range or 0
+            if decision is not None and decision.kind in ("remove", "place"):
+                s.remaining = decision.count
+                if decision.kind == "remove":
+                    s.target = int(Player.parse(decision.owner))
+        self.template = s
+        if s.active is not None and (decision is None or decision.kind == "commit"):
+            self._guess_opponent_turn()
+
+    def _guess_opponent_turn(self) -> None:
+        """The view does not say how many stones the acting opponent still has to move:
+        assume none of them has been moved yet (the best guess without the event log)."""
+        s = self.template
+        active = s.active
+        cards = s.cartouches[active]
+        if s.phase is Phase.REMOVE:
+            removal = 0 if s.round == 1 else cards[1] - 2
+            if removal >= 1:
+                s.target, s.remaining = 1 - active, removal
+            else:
+                s.target, s.remaining = active, 1
+        elif s.phase is Phase.PLACE:
+            s.remaining = max(1, min(cards[3], s.supply[active]))
+
+    def sample(self, rng: random.Random) -> GameState:
+        """A fresh state: the template with every unseen card dealt at random."""
+        s = self.template.copy()
+        s.seed = rng.getrandbits(62)  # future shuffles of the sampled state
+        for p in (0, 1):
+            pool = self.unseen[p][:]
+            rng.shuffle(pool)
+            hidden_hand, face_down, hidden_discard, deck = self.slots[p]
+            if hidden_hand:
+                s.hands[p] = tuple(pool[:hidden_hand])
+                del pool[:hidden_hand]
+            if face_down:
+                cards = list(s.cartouches[p])
+                for i in face_down:
+                    cards[i] = pool.pop()
+                s.cartouches[p] = tuple(cards)
+            if hidden_discard:
+                s.discard_hidden[p] = pool[:hidden_discard]
+                del pool[:hidden_discard]
+            s.decks[p] = pool  # what is left: exactly ``deck`` cards, top last
+        return s
+
+
+def sample_state(v: View, rng: random.Random, rules: Rules = DEFAULT_RULES) -> GameState:
+    """A complete state consistent with everything ``v`` shows its viewer.
+
+    The unseen cards of each player (``aton.views.unseen_cards``) are dealt at random
+    over that player's hidden hand, face-down cartouches, unseen discards and deck.
+    The rules are not part of a view: pass the table's ``rules`` if they differ from
+    the defaults.  When the view's decision belongs to the opponent, the number of
+    stones it still has to move is not in the view; the sample assumes it has moved
+    none yet.
+    """
+    return Sampler(v, rules).sample(rng)
+
+
+def card_counts(state: GameState, player: int) -> Counter:
+    """All of ``player``'s cards in ``state``, wherever they are (36, nine of each value)."""
+    counts = Counter(state.decks[player])
+    counts.update(state.hands[player])
+    counts.update(state.discard_public[player])
+    counts.update(state.discard_hidden[player])
+    if state.cartouches[player] is not None:
+        counts.update(state.cartouches[player])
+    return counts
+
