@@ -30,6 +30,9 @@ log = logging.getLogger(__name__)
 
 SERVER_VERSION = "aton-server 0.1.0"
 GAME_MESSAGES = (m.Commit, m.Open, m.Exchange, m.Remove, m.Place, m.Resign, m.Rematch, m.Chat)
+#: Moves are paced by the game itself (one decision at a time, and every refused one
+#: counts towards a disconnect), so the message-rate limit does not apply to them.
+PACED_BY_THE_GAME = (m.Commit, m.Open, m.Exchange, m.Remove, m.Place, m.Resign)
 
 
 class ArbiterServer:
@@ -189,8 +192,9 @@ class ArbiterServer:
     def _handle_raw(self, conn: Connection, raw: Any) -> None:
         reply_to = m.request_id(raw)
         try:
-            conn.admit()
             msg = m.parse(raw, Direction.CLIENT)
+            if not isinstance(msg, PACED_BY_THE_GAME):
+                conn.admit()
             self._dispatch(conn, msg)
         except ProtocolError as exc:
             conn.send_error(exc, reply_to)
