@@ -309,10 +309,11 @@ class ArbiterServer:
         return room
 
     def _seat_for(self, participant) -> Seat:
+        # seated at once, so that everyone's first frame shows both players present
         if isinstance(participant, HostedBot):
-            return Seat(name=participant.name, kind="hosted", level=participant.level)
+            return Seat(name=participant.name, kind="hosted", level=participant.level, participant=participant)
         return Seat(name=participant.name, kind="bot" if participant.kind == "bot" else "human",
-                    token_hash=token_hash(participant.token))
+                    token_hash=token_hash(participant.token), participant=participant)
 
     def _make_room(self, game_id: int, game: AtonGame, options: dict, seats: dict[str, Seat], **state) -> Room:
         room = Room(game_id=game_id, game=game, options=options, seats=seats, store=self.store,

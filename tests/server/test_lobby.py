@@ -1,0 +1,154 @@
+"""The lobby: presence, tables, invite codes, quick match, bots and watching, live."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from protocol import messages as m
+from protocol.client import ServerError
+
+from .players import Recorder
+
+
+async def human(port: int, name: str, lobby: bool = True) -> Recorder:
+    return await Recorder.connect(port, name, kind="human", lobby=lobby)
+
+
+async def test_a_subscriber_gets_a_snapshot_then_live_updates(server):
+    watcher = await human(server.port, "wanda")
+    snapshot = await watcher.expect(m.Lobby)
+    assert [p["name"] for p in snapshot.players] == ["wanda"]
+    host = await human(server.port, "hana", lobby=False)
+    joined = await watcher.expect(m.LobbyUpdate)
+    assert (joined.section, joined.op, joined.item["name"]) == ("players", "add", "hana")
+    await host.send(m.CreateTable(clock="blitz"))
+    created = await host.expect(m.TableCreated)
+    update = await watcher.until(lambda f: isinstance(f, m.LobbyUpdate) and f.section == "tables")
+    assert update.op == "add"
+    assert update.item == {"table": created.table, "host": "hana", "clock": "blitz", "private": False,
+                           "since": update.item["since"]}
+    await host.close()
+    gone = await watcher.until(lambda f: isinstance(f, m.LobbyUpdate) and f.op == "remove"
+                               and f.section == "tables")
+    assert gone.item == {"table": created.table}
+
+
+async def test_names_are_unique_among_players_online(server):
+    first = await human(server.port, "sam", lobby=False)
+    second = await human(server.port, "sam", lobby=False)
+    assert (first.client.name, second.client.name) == ("sam", "sam-2")
+
+
+async def test_join_a_public_table(server):
+    host = await human(server.port, "hana", lobby=False)
+    guest = await human(server.port, "gus", lobby=False)
+    await host.send(m.CreateTable(clock="relaxed"))
+    table = (await host.expect(m.TableCreated)).table
+    await guest.send(m.JoinTable(table=table))
+    states = await asyncio.gather(host.expect(m.GameState), guest.expect(m.GameState))
+    assert {s.seat for s in states} == {"red", "blue"}
+    assert states[0].game == table
+    assert states[0].options["clock"] == "relaxed"
+    assert states[0].options["time_control"]["commit"] == 300
+    assert states[0].players[states[0].seat]["name"] == "hana"
+
+
+async def test_a_private_table_is_hidden_and_joined_by_invite_code(server):
+    watcher = await human(server.port, "wanda")
+    await watcher.expect(m.Lobby)
+    host = await human(server.port, "hana", lobby=False)
+    await host.send(m.CreateTable(private=True))
+    created = await host.expect(m.TableCreated)
+    assert created.private and len(created.invite) == 6
+    guest = await human(server.port, "gus", lobby=False)
+    await guest.send(m.JoinTable(table=created.table))
+    assert (await guest.expect(m.Error)).code == "not_found"
+    await guest.send(m.JoinInvite(code=created.invite.lower()))
+    await asyncio.gather(host.expect(m.GameState), guest.expect(m.GameState))
+    sections = {f.section for f in watcher.frames if isinstance(f, m.LobbyUpdate)}
+    assert "tables" not in sections  # the private table never showed up
+    assert "games" not in sections  # nor its game
+
+
+async def test_a_wrong_invite_code_is_not_found(server):
+    guest = await human(server.port, "gus", lobby=False)
+    await guest.send(m.JoinInvite(code="NOPE42"))
+    error = await guest.expect(m.Error)
+    assert error.code == "not_found"
+    assert "NOPE42" in error.message
+
+
+async def test_quick_match_pairs_the_next_two_players_with_the_same_clock(server):
+    a = await human(server.port, "a", lobby=False)
+    b = await human(server.port, "b", lobby=False)
+    c = await human(server.port, "c", lobby=False)
+    await a.send(m.QuickMatch(clock="blitz"))
+    await a.expect(m.Queued)
+    await b.send(m.QuickMatch(clock="normal"))
+    await b.expect(m.Queued)
+    await c.send(m.QuickMatch(clock="blitz"))
+    state_a, state_c = await asyncio.gather(a.expect(m.GameState), c.expect(m.GameState))
+    assert state_a.game == state_c.game
+    assert state_a.options["clock"] == "blitz"
+
+
+async def test_leave_takes_a_player_out_of_the_queue(server):
+    a = await human(server.port, "a", lobby=False)
+    await a.send(m.QuickMatch())
+    await a.expect(m.Queued)
+    await a.send(m.Leave())
+    await a.expect(m.Left)
+    b = await human(server.port, "b", lobby=False)
+    await b.send(m.QuickMatch())
+    assert isinstance(await b.expect(m.Queued), m.Queued)
+
+
+async def test_play_a_bot_starts_at_once_and_the_bot_plays(server):
+    player = await human(server.port, "pat", lobby=False)
+    await player.send(m.PlayBot(level="random", seat="red"))
+    state = await player.expect(m.GameState)
+    assert state.seat == "red"
+    assert state.players["blue"] == {"name": "Bot (random)", "kind": "bot", "connected": True}
+    await player.client.commit(player.game, list(player.view["decision"]["hand"]))
+    update = await player.until(lambda f: isinstance(f, m.Update)
+                                and any(e["type"] == "card_revealed" for e in f.events))
+    assert any(e["type"] == "committed" and e["player"] == "blue" for e in player.events())
+    assert update.view["blue"]["cartouches"][0] is not None
+
+
+async def test_a_spectator_watches_a_public_game_and_cannot_play_in_it(server):
+    host = await human(server.port, "hana", lobby=False)
+    guest = await human(server.port, "gus", lobby=False)
+    await host.send(m.CreateTable())
+    table = (await host.expect(m.TableCreated)).table
+    await guest.send(m.JoinTable(table=table))
+    await asyncio.gather(host.expect(m.GameState), guest.expect(m.GameState))
+    fan = await Recorder.connect(server.port, "fan", kind="spectator")
+    snapshot = await fan.expect(m.Lobby)
+    assert [g["game"] for g in snapshot.games] == [table]
+    await fan.send(m.Watch(game=table))
+    state = await fan.expect(m.GameState)
+    assert state.seat is None
+    assert state.view["decision"] is None
+    assert state.view["red"]["hand"] is None and state.view["blue"]["hand"] is None
+    await fan.send(m.Resign(game=table))
+    assert (await fan.expect(m.Error)).code == "not_allowed"
+    await fan.send(m.CreateTable())
+    assert (await fan.expect(m.Error)).message.startswith("spectators cannot take a seat")
+
+
+async def test_a_bot_game_is_private_and_cannot_be_watched(server):
+    player = await human(server.port, "pat", lobby=False)
+    await player.send(m.PlayBot(level="random"))
+    state = await player.expect(m.GameState)
+    fan = await Recorder.connect(server.port, "fan", kind="spectator", lobby=False)
+    await fan.send(m.Watch(game=state.game))
+    assert (await fan.expect(m.Error)).code == "not_found"
+
+
+async def test_a_refused_hello_raises_in_the_client(server):
+    with pytest.raises(ServerError) as info:
+        await Recorder.connect(server.port, "x" * 30)
+    assert info.value.code == "invalid"
