@@ -34,6 +34,7 @@ class Client:
         self.reader = reader
         self.writer = writer
         self.welcome: m.Welcome | None = None
+        self._hello: m.Hello | None = None
         self.seats: dict[int, str | None] = {}  # game -> my seat (None: watching)
         self._sealed: dict[int, tuple[tuple[int, ...], bytes]] = {}  # game -> (cards, nonce)
         self._next_id = 1
@@ -45,18 +46,33 @@ class Client:
         """Open a connection and say hello; ServerError if the server refuses."""
         reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
         client = cls(reader, writer)
+        client._hello = m.Hello(version=version, name=name, kind=kind, resume=resume, lobby=lobby)
+        await client._greet(timeout)
+        return client
+
+    async def _greet(self, timeout: float) -> None:
         try:
-            await client.send(m.Hello(version=version, name=name, kind=kind, resume=resume, lobby=lobby))
-            reply = await client.recv(timeout)
+            await self.send(self._hello)
+            reply = await self.recv(timeout)
             if isinstance(reply, m.Error):
                 raise ServerError(reply)
             if not isinstance(reply, m.Welcome):
                 raise ConnectionError(f"expected welcome, got {reply.TYPE}")
         except BaseException:
-            await client.close()
+            await self.close()
             raise
-        client.welcome = reply
-        return client
+        self.welcome = reply
+        self._hello = dataclasses.replace(self._hello, resume=reply.resume, name=reply.name)
+
+    async def reconnect(self, host: str, port: int, timeout: float = 10.0) -> None:
+        """Open a new connection and resume this session (seats and sealed commitments kept).
+
+        The server answers with ``welcome`` and then a ``game_state`` for every game
+        in which this session holds a seat.
+        """
+        await self.close()
+        self.reader, self.writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+        await self._greet(timeout)
 
     @property
     def name(self) -> str:

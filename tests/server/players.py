@@ -20,6 +20,8 @@ class Recorder:
         self.view: dict | None = None
         self.version = 0
         self.acted_on = -1  # the version of the last view this client answered
+        self.sent: dict[int, dict] = {}  # request id -> the move it carried
+        self.accepted: list[dict] = []  # moves the server acknowledged, in order
 
     @classmethod
     async def connect(cls, port: int, name: str, **kwargs) -> "Recorder":
@@ -31,6 +33,8 @@ class Recorder:
     async def recv(self, timeout: float = 10) -> m.Message:
         msg = await self.client.recv(timeout)
         self.frames.append(msg)
+        if isinstance(msg, m.Ack) and msg.reply_to in self.sent:
+            self.accepted.append(self.sent.pop(msg.reply_to))
         if isinstance(msg, m.GameState):
             self.game, self.seat = msg.game, msg.seat
         if isinstance(msg, (m.GameState, m.Update)) and msg.game == self.game:
@@ -78,11 +82,13 @@ class Recorder:
         if decision["kind"] == "commit":
             hand = list(decision["hand"])
             rng.shuffle(hand)
-            await self.client.commit(self.game, hand)
+            request = await self.client.commit(self.game, hand)
+            self.sent[request] = {"move": "commit", "cards": hand}
         else:
             temple, square = rng.choice(decision["squares"])
             kind = m.Place if decision["kind"] == "place" else m.Remove
-            await self.send(kind(game=self.game, temple=temple, square=square))
+            request = await self.send(kind(game=self.game, temple=temple, square=square))
+            self.sent[request] = {"move": kind.TYPE, "temple": temple, "square": square}
         return True
 
     async def play(self, rng: random.Random, stop=lambda recorder: False, timeout: float = 20) -> None:

@@ -1,0 +1,94 @@
+"""SIGKILL the server in the middle of a game, restart it on the same database, finish the game."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+
+from aton.record import GameRecord, replay, summary
+from protocol import messages as m
+from server.export import export_games
+
+from .players import Recorder, matched_pair
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class ServerProcess:
+    """``aton-server`` as a child process on a free loopback port."""
+
+    def __init__(self, db: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "server.cli", "--host", "127.0.0.1", "--port", "0", "--db", db,
+             "--log-level", "warning"],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        assert line.startswith("listening on 127.0.0.1:"), line + self.proc.stderr.read()
+        self.port = int(line.rsplit(":", 1)[1])
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def terminate(self) -> int:
+        self.proc.send_signal(signal.SIGTERM)
+        return self.proc.wait(timeout=10)
+
+
+async def play_until_killed(player: Recorder, rng: random.Random) -> None:
+    try:
+        await player.play(rng)
+    except (ConnectionError, asyncio.IncompleteReadError, OSError):
+        pass
+
+
+async def test_sigkill_mid_game_loses_nothing_and_doubles_nothing(tmp_path):
+    db = str(tmp_path / "crash.db")
+    first = ServerProcess(db)
+    red, blue = await matched_pair(first.port)
+    game_id = red.game
+    rngs = {"red": random.Random(11), "blue": random.Random(12)}
+    tasks = [asyncio.create_task(play_until_killed(p, rngs[p.seat])) for p in (red, blue)]
+    while red.version < 60 and not all(t.done() for t in tasks):
+        await asyncio.sleep(0.001)
+    first.kill()  # in the middle of play: both clients are sending moves
+    await asyncio.gather(*tasks)
+    assert red.view["winner"] is None, "the game should still be running when the server dies"
+    in_flight = {seat: dict(p.sent) for seat, p in (("red", red), ("blue", blue))}
+
+    second = ServerProcess(db)
+    try:
+        for player in (red, blue):
+            player.acted_on = -1
+            player.sent.clear()
+            await player.client.reconnect("127.0.0.1", second.port)
+            state = await player.expect(m.GameState)
+            assert (state.game, state.seat) == (game_id, player.seat)
+        await asyncio.gather(red.play(rngs["red"]), blue.play(rngs["blue"]))
+        assert red.view["winner"] == blue.view["winner"] is not None
+    finally:
+        assert second.terminate() == 0  # a clean stop on SIGTERM
+
+    paths = export_games(db, tmp_path / "export")
+    record = json.loads(paths[0].read_text())
+    final = replay(GameRecord.from_dict(record))
+    assert summary(final)["winner"] == red.view["winner"]
+    assert summary(final)["scores"] == {"red": red.view["red"]["score"], "blue": red.view["blue"]["score"]}
+    for player in (red, blue):
+        stored = [{k: v for k, v in move.items() if k != "player"}
+                  for move in record["moves"] if move["player"] == player.seat]
+        acked = player.accepted
+        # every acknowledged move is stored once, in order; a move in flight at the kill is
+        # stored at most once (if it was committed before the process died)
+        position = 0
+        for move in acked:
+            while stored[position] != move:
+                assert stored[position] in in_flight[player.seat].values(), (stored[position], move)
+                position += 1
+            position += 1
+        assert len(stored) - position <= len(in_flight[player.seat])
