@@ -307,9 +307,11 @@ def test_empty_payload():
     assert FrameBuffer().feed(b"\x00\x00\x00\x00") == [b""]
 
 
-def test_decoder_limits_follow_max_frame():
-    payload = msgpack.packb({"type": "chat", "text": "x" * 100})
-    assert decode_payload(payload)["text"] == "x" * 100
+@pytest.mark.parametrize("value", ["x" * 100, b"x" * 100, [None] * 100, {str(i): None for i in range(30)}],
+                         ids=["string", "binary", "array", "map"])
+def test_decoder_limits_follow_max_frame(value):
+    payload = msgpack.packb({"type": "chat", "text": value}, use_bin_type=True)
+    assert decode_payload(payload)["text"] == value
     with pytest.raises(ProtocolError) as caught:
         decode_payload(payload, max_frame=50)
     assert caught.value.code is ErrorCode.BAD_FRAME
