@@ -17,7 +17,6 @@ class ErrorCode(str, Enum):
     NOT_FOUND = "not_found"  # no such table, invite code or game
     ILLEGAL_MOVE = "illegal_move"  # the rules forbid the move; the message says why
     COMMITMENT_MISMATCH = "commitment_mismatch"  # an opening does not match its commitment
-    NAME_TAKEN = "name_taken"  # another player online has that name
     RATE_LIMITED = "rate_limited"  # too many messages, or chat too fast
     SERVER_FULL = "server_full"  # connection limits reached
     TIMEOUT = "timeout"  # handshake or idle timeout
@@ -45,7 +44,6 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.NOT_FOUND: "no such table, invite code or game",
     ErrorCode.ILLEGAL_MOVE: "the rules forbid the move; the message says why",
     ErrorCode.COMMITMENT_MISMATCH: "an opening does not match its commitment",
-    ErrorCode.NAME_TAKEN: "another player online has that name",
     ErrorCode.RATE_LIMITED: "too many messages, or chat too fast",
     ErrorCode.SERVER_FULL: "connection limits reached",
     ErrorCode.TIMEOUT: "handshake or idle timeout",

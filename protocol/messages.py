@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Annotated, Any, ClassVar
 
 from .errors import ErrorCode, ProtocolError
-from .schema import Binary, Bool, Int, Items, ListOf, OneOf, Optional, Record, Spec, Text, invalid
+from .schema import Binary, Bool, Int, Items, ListOf, OneOf, Optional, Record, Spec, Text, brief, invalid
 
 PROTOCOL_VERSION = "1.0"
 PROTOCOL_MAJOR = 1
@@ -87,7 +87,7 @@ def parse(data: Any, direction: Direction) -> Message:
         known = ", ".join(sorted(CATALOGUE[direction]))
         raise ProtocolError(
             ErrorCode.UNKNOWN_TYPE,
-            f"type: unknown message type {type_name!r} (expected one of: {known})",
+            f"type: unknown message type {brief(type_name)[:40]} (expected one of: {known})",
             field="type",
         )
     values = {}
@@ -328,7 +328,7 @@ class GameState(Message):
     players: Annotated[dict, Record("red, blue: {name, kind, connected}")]
     options: Annotated[dict, Record("the table's options: clock, private, time control")]
     view: Annotated[dict, Record("the receiver's view, see 'The view'")]
-    clocks: Annotated[dict, Record("see 'Clocks'")]
+    clocks: Annotated[dict, Record("see 'Clocks and forfeits'")]
     reply_to: Annotated[int | None, REQUEST_ID] = None
 
 
@@ -345,7 +345,7 @@ class Update(Message):
     version: Annotated[int, Int(0, 2**53)]
     events: Annotated[tuple, Items("events, see 'Events'", 4000)]
     view: Annotated[dict, Record("the receiver's view, see 'The view'")]
-    clocks: Annotated[dict, Record("see 'Clocks'")]
+    clocks: Annotated[dict, Record("see 'Clocks and forfeits'")]
 
 
 @_client("sync")

@@ -14,11 +14,27 @@ from typing import Any
 from .errors import ErrorCode, ProtocolError
 
 
-def _shown(value: Any) -> str:
-    """A short rendering of an offending value for an error message."""
-    text = repr(value)
+def brief(value: Any, depth: int = 0) -> str:
+    """``repr`` of a decoded value, bounded in depth and breadth (hostile frames nest deeply)."""
+    if depth > 3:
+        return "..."
+    if isinstance(value, dict):
+        items = [f"{brief(k, depth + 1)}: {brief(v, depth + 1)}" for k, v in list(value.items())[:10]]
+        return "{" + ", ".join(items + (["..."] if len(value) > 10 else [])) + "}"
+    if isinstance(value, (list, tuple)):
+        items = [brief(v, depth + 1) for v in value[:10]]
+        return "[" + ", ".join(items + (["..."] if len(value) > 10 else [])) + "]"
+    if isinstance(value, (str, bytes)):
+        return repr(value[:41])
+    return repr(value)
+
+
+def shown(value: Any) -> str:
+    """A short rendering of an offending value for an error message (at most 40 characters)."""
     if isinstance(value, str):
-        text = '"' + value.replace('"', '\\"') + '"'
+        text = '"' + value[:40].replace('"', '\\"') + '"'
+    else:
+        text = brief(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -41,7 +57,7 @@ class Spec:
         return "expected " + self.describe()
 
     def wrong(self, value: Any, path: str) -> ProtocolError:
-        return invalid(path, f"{self.expected()}, got {_shown(value)}")
+        return invalid(path, f"{self.expected()}, got {shown(value)}")
 
 
 @dataclass(frozen=True)
@@ -177,7 +193,7 @@ class Items(Spec):
             raise self.wrong(value, path)
         for i, item in enumerate(value):
             if not isinstance(item, dict):
-                raise invalid(f"{path}[{i}]", f"expected a map, got {_shown(item)}")
+                raise invalid(f"{path}[{i}]", f"expected a map, got {shown(item)}")
         return tuple(value)
 
     def describe(self) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import secrets
 from collections import Counter
 from typing import Any
@@ -47,6 +48,8 @@ class ArbiterServer:
         self.by_token: dict[str, Connection] = {}  # token hash -> live connection
         self.per_address: Counter[str] = Counter()
         self.bot_runner = BotRunner()
+        # game seeds, colours and bot seeds: unpredictable, unless a fixed seed is configured
+        self.rng = random.SystemRandom() if config.game_seed is None else random.Random(config.game_seed)
         self._next_id = self.store.next_game_id()
         self._server: asyncio.base_events.Server | None = None
 
@@ -281,18 +284,18 @@ class ArbiterServer:
 
     def _start_game_between(self, host: Connection, guest: Connection, clock: str, table_id: int | None) -> None:
         players = [host, guest]
-        secrets.SystemRandom().shuffle(players)
+        self.rng.shuffle(players)
         self._create_room(table_id or self._new_id(), clock, dict(zip(SEATS, players)), private=False)
 
     def _start_bot_game(self, conn: Connection, level: str, clock: str, seat: str | None) -> None:
-        human_seat = seat or secrets.choice(SEATS)
-        bot = HostedBot(level, self.bot_runner, seed=secrets.randbits(63))
+        human_seat = seat or self.rng.choice(SEATS)
+        bot = HostedBot(level, self.bot_runner, seed=self.rng.getrandbits(63))
         bot_seat = "blue" if human_seat == "red" else "red"
         self._create_room(self._new_id(), clock, {human_seat: conn, bot_seat: bot}, private=True)
 
     def _create_room(self, game_id: int, clock: str, participants: dict, private: bool,
                      seed: int | None = None) -> Room:
-        seed = secrets.randbits(63) if seed is None else seed
+        seed = self.rng.getrandbits(63) if seed is None else seed
         seats = {name: self._seat_for(p) for name, p in participants.items()}
         rules = Rules()
         options = {"clock": clock, "private": private}
@@ -356,7 +359,7 @@ class ArbiterServer:
                                move_count=len(stored.moves), seals=seals)
         for name, seat in seats.items():
             if seat.kind == "hosted":
-                bot = HostedBot(seat.level, self.bot_runner, seed=secrets.randbits(63))
+                bot = HostedBot(seat.level, self.bot_runner, seed=self.rng.getrandbits(63))
                 bot.sit(room, name)
                 room.attach(name, bot)
             else:

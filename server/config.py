@@ -59,3 +59,6 @@ class ServerConfig:
     limits: Limits = field(default_factory=Limits)
     time_controls: dict[str, TimeControl] = field(default_factory=lambda: dict(TIME_CONTROLS))
     server_name: str = "aton-server"
+    #: Fix the server's choices (game seeds, colours) for reproducible examples and tests;
+    #: None, the default, draws them from the operating system.
+    game_seed: int | None = None

@@ -198,10 +198,6 @@ def test_moderately_deep_values_in_a_field(depth):
     assert len(error.message) < 200
 
 
-@pytest.mark.xfail(strict=True, raises=RecursionError,
-                   reason="BUG protocol/schema.py _shown() and protocol/messages.py parse() call repr() "
-                          "on the offending value; msgpack decodes up to 1024 levels of nesting but "
-                          "repr() of ~1000 levels raises RecursionError instead of ProtocolError")
 @pytest.mark.parametrize("field", ["id", "type"])
 def test_deepest_decodable_nesting_in_a_field(field):
     value: list = []
