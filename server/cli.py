@@ -48,7 +48,7 @@ async def run_server(config: ServerConfig) -> None:
         loop.add_signal_handler(sig, stop.set)
     print(f"listening on {config.host}:{server.port}", flush=True)
     await server.serve_until(stop)
-    logging.getLogger(__name__).info("stopped cleanly")
+    logging.getLogger("server.cli").info("stopped cleanly")
 
 
 def main(argv: list[str] | None = None) -> int:

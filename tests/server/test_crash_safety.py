@@ -22,10 +22,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 class ServerProcess:
     """``aton-server`` as a child process on a free loopback port."""
 
-    def __init__(self, db: str) -> None:
+    def __init__(self, db: str, log_level: str = "warning") -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "server.cli", "--host", "127.0.0.1", "--port", "0", "--db", db,
-             "--log-level", "warning"],
+             "--log-level", log_level],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()
         assert line.startswith("listening on 127.0.0.1:"), line + self.proc.stderr.read()

@@ -1,0 +1,81 @@
+"""The aton-server command: start, stop on a signal, export records that aton replay accepts."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import signal
+import subprocess
+import sys
+
+from aton_tui.cli import main as aton_main
+
+from .players import matched_pair
+from .test_crash_safety import ROOT, ServerProcess
+
+
+def test_it_says_where_it_listens_and_stops_cleanly_on_sigint(tmp_path):
+    db = tmp_path / "new" / "dir" / "aton.db"  # a missing directory is created
+    server = ServerProcess(str(db), log_level="info")
+    server.proc.send_signal(signal.SIGINT)
+    assert server.proc.wait(timeout=10) == 0
+    assert db.exists()
+    log = server.proc.stderr.read()
+    assert " INFO    server.cli: stopped cleanly" in log
+
+
+def test_a_busy_port_is_a_clear_error(tmp_path):
+    first = ServerProcess(str(tmp_path / "a.db"))
+    try:
+        second = subprocess.run(
+            [sys.executable, "-m", "server.cli", "--port", str(first.port), "--db", str(tmp_path / "b.db")],
+            cwd=ROOT, capture_output=True, text=True, timeout=20)
+        assert second.returncode == 1
+        assert f"cannot listen on 127.0.0.1:{first.port}" in second.stderr
+    finally:
+        first.terminate()
+
+
+def test_export_writes_records_that_replay_to_the_final_state(tmp_path, capsys):
+    db = str(tmp_path / "games.db")
+    server = ServerProcess(db)
+
+    async def play_two_games() -> list[dict]:
+        finals = []
+        for seed in (1, 2):
+            red, blue = await matched_pair(server.port)
+            if seed == 2:  # the second game is left unfinished: it is exported too
+                def far_enough(recorder):
+                    return recorder.version > 30
+
+                await asyncio.gather(red.play(random.Random(seed), stop=far_enough),
+                                     blue.play(random.Random(seed + 10), stop=far_enough))
+                finals.append(None)
+            else:
+                await asyncio.gather(red.play(random.Random(seed)), blue.play(random.Random(seed + 10)))
+                finals.append(red.view)
+            await red.close()
+            await blue.close()
+        return finals
+
+    finals = asyncio.run(play_two_games())
+    assert server.terminate() == 0
+    out = tmp_path / "records"
+    done = subprocess.run([sys.executable, "-m", "server.cli", "export", "--db", db, "--out", str(out)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"exported 2 game(s) to {out}"
+    finished = json.loads((out / "game-1.json").read_text())
+    assert finished["format"] == "aton-record/1"
+    assert finished["meta"]["result"]["winner"] == finals[0]["winner"]
+    capsys.readouterr()
+    assert aton_main(["replay", str(out / "game-1.json"), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["winner"] == finals[0]["winner"]
+    assert summary["scores"] == {"red": finals[0]["red"]["score"], "blue": finals[0]["blue"]["score"]}
+    assert summary["temples"] == [list(row) for row in finals[0]["temples"]]
+    assert aton_main(["replay", str(out / "game-2.json"), "--json"]) == 0
+    unfinished = json.loads(capsys.readouterr().out)
+    assert unfinished["winner"] is None
+    assert json.loads((out / "game-2.json").read_text())["meta"]["status"] == "playing"
