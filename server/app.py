@@ -282,10 +282,11 @@ class ArbiterServer:
 
     # ------------------------------------------------------------------ games
 
-    def _start_game_between(self, host: Connection, guest: Connection, clock: str, table_id: int | None) -> None:
+    def _start_game_between(self, host: Connection, guest: Connection, clock: str, table_id: int | None,
+                            private: bool) -> None:
         players = [host, guest]
         self.rng.shuffle(players)
-        self._create_room(table_id or self._new_id(), clock, dict(zip(SEATS, players)), private=False)
+        self._create_room(table_id or self._new_id(), clock, dict(zip(SEATS, players)), private=private)
 
     def _start_bot_game(self, conn: Connection, level: str, clock: str, seat: str | None) -> None:
         human_seat = seat or self.rng.choice(SEATS)

@@ -38,7 +38,7 @@ class OpenTable:
 
 
 class Lobby:
-    def __init__(self, start_game: Callable[["Connection", "Connection", str, int | None], None]) -> None:
+    def __init__(self, start_game: Callable[["Connection", "Connection", str, int | None, bool], None]) -> None:
         self._start_game = start_game
         self.online: dict[str, "Connection"] = {}  # name -> connection
         self.status: dict[str, str] = {}  # name -> lobby, waiting, playing, watching
@@ -130,7 +130,7 @@ class Lobby:
             raise ProtocolError(ErrorCode.NOT_ALLOWED, "you cannot join your own table")
         self._withdraw(conn)
         self._close_table(table)
-        self._start_game(table.host, conn, table.clock, table.table)
+        self._start_game(table.host, conn, table.clock, table.table, table.private)
 
     def quick_match(self, conn: "Connection", clock: str) -> bool:
         """Pair with the waiting player, or wait.  True when a game started."""
@@ -143,7 +143,7 @@ class Lobby:
             self.set_status(conn.name, "waiting")
             return False
         del self.queue[clock]
-        self._start_game(waiting, conn, clock, None)
+        self._start_game(waiting, conn, clock, None, False)
         return True
 
     def leave(self, conn: "Connection") -> None:

@@ -66,7 +66,10 @@ async def test_a_private_table_is_hidden_and_joined_by_invite_code(server):
     await guest.send(m.JoinTable(table=created.table))
     assert (await guest.expect(m.Error)).code == "not_found"
     await guest.send(m.JoinInvite(code=created.invite.lower()))
-    await asyncio.gather(host.expect(m.GameState), guest.expect(m.GameState))
+    state = (await asyncio.gather(host.expect(m.GameState), guest.expect(m.GameState)))[0]
+    assert state.options["private"] is True
+    await watcher.send(m.Ping())
+    await watcher.expect(m.Pong)  # every lobby update sent before the pong has arrived now
     sections = {f.section for f in watcher.frames if isinstance(f, m.LobbyUpdate)}
     assert "tables" not in sections  # the private table never showed up
     assert "games" not in sections  # nor its game
