@@ -19,6 +19,9 @@ from aton.options import DEFAULT_RULES
 STONES = 29
 
 
+# ---------------------------------------------------------------- decks and new games
+
+
 def deck(*top: int) -> list[int]:
     """A legal 36-card deck, top card first, that starts with ``top``.
 
@@ -39,6 +42,14 @@ def hands(*rounds: tuple[int, int, int, int]) -> list[int]:
 def start(red=(), blue=(), *, seed: int = 0, rules=DEFAULT_RULES):
     """A new game whose decks start with the given cards (``deck`` fills up the rest)."""
     return new_game(seed, {"red": deck(*red), "blue": deck(*blue)}, rules)
+
+
+def deck_top_first(state: GameState, player) -> list[int]:
+    """A player's deck as a list, top card first (the state keeps the top card last)."""
+    return list(reversed(state.decks[player]))
+
+
+# ---------------------------------------------------------------- positions
 
 
 def position(red, blue, *, round: int = 2, red_stones=(), blue_stones=(), dead=(0, 0),
@@ -63,11 +74,6 @@ def committed(red, blue, **position_args) -> tuple[GameState, list]:
     return state, commit(state, red, blue)
 
 
-def deck_top_first(state: GameState, player) -> list[int]:
-    """A player's deck as a list, top card first (the state keeps the top card last)."""
-    return list(reversed(state.decks[player]))
-
-
 def put_stones(state: GameState, player, squares) -> None:
     """Stand ``player``'s stones on ``squares`` [(temple, square), ...], taken from the supply."""
     mask = mask_of(squares)
@@ -85,14 +91,12 @@ def send_to_kingdom(state: GameState, player, count: int) -> None:
     assert state.supply[player] >= 0
 
 
-def empty_supply(state: GameState, player) -> None:
-    """Send the rest of ``player``'s supply to the Kingdom of the Dead."""
-    send_to_kingdom(state, player, state.supply[player])
-
-
 def squares_of(temple: int, *squares: int) -> list[tuple[int, int]]:
     """[(temple, s), ...]; every square of the temple when none are given."""
     return [(temple, s) for s in (squares or range(12))]
+
+
+# ---------------------------------------------------------------- moves
 
 
 def play(state: GameState, *moves) -> list:
@@ -125,56 +129,6 @@ def finish_turn(state: GameState) -> list:
     return events
 
 
-def of_type(events, cls) -> list:
-    return [e for e in events if isinstance(e, cls)]
-
-
-def snapshot(state: GameState) -> dict:
-    """Every field of the state, deep-copied, to check that nothing changed."""
-    return {name: copy.deepcopy(getattr(state, name)) for name in GameState.__slots__}
-
-
-def stone_total(state: GameState, player) -> int:
-    return (state.supply[player] + state.stones[player].bit_count()
-            + state.dead[player] + state.retired[player])
-
-
-def cards_of(state: GameState, player) -> Counter:
-    """Every card a player owns, wherever it is (deck, hand, cartouches, discard)."""
-    cards = Counter(state.decks[player])
-    cards.update(state.hands[player])
-    cards.update(state.cartouches[player] or ())
-    cards.update(state.discard_public[player])
-    cards.update(state.discard_hidden[player])
-    return cards
-
-
-def scoring_round(red_stones, blue_stones, *, scores=(0, 0), rules=DEFAULT_RULES):
-    """Play a round in which nothing moves and a scoring round follows: round 1 (no removal),
-    both supplies empty (every other stone is in the Kingdom), C1 tied, red first by C2.
-
-    Returns the state and the events from ``ScoringStarted`` on.
-    """
-    dead = (STONES - len(red_stones), STONES - len(blue_stones))
-    state = position((1, 1, 1, 1), (1, 2, 1, 1), round=1, red_stones=red_stones,
-                     blue_stones=blue_stones, dead=dead, scores=scores, rules=rules)
-    events = commit(state, (1, 1, 1, 1), (1, 2, 1, 1))
-    start = next(i for i, e in enumerate(events) if e.kind == "scoring_started")
-    return state, events[start:]
-
-
-def assert_illegal(state: GameState, player, move, message: str) -> None:
-    """``move`` by ``player`` raises IllegalMove with exactly ``message`` and changes nothing."""
-    before = snapshot(state)
-    try:
-        state.play(player, move)
-    except IllegalMove as exc:
-        assert str(exc) == message
-    else:
-        raise AssertionError(f"{move!r} by {player} was accepted")
-    assert snapshot(state) == before
-
-
 def play_round(state: GameState, exchange=()) -> tuple[list, tuple]:
     """One whole round: the players in ``exchange`` exchange first, both commit their hands
     in the order drawn, and every removal and placement takes the lowest legal square.
@@ -191,15 +145,57 @@ def play_round(state: GameState, exchange=()) -> tuple[list, tuple]:
     return events, cards
 
 
-# A board for the scoring round, used with scoring_round(RED_STONES, BLUE_STONES):
-# Red: temple 1 x4 (one black), temple 2 x1, temple 3 x4 (+1 bonus, one black),
-#      temple 4 x2 (+2 bonus, the blue square);  2 black, bonus points 1 + 2
-RED_STONES = (squares_of(1, 0, 1, 2, 4) + squares_of(2, 0)
-              + squares_of(3, 0, 1, 3, 5) + squares_of(4, 3, 7))
-# Blue: temple 1 x2 (the blue square), temple 2 x3 (the blue square), temple 3 x3 (+1 bonus,
-#       one black), temple 4 x3;  1 black, bonus points 1, blue squares 2
-BLUE_STONES = (squares_of(1, 7, 8) + squares_of(2, 7, 8, 9)
-               + squares_of(3, 6, 8, 11) + squares_of(4, 8, 9, 10))
+def scoring_round(red_stones, blue_stones, *, scores=(0, 0), rules=DEFAULT_RULES):
+    """Play a round in which nothing moves and a scoring round follows: round 1 (no removal),
+    both supplies empty (every other stone is in the Kingdom), C1 tied, red first by C2.
+
+    Returns the state and the events from ``ScoringStarted`` on.
+    """
+    dead = (STONES - len(red_stones), STONES - len(blue_stones))
+    state = position((1, 1, 1, 1), (1, 2, 1, 1), round=1, red_stones=red_stones,
+                     blue_stones=blue_stones, dead=dead, scores=scores, rules=rules)
+    events = commit(state, (1, 1, 1, 1), (1, 2, 1, 1))
+    start = next(i for i, e in enumerate(events) if e.kind == "scoring_started")
+    return state, events[start:]
+
+
+# ---------------------------------------------------------------- checks
+
+
+def of_type(events, cls) -> list:
+    return [e for e in events if isinstance(e, cls)]
+
+
+def snapshot(state: GameState) -> dict:
+    """Every field of the state, deep-copied, to check that nothing changed."""
+    return {name: copy.deepcopy(getattr(state, name)) for name in GameState.__slots__}
+
+
+def assert_illegal(state: GameState, player, move, message: str) -> None:
+    """``move`` by ``player`` raises IllegalMove with exactly ``message`` and changes nothing."""
+    before = snapshot(state)
+    try:
+        state.play(player, move)
+    except IllegalMove as exc:
+        assert str(exc) == message
+    else:
+        raise AssertionError(f"{move!r} by {player} was accepted")
+    assert snapshot(state) == before
+
+
+def stone_total(state: GameState, player) -> int:
+    return (state.supply[player] + state.stones[player].bit_count()
+            + state.dead[player] + state.retired[player])
+
+
+def cards_of(state: GameState, player) -> Counter:
+    """Every card a player owns, wherever it is (deck, hand, cartouches, discard)."""
+    cards = Counter(state.decks[player])
+    cards.update(state.hands[player])
+    cards.update(state.cartouches[player] or ())
+    cards.update(state.discard_public[player])
+    cards.update(state.discard_hidden[player])
+    return cards
 
 
 def redeal_hidden(state: GameState, viewer, rng) -> GameState:
@@ -229,3 +225,14 @@ def redeal_hidden(state: GameState, viewer, rng) -> GameState:
         new.discard_hidden[p] = pool[:hidden]
         new.decks[p] = pool[hidden:]
     return new
+
+
+# A board for the scoring round, used with scoring_round(RED_STONES, BLUE_STONES):
+# Red: temple 1 x4 (one black), temple 2 x1, temple 3 x4 (+1 bonus, one black),
+#      temple 4 x2 (+2 bonus, the blue square);  2 black, bonus points 1 + 2
+RED_STONES = (squares_of(1, 0, 1, 2, 4) + squares_of(2, 0)
+              + squares_of(3, 0, 1, 3, 5) + squares_of(4, 3, 7))
+# Blue: temple 1 x2 (the blue square), temple 2 x3 (the blue square), temple 3 x3 (+1 bonus,
+#       one black), temple 4 x3;  1 black, bonus points 1, blue squares 2
+BLUE_STONES = (squares_of(1, 7, 8) + squares_of(2, 7, 8, 9)
+               + squares_of(3, 6, 8, 11) + squares_of(4, 8, 9, 10))

@@ -6,9 +6,8 @@ from aton.game import COMMIT, PLACE, REMOVE
 
 from engine_helpers import (
     assert_illegal,
-    deck,
     committed,
-    empty_supply,
+    deck,
     of_type,
     play,
     places,
