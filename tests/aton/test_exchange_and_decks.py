@@ -1,5 +1,7 @@
 """Decks (seeded or explicit, top card first), the draw, reshuffles, and the exchange."""
 
+import hashlib
+
 import pytest
 
 from aton import BLUE, RED, Commit, Exchange, new_game
@@ -58,6 +60,27 @@ def test_the_seeded_shuffle_is_fixed_for_all_time():
     # the values docs/records.md shows; any change breaks every stored record
     assert starting_deck(42, 0)[:12] == (1, 4, 3, 4, 3, 4, 1, 4, 3, 3, 4, 1)
     assert starting_deck(42, 1)[:12] == (1, 1, 2, 1, 3, 4, 3, 3, 4, 4, 2, 3)
+    digest = hashlib.shake_256(b"aton:42:0:0").digest(72)
+    assert digest[:6].hex() == "a8d656d98684" and digest[-6:].hex() == "3b457d9073ac"
+
+
+def docs_shuffle(cards, seed, player, n):
+    """The shuffle exactly as docs/records.md words it, written independently."""
+    cards = list(cards)
+    stream = hashlib.shake_256(f"aton:{seed}:{player}:{n}".encode("ascii")).digest(2 * len(cards))
+    words = [int.from_bytes(stream[2 * k:2 * k + 2], "big") for k in range(len(cards))]
+    for i in range(len(cards) - 1, 0, -1):
+        j = words[i] % (i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+@pytest.mark.parametrize("seed", [0, 42, -7, 2**70])
+def test_the_shuffle_follows_the_documented_algorithm(seed):
+    for player in (0, 1):
+        assert list(starting_deck(seed, player)) == docs_shuffle(FULL_DECK, seed, player, 0)
+        for n, cards in enumerate([[4, 4, 1, 2, 3, 3, 2, 1], FULL_DECK[5:]], start=1):
+            assert shuffled(cards, seed, player, n) == docs_shuffle(cards, seed, player, n)
 
 
 @pytest.mark.parametrize("bad", [
