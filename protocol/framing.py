@@ -69,18 +69,29 @@ class FrameBuffer:
     def __init__(self, max_frame: int = MAX_FRAME_BYTES) -> None:
         self.max_frame = max_frame
         self._buffer = bytearray()
+        self._error: ProtocolError | None = None
 
     def feed(self, data: bytes) -> list[bytes]:
         """Add bytes; return the complete payloads now available, in order.
 
-        Raises ProtocolError(FRAME_TOO_LARGE) as soon as a header announces too much;
-        the stream cannot be resynchronised after that.
+        A header that announces too much makes the stream unusable: the payloads
+        completed before it are still returned, and that call or the next one raises
+        ProtocolError(FRAME_TOO_LARGE), as does every call after it.
         """
+        if self._error is not None:
+            raise self._error
         self._buffer += data
         payloads = []
         while len(self._buffer) >= HEADER.size:
             (length,) = HEADER.unpack_from(self._buffer)
-            check_length(length, self.max_frame)
+            try:
+                check_length(length, self.max_frame)
+            except ProtocolError as exc:
+                self._error = exc
+                self._buffer.clear()
+                if payloads:
+                    return payloads
+                raise
             end = HEADER.size + length
             if len(self._buffer) < end:
                 break

@@ -8,6 +8,7 @@ docs tables from these declarations alone.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +37,19 @@ def shown(value: Any) -> str:
     else:
         text = brief(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+_ZERO_WIDTH_JOINER = "\u200d"  # joins emoji such as 👨‍👩‍👧
+_UNPRINTABLE = {"Cc", "Cs", "Zl", "Zp"}
+
+
+def is_printable(text: str) -> bool:
+    """No control, format (bidi overrides…) or line-breaking characters, but emoji joiners."""
+    return all(
+        unicodedata.category(c) not in _UNPRINTABLE
+        and (unicodedata.category(c) != "Cf" or c == _ZERO_WIDTH_JOINER)
+        for c in text
+    )
 
 
 def invalid(path: str, problem: str) -> ProtocolError:
@@ -96,7 +110,7 @@ class Text(Spec):
     def check(self, value: Any, path: str) -> str:
         if type(value) is not str or not self.min_len <= len(value) <= self.max_len:
             raise self.wrong(value, path)
-        if self.printable and not value.isprintable():
+        if self.printable and not is_printable(value):
             raise invalid(path, "must not contain control characters")
         return value
 
