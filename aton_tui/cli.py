@@ -1,12 +1,19 @@
-"""The ``aton`` command: play (the default), and ``aton replay`` for game records.
+"""The ``aton`` command: play (the default), ``connect``, ``host``, and ``replay``.
 
-Only the play commands import Textual, so ``aton replay`` starts fast.
+    aton [--name N] [--level L] [--clock C]       a game against a bot, at once
+    aton connect HOST[:PORT] [--name N]           the lobby of a remote server
+    aton host [--port P] [--name N] [--clock C]   serve a LAN game and wait for the opponent
+    aton replay FILE [--json]                     check a record and show its final position
+
+Only the play commands import Textual (and the server), so ``aton replay`` starts fast.
 """
 
 from __future__ import annotations
 
 import argparse
+import getpass
 import json
+import os
 import sys
 
 from aton.errors import RecordError
@@ -14,6 +21,10 @@ from aton.record import GameRecord, replay, summary
 from aton.text import position_text
 
 EXIT_BAD_RECORD = 2
+DEFAULT_PORT = 2866  # the server's default (server.cli)
+RESUME_VARIABLE = "ATON_RESUME_TOKEN"  # a session to take back (set by the SSH gateway)
+LEVELS = ("random", "easy", "normal", "hard")
+CLOCKS = ("blitz", "normal", "relaxed")
 
 
 def replay_command(path: str, as_json: bool) -> int:
@@ -39,22 +50,76 @@ def replay_command(path: str, as_json: bool) -> int:
     return 0
 
 
+def login_name() -> str:
+    try:
+        name = getpass.getuser()
+    except (KeyError, OSError):
+        name = ""
+    return (name.strip() or "player")[:24]
+
+
+def host_and_port(text: str) -> tuple[str, int]:
+    """'example.org', 'example.org:2900', '[::1]:2900' → (host, port)."""
+    host, sep, port = text.rpartition(":")
+    if not sep or (host.count(":") and not host.endswith("]")):
+        return text.strip("[]"), DEFAULT_PORT
+    try:
+        return host.strip("[]"), int(port)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"bad port in {text!r}") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="aton", description="Aton in the terminal.")
+    parser = argparse.ArgumentParser(prog="aton", description="Aton in the terminal. With no command: "
+                                     "play a bot at once, on a server inside this process.")
+    name_help = "your name at the table (default: your login name)"
+    parser.add_argument("--name", default=None, help=name_help)
+    parser.add_argument("--level", choices=LEVELS, default="normal", help="the bot's strength (default normal)")
+    parser.add_argument("--clock", choices=CLOCKS, default="relaxed", help="time per decision (default relaxed)")
     commands = parser.add_subparsers(dest="command")
+    cp = commands.add_parser("connect", help="the lobby of a remote server")
+    cp.add_argument("address", type=host_and_port, metavar="HOST[:PORT]")
+    cp.add_argument("--name", default=argparse.SUPPRESS, help=name_help)
+    hp = commands.add_parser("host", help="serve a game on your LAN and wait for the other player")
+    hp.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})")
+    hp.add_argument("--name", default=argparse.SUPPRESS, help=name_help)
+    hp.add_argument("--clock", choices=CLOCKS, default="normal", help="time per decision (default normal)")
     rp = commands.add_parser("replay", help="replay an aton-record/1 file and show the final position")
     rp.add_argument("file")
     rp.add_argument("--json", action="store_true", help="print one JSON object instead of a picture")
     return parser
 
 
+def play(args: argparse.Namespace) -> int:
+    from .app import AtonApp, Launch
+    from .local_server import data_dir, lan_address, log_to_file
+    from .settings import Settings, settings_path
+
+    name = (args.name or login_name())[:24]
+    if args.command == "connect":
+        host, port = args.address
+        launch = Launch(name=name, host=host, port=port, resume=os.environ.get(RESUME_VARIABLE) or None)
+    elif args.command == "host":
+        launch = Launch(name=name, port=args.port, serve="0.0.0.0", start="table", clock=args.clock,
+                        lan_address=lan_address())
+    else:
+        launch = Launch(name=name, serve="127.0.0.1", start="bot", level=args.level, clock=args.clock)
+    if launch.serve:
+        log_to_file(data_dir() / "server.log")
+    app = AtonApp(launch, Settings.load(settings_path()))
+    try:
+        app.run()
+    except OSError as exc:
+        print(f"aton: {exc}", file=sys.stderr)
+        return 1
+    return app.return_code or 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "replay":
         return replay_command(args.file, args.json)
-    print("aton: the game client arrives with the client issue; for now try `aton replay FILE`.",
-          file=sys.stderr)
-    return 1
+    return play(args)
 
 
 if __name__ == "__main__":

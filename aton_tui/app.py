@@ -1,0 +1,410 @@
+"""The Textual application: one session with a server, the lobby, and the game on top of it.
+
+The app owns the connection (``Session``), the lobby's and the current game's
+models, and routes every server frame to them; the screens draw the models and
+send requests back through ``send``/``commit``.  With ``Launch.serve`` set it
+also runs the server itself (``aton`` and ``aton host``).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from textual.app import App
+from textual.binding import Binding
+from textual.message import Message
+
+from protocol import messages as m
+
+from .commands import AtonCommands
+from .game_log_file import default_filename, save_game_log
+from .lobby_model import LobbyModel
+from .local_server import LocalServer
+from .model import GameModel
+from .screens.dialogs import Choice, Choices, Confirm, Prompt
+from .screens.game import GameScreen
+from .screens.help import HelpScreen
+from .screens.lobby import LobbyScreen
+from .session import NotConnected, Session, Status
+from .settings import Settings
+from .themes import DARK_BOARD, THEMES
+
+CLOCKS = ("blitz", "normal", "relaxed")
+LEVELS = ("random", "easy", "normal", "hard")
+
+
+@dataclass(frozen=True)
+class Launch:
+    """How this run starts: which server, whether we serve it, what to do once connected."""
+
+    name: str
+    host: str = "127.0.0.1"
+    port: int = 0
+    serve: str | None = None  # run the server in-process on this address ("127.0.0.1", "0.0.0.0")
+    db_path: str | None = None
+    start: str = "lobby"  # "bot": play a bot at once; "table": open a table; "lobby": just look
+    level: str = "normal"
+    clock: str = "relaxed"
+    lan_address: str | None = None  # shown to the other player in host mode
+    resume: str | None = None  # a session token to take back (the SSH gateway hands one over)
+
+
+class Frame(Message):
+    """A frame from the server, delivered on the app's message queue."""
+
+    def __init__(self, frame: m.Message) -> None:
+        super().__init__()
+        self.frame = frame
+
+
+class StatusChanged(Message):
+    def __init__(self, status: Status) -> None:
+        super().__init__()
+        self.status = status
+
+
+class AtonApp(App):
+    TITLE = "Aton"
+    CSS_PATH = ["styles/app.tcss", "styles/board.tcss", "styles/game.tcss", "styles/lobby.tcss",
+                "styles/dialogs.tcss"]
+    COMMANDS = App.COMMANDS | {AtonCommands}
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("f2", "toggle_theme", "Light/dark", show=False),
+    ]
+
+    def __init__(self, launch: Launch, settings: Settings | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 wall_clock: Callable[[], float] = time.time) -> None:
+        super().__init__()
+        self.launch = launch
+        self.settings = settings or Settings()
+        self.clock = clock
+        self.wall_clock = wall_clock
+        self.lobby = LobbyModel()
+        self.model: GameModel | None = None
+        self.session: Session | None = None
+        self.local: LocalServer | None = None
+        self.status = Status("connecting")
+        self.started = False
+        self.lobby_notice = ""
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return dict(DARK_BOARD)
+
+    # ------------------------------------------------------------------ life cycle
+
+    def on_mount(self) -> None:
+        for theme in THEMES:
+            self.register_theme(theme)
+        self.theme = self.settings.theme
+        self.push_screen(LobbyScreen(self._where()))
+        self.run_worker(self._run(), name="session", exit_on_error=False)
+
+    def _where(self) -> str:
+        if self.launch.serve == "0.0.0.0":
+            return f"this machine (LAN {self.launch.lan_address}:{self.launch.port})"
+        if self.launch.serve:
+            return "this machine"
+        return f"{self.launch.host}:{self.launch.port}"
+
+    async def _run(self) -> None:
+        port = self.launch.port
+        if self.launch.serve:
+            self.local = LocalServer(self.launch.serve, port, self.launch.db_path)
+            try:
+                await self.local.start()
+            except OSError as exc:
+                self.on_status_changed(StatusChanged(Status("failed", f"cannot serve on port {port}: {exc.strerror}")))
+                return
+            port = self.local.port
+        self.session = Session(self.launch.host, port, self.launch.name, resume=self.launch.resume,
+                               on_frame=lambda frame: self.post_message(Frame(frame)),
+                               on_status=lambda status: self.post_message(StatusChanged(status)))
+        await self.session.run()
+
+    async def action_quit(self) -> None:
+        await self._shut_down()
+        self.exit()
+
+    async def on_unmount(self) -> None:
+        await self._shut_down()
+
+    async def _shut_down(self) -> None:
+        """Close the connection, then stop our own server (if any); safe to call twice."""
+        if self.session is not None:
+            await self.session.close()
+        if self.local is not None:
+            await self.local.stop()
+
+    # ------------------------------------------------------------------ the connection
+
+    def on_status_changed(self, event: StatusChanged) -> None:
+        status, was = event.status, self.status
+        self.status = status
+        if status.state == "connected":
+            self._banner("")
+            if was.state == "lost":
+                self.notify("Reconnected: the game goes on.", timeout=3)
+            if not self.started:
+                self.started = True
+                self.run_worker(self._first_request())
+        elif status.state == "lost":
+            self._banner(f"⚠ Connection trouble — reconnecting (attempt {status.attempt})…  {status.detail}")
+        elif status.state == "failed":
+            self._banner(f"✕ Disconnected: {status.detail}.  Ctrl+Q quits.")
+
+    def _banner(self, text: str) -> None:
+        screen = self.screen
+        if isinstance(screen, (LobbyScreen, GameScreen)):
+            screen.banner(text)
+
+    async def _first_request(self) -> None:
+        launch = self.launch
+        if launch.start == "bot":
+            await self.send(m.PlayBot(level=launch.level, clock=launch.clock))
+        elif launch.start == "table":
+            await self.send(m.CreateTable(clock=launch.clock))
+
+    def on_frame(self, event: Frame) -> None:
+        frame = event.frame
+        if isinstance(frame, m.Lobby):
+            self.lobby.load(frame)
+            self._refresh_lobby()
+        elif isinstance(frame, m.LobbyUpdate):
+            self.lobby.apply(frame)
+            self._refresh_lobby()
+        elif isinstance(frame, m.GameState):
+            self._game_state(frame)
+        elif isinstance(frame, m.Update):
+            self._update(frame)
+        elif isinstance(frame, m.Ack):
+            self._reply(frame.reply_to, None)
+        elif isinstance(frame, m.Error):
+            self.notify(frame.message, title="The server says", severity="error", timeout=6)
+            self._reply(frame.reply_to, frame)
+        elif isinstance(frame, m.TableCreated):
+            self._table_created(frame)
+        elif isinstance(frame, m.Queued):
+            self._set_notice(f"Waiting for an opponent (quick match, {frame.clock} clock).  Esc stops waiting.")
+        elif isinstance(frame, m.Left):
+            self._set_notice("")
+        elif isinstance(frame, m.Bye):
+            self.notify(frame.reason, title="The server closes the connection", severity="warning")
+
+    def _table_created(self, frame: m.TableCreated) -> None:
+        if self.launch.serve == "0.0.0.0":
+            address = f"{self.launch.lan_address}:{self.launch.port}"
+            text = (f"You host table #{frame.table} ({frame.clock} clock) on this machine.\n"
+                    f"The other player runs:   aton connect {address}\n"
+                    f"and joins table #{frame.table}.  The game starts when they sit down.  Esc closes the table.")
+        elif frame.invite:
+            text = (f"Your private table #{frame.table} is open.  Invite code: {frame.invite}  "
+                    f"(the other player presses i in the lobby).  Esc closes it.")
+        else:
+            text = f"Your table #{frame.table} ({frame.clock} clock) waits for an opponent.  Esc closes it."
+        self._set_notice(text)
+
+    def _set_notice(self, text: str) -> None:
+        self.lobby_notice = text
+        for screen in self.screen_stack:
+            if isinstance(screen, LobbyScreen):
+                screen.notice(text)
+                screen.refresh_bindings()
+
+    def _refresh_lobby(self) -> None:
+        for screen in self.screen_stack:
+            if isinstance(screen, LobbyScreen):
+                screen.refresh_lists(self.lobby)
+
+    def _game_screen(self) -> GameScreen | None:
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, GameScreen):
+                return screen
+        return None
+
+    def _game_state(self, frame: m.GameState) -> None:
+        screen = self._game_screen()
+        if self.model is not None and self.model.game == frame.game and screen is not None:
+            self.model.resync(frame, self.clock())
+            screen.apply([])
+            return
+        self.model = GameModel.from_state(frame, self.clock())
+        self._set_notice("")
+        self._close_game_screens()
+        self.push_screen(GameScreen(self.model))
+
+    def _close_game_screens(self) -> None:
+        while not isinstance(self.screen, LobbyScreen):
+            self.pop_screen()
+
+    def _update(self, frame: m.Update) -> None:
+        model, screen = self.model, self._game_screen()
+        if model is None or frame.game != model.game:
+            return
+        events = model.advance(frame, self.clock())
+        if events is None:
+            self.run_worker(self.send(m.Sync(game=frame.game)))
+            return
+        if screen is not None:
+            screen.apply(events)
+        for event in events:
+            if event.get("type") == "rematch_started":
+                self.notify("The rematch begins.", timeout=3)
+
+    def _reply(self, request: int | None, error: m.Error | None) -> None:
+        screen = self._game_screen()
+        if request is not None and screen is not None:
+            screen.reply(request, error)
+
+    # ------------------------------------------------------------------ requests
+
+    async def send(self, msg: m.Message) -> int | None:
+        """Send a request; its id, or None (and a notice) when the connection is down."""
+        try:
+            if self.session is None:
+                raise NotConnected("not connected yet")
+            return await self.session.send(msg)
+        except NotConnected as exc:
+            self.notify(str(exc), severity="error")
+            return None
+
+    async def commit(self, game: int, cards: tuple[int, ...]) -> int | None:
+        try:
+            if self.session is None:
+                raise NotConnected("not connected yet")
+            if self.session.has_sealed(game):
+                return None
+            return await self.session.commit(game, cards)
+        except NotConnected as exc:
+            self.notify(str(exc), severity="error")
+            return None
+
+    def join_table(self, table: int) -> None:
+        self.run_worker(self.send(m.JoinTable(table=table)))
+
+    def watch(self, game: int) -> None:
+        self.run_worker(self.send(m.Watch(game=game)))
+
+    # ------------------------------------------------------------------ actions (keys and palette)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        model = self.model
+        playing = model is not None and model.seat is not None
+        if action == "rematch":
+            return playing and model.is_over
+        if action == "resign":
+            return playing and not model.is_over
+        if action == "save_record":
+            return model is not None
+        if action == "back_to_game":
+            return model is not None and not model.is_over
+        if action == "leave_queue":
+            return bool(self.lobby_notice)
+        return True
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        self.push_screen(HelpScreen([("Playing", GameScreen.BINDINGS), ("The lobby", LobbyScreen.BINDINGS),
+                                     ("Everywhere", [*self.BINDINGS, Binding("ctrl+p", "", "Command palette")])]))
+
+    def action_toggle_theme(self) -> None:
+        self.theme = "aton-light" if self.theme == "aton-dark" else "aton-dark"
+        self.settings.theme = self.theme
+        self.settings.save()
+
+    def action_toggle_forced(self) -> None:
+        self.settings.auto_forced = not self.settings.auto_forced
+        self.settings.save()
+        state = "on" if self.settings.auto_forced else "off"
+        self.notify(f"Forced moves are made automatically: {state}.", timeout=3)
+
+    def action_play_bot(self) -> None:
+        choices = (Choice("level", "Strength", LEVELS, self.launch.level),
+                   Choice("clock", "Clock", CLOCKS, self.launch.clock),
+                   Choice("seat", "Colour", ("random", "red", "blue"), "random"))
+
+        def chosen(result: dict | None) -> None:
+            if result:
+                seat = None if result["seat"] == "random" else result["seat"]
+                self.run_worker(self.send(m.PlayBot(level=result["level"], clock=result["clock"], seat=seat)))
+
+        self.push_screen(Choices("Play a bot", choices), chosen)
+
+    def action_quick_match(self) -> None:
+        def chosen(result: dict | None) -> None:
+            if result:
+                self.run_worker(self.send(m.QuickMatch(clock=result["clock"])))
+
+        self.push_screen(Choices("Quick match", (Choice("clock", "Clock", CLOCKS, "normal"),), accept="Find"),
+                         chosen)
+
+    def action_new_table(self) -> None:
+        choices = (Choice("clock", "Clock", CLOCKS, "normal"),
+                   Choice("access", "Table", ("public", "private (invite code)"), "public"))
+
+        def chosen(result: dict | None) -> None:
+            if result:
+                private = result["access"] != "public"
+                self.run_worker(self.send(m.CreateTable(clock=result["clock"], private=private)))
+
+        self.push_screen(Choices("Open a table", choices, accept="Open"), chosen)
+
+    def action_join_invite(self) -> None:
+        def entered(code: str | None) -> None:
+            if code:
+                self.run_worker(self.send(m.JoinInvite(code=code.upper())))
+
+        self.push_screen(Prompt("The invite code of a private table:", placeholder="e.g. K7QX2M"), entered)
+
+    def action_leave_queue(self) -> None:
+        self.run_worker(self.send(m.Leave()))
+
+    def action_back_to_game(self) -> None:
+        if self.model is not None and self._game_screen() is None:
+            self.push_screen(GameScreen(self.model))
+
+    def action_lobby(self) -> None:
+        model = self.model
+        if model is None or model.is_over or model.seat is None:
+            if model is not None and model.seat is None and not model.is_over:
+                self.run_worker(self.send(m.Leave(game=model.game)))
+                self.model = None
+            self._close_game_screens()
+            return
+        self._close_game_screens()
+        self.notify("The game goes on without you: g takes you back before your time runs out.", timeout=5)
+
+    def action_rematch(self) -> None:
+        if self.model is not None:
+            self.run_worker(self.send(m.Rematch(game=self.model.game, accept=True)))
+
+    def action_resign(self) -> None:
+        model = self.model
+
+        def answered(yes: bool | None) -> None:
+            if yes and model is not None:
+                self.run_worker(self.send(m.Resign(game=model.game)))
+
+        self.push_screen(Confirm("Resign this game? Your opponent wins.", yes="Resign", no="Play on"), answered)
+
+    def action_save_record(self) -> None:
+        model = self.model
+        if model is None:
+            return
+
+        def entered(name: str | None) -> None:
+            if not name:
+                return
+            try:
+                path = save_game_log(model, Path(name))
+            except OSError as exc:
+                self.notify(f"Cannot save {name}: {exc.strerror}", severity="error")
+                return
+            self.notify(f"Saved the game (events and final view, aton-log/1) to {path}.", timeout=6)
+
+        self.push_screen(Prompt("Save the game to the file:", value=default_filename(model)), entered)

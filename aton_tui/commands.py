@@ -1,0 +1,47 @@
+"""The command palette (Ctrl+P): the main actions, offered only when they can be done."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.dom import DOMNode
+
+#: (title, help, where the action lives: "app" or "screen", action name)
+COMMANDS = (
+    ("Play a bot", "Start a game against a bot hosted by the server", "app", "play_bot"),
+    ("Quick match", "Play the next player who asks for a quick match", "app", "quick_match"),
+    ("Open a table", "Open a public or private table and wait for an opponent", "app", "new_table"),
+    ("Join by invite code", "Sit down at a private table", "app", "join_invite"),
+    ("Exchange cards", "Spend your exchange token: 4 new cards (once per game)", "screen", "exchange"),
+    ("Resign", "Give up this game", "app", "resign"),
+    ("Rematch", "Offer (or accept) a rematch with the colours swapped", "app", "rematch"),
+    ("Save the game", "Write the game's events and final view to a JSON file", "app", "save_record"),
+    ("Back to the lobby", "Leave the game screen", "app", "lobby"),
+    ("Back to the game", "Return to the game in progress", "app", "back_to_game"),
+    ("Light or dark theme", "Switch between the papyrus and the night theme (F2)", "app", "toggle_theme"),
+    ("Automatic forced moves", "Turn on/off playing a square by itself when it is the only choice",
+     "app", "toggle_forced"),
+    ("Help", "The rules in short and every key", "app", "help"),
+)
+
+
+class AtonCommands(Provider):
+    def _available(self) -> list[tuple[str, str, DOMNode, str]]:
+        found = []
+        for title, help_text, where, action in COMMANDS:
+            target: DOMNode = self.app if where == "app" else self.screen
+            if hasattr(target, f"action_{action}") and target.check_action(action, ()) is not False:
+                found.append((title, help_text, target, action))
+        return found
+
+    async def discover(self) -> Hits:
+        for title, help_text, target, action in self._available():
+            yield DiscoveryHit(title, partial(target.run_action, action), help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, help_text, target, action in self._available():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), partial(target.run_action, action), help=help_text)

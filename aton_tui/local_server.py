@@ -1,0 +1,63 @@
+"""An arbiter server inside the client's own process, for ``aton`` and ``aton host``.
+
+The client still talks to it through the protocol over a socket, exactly as it
+would to a remote server.  Its database is private to this user (platformdirs).
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+from pathlib import Path
+
+import platformdirs
+
+from server.app import ArbiterServer
+from server.config import ServerConfig
+
+
+def data_dir() -> Path:
+    path = Path(platformdirs.user_data_dir("aton"))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def log_to_file(path: Path) -> None:
+    """Send the server's log lines to a file: the terminal belongs to the client."""
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.INFO)
+
+
+class LocalServer:
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, db_path: str | None = None) -> None:
+        self.config = ServerConfig(host=host, port=port, db_path=db_path or str(data_dir() / "local.db"))
+        self.server = ArbiterServer(self.config)
+        self._started = False
+
+    async def start(self) -> None:
+        await self.server.start()
+        self._started = True
+
+    @property
+    def port(self) -> int:
+        return self.server.port
+
+    async def stop(self) -> None:
+        if self._started:
+            self._started = False
+            await self.server.stop()
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (no packet is sent to find it)."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: only selects the outgoing interface
+        return probe.getsockname()[0]
+    except OSError:
+        return socket.gethostbyname(socket.gethostname())
+    finally:
+        probe.close()

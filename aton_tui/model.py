@@ -1,0 +1,133 @@
+"""The client's picture of one game: built from ``game_state``, advanced by ``update``.
+
+The server sends the receiver's whole view with every frame; the model keeps the
+latest one, the commitments and clocks that came with it, and every event in
+order (the log and the saved game are made from them).  A gap in the event
+versions means frames were lost: ``advance`` says so and the caller asks ``sync``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+
+from aton.views import Decision, PlayerView, View
+from protocol import messages as m
+
+SEATS = ("red", "blue")
+_VIEW_FIELDS = frozenset(f.name for f in fields(View))
+
+
+def parse_view(data: dict) -> View:
+    """A ``View`` from the server's view map (which carries extra keys such as ``commitments``)."""
+    return View.from_dict({key: value for key, value in data.items() if key in _VIEW_FIELDS})
+
+
+def countdown(ms: int | None, since: float, now: float) -> int | None:
+    """A clock read ``ms`` at ``since``, counted down locally to ``now``."""
+    return None if ms is None else max(0, ms - int((now - since) * 1000))
+
+
+def other(seat: str) -> str:
+    return "blue" if seat == "red" else "red"
+
+
+@dataclass
+class GameModel:
+    game: int
+    seat: str | None  # None: watching
+    players: dict[str, dict]  # seat -> {name, kind, connected}
+    options: dict
+    version: int
+    view: View
+    raw_view: dict
+    commitments: dict[str, str]
+    clocks: dict[str, dict]
+    clocks_at: float  # the local monotonic time the clocks were read
+    events: list[dict] = field(default_factory=list)
+
+    @classmethod
+    def from_state(cls, msg: m.GameState, now: float) -> "GameModel":
+        return cls(game=msg.game, seat=msg.seat, players=dict(msg.players), options=dict(msg.options),
+                   version=msg.version, view=parse_view(msg.view), raw_view=msg.view,
+                   commitments=dict(msg.view.get("commitments", {})), clocks=dict(msg.clocks), clocks_at=now)
+
+    def resync(self, msg: m.GameState, now: float) -> None:
+        """Take a fresh ``game_state`` of the same game (after a gap or a reconnection)."""
+        self.players = dict(msg.players)
+        self.version = msg.version
+        self._take_view(msg.view, msg.clocks, now)
+
+    def advance(self, msg: m.Update, now: float) -> list[dict] | None:
+        """Apply an update; the events new to us, or None when some were missed (ask ``sync``)."""
+        if msg.version < self.version:
+            return []  # stale: a game_state overtook it
+        fresh = [e for e in msg.events if e.get("version", 0) > self.version]
+        expected = self.version + 1
+        for event in fresh:
+            if event["version"] != expected:
+                return None
+            expected += 1
+        if expected - 1 != msg.version:
+            return None
+        self.version = msg.version
+        self.events.extend(fresh)
+        for event in fresh:
+            self._note_presence(event)
+        self._take_view(msg.view, msg.clocks, now)
+        return fresh
+
+    def _take_view(self, data: dict, clocks: dict, now: float) -> None:
+        self.view = parse_view(data)
+        self.raw_view = data
+        self.commitments = dict(data.get("commitments", {}))
+        self.clocks = dict(clocks)
+        self.clocks_at = now
+
+    def _note_presence(self, event: dict) -> None:
+        kind = event.get("type")
+        if kind in ("disconnected", "reconnected") and event.get("player") in self.players:
+            self.players[event["player"]] = {**self.players[event["player"]],
+                                             "connected": kind == "reconnected"}
+
+    # ------------------------------------------------------------------ questions
+
+    @property
+    def is_over(self) -> bool:
+        return self.view.winner is not None
+
+    @property
+    def opponent(self) -> str:
+        """The other seat (for a spectator: blue, so that red is drawn as "mine")."""
+        return other(self.seat) if self.seat else "blue"
+
+    @property
+    def bottom(self) -> str:
+        """The seat drawn as "mine": our own, or red for a spectator."""
+        return self.seat or "red"
+
+    def name(self, seat: str) -> str:
+        return str(self.players.get(seat, {}).get("name", seat))
+
+    def player(self, seat: str) -> PlayerView:
+        return self.view.player(seat)
+
+    @property
+    def decision(self) -> Decision | None:
+        """What we must decide now: None while watching, waiting, or after sealing our commitment."""
+        decision = self.view.decision
+        if decision is None or self.seat is None or self.is_over:
+            return None
+        if decision.kind == "commit" and self.commitments.get(self.seat, "none") != "none":
+            return None
+        return decision
+
+    def sealed(self, seat: str) -> bool:
+        """Whether ``seat`` has committed this round (sealed, or already applied)."""
+        return self.commitments.get(seat, "none") != "none" or self.player(seat).committed
+
+    def clock_ms(self, seat: str) -> int | None:
+        """``seat``'s time left when the clocks were read (None: no clock runs for them)."""
+        return (self.clocks.get(seat) or {}).get("remaining_ms")
+
+    def strikes(self, seat: str) -> int:
+        return int((self.clocks.get(seat) or {}).get("strikes", 0))

@@ -1,0 +1,107 @@
+"""Small modal dialogs: a yes/no question, a few choices, one line of text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label
+
+from ..widgets.choice_row import ChoiceRow
+
+
+class Confirm(ModalScreen[bool]):
+    """A question answered yes (y, Enter) or no (n, Escape)."""
+
+    BINDINGS = [
+        Binding("y,enter", "answer(True)", "Yes", priority=True),
+        Binding("n,escape", "answer(False)", "No", priority=True),
+    ]
+
+    def __init__(self, question: str, yes: str = "Yes", no: str = "No") -> None:
+        super().__init__(classes="dialog")
+        self.question, self.yes, self.no = question, yes, no
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Label(self.question, classes="dialog-text")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(f"{self.yes} (y)", variant="primary", id="yes")
+                yield Button(f"{self.no} (n)", id="no")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+@dataclass(frozen=True)
+class Choice:
+    name: str
+    label: str
+    options: tuple[str, ...]
+    default: str
+
+
+class Choices(ModalScreen[dict | None]):
+    """A few settings, each one row of options; Enter accepts, Escape cancels."""
+
+    BINDINGS = [
+        Binding("enter", "accept", "Start", priority=True),
+        Binding("escape", "cancel", "Cancel"),
+        Binding("up,k", "app.focus_previous", "Up", show=False),
+        Binding("down,j", "app.focus_next", "Down", show=False),
+    ]
+
+    def __init__(self, title: str, choices: tuple[Choice, ...], accept: str = "Start") -> None:
+        super().__init__(classes="dialog")
+        self.title_text, self.choices, self.accept_label = title, choices, accept
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Label(self.title_text, classes="dialog-title")
+            for choice in self.choices:
+                yield ChoiceRow(choice.label, choice.options, choice.default, id=f"choice-{choice.name}")
+            yield Label("↑↓ setting · ←→ option · Enter " + self.accept_label.lower() + " · Esc cancel",
+                        classes="dialog-hint")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(self.accept_label, variant="primary", id="accept")
+                yield Button("Cancel", id="cancel")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "accept":
+            self.action_accept()
+        else:
+            self.dismiss(None)
+
+    def action_accept(self) -> None:
+        self.dismiss({c.name: self.query_one(f"#choice-{c.name}", ChoiceRow).value for c in self.choices})
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class Prompt(ModalScreen[str | None]):
+    """One line of text (an invite code, a file name); Enter accepts, Escape cancels."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, question: str, value: str = "", placeholder: str = "") -> None:
+        super().__init__(classes="dialog")
+        self.question, self.value, self.placeholder = question, value, placeholder
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Label(self.question, classes="dialog-text")
+            yield Input(value=self.value, placeholder=self.placeholder)
+            yield Label("Enter accepts · Esc cancels", classes="dialog-hint")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,55 @@
+"""The end of a game: who won and why, the final scores, rematch, save, back to the lobby."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label
+
+from ..narrate import result_sentence
+
+
+def headline(winner: str | None, seat: str | None) -> str:
+    if winner in (None, "draw"):
+        return "A draw"
+    if seat is None:
+        return f"{winner.capitalize()} wins"
+    return "You win!" if winner == seat else "You lose"
+
+
+class EndScreen(ModalScreen[None]):
+    BINDINGS = [
+        Binding("r", "app.rematch", "Rematch"),
+        Binding("s", "app.save_record", "Save"),
+        Binding("l", "app.lobby", "Lobby"),
+        Binding("escape", "close", "See the board"),
+    ]
+
+    def __init__(self, winner: str | None, reason: str | None, seat: str | None,
+                 scores: tuple[int, int], can_rematch: bool) -> None:
+        super().__init__(classes="dialog")
+        self.winner, self.reason, self.seat = winner, reason, seat
+        self.scores, self.can_rematch = scores, can_rematch
+
+    def compose(self) -> ComposeResult:
+        red, blue = self.scores
+        with Vertical(classes="dialog-box"):
+            yield Label(headline(self.winner, self.seat), classes="dialog-title", id="headline")
+            yield Label(result_sentence(self.winner, self.reason), classes="dialog-text")
+            yield Label(f"Final score:  ● Red {red}  —  ■ Blue {blue}", classes="dialog-text", id="final-score")
+            yield Label("", classes="dialog-hint", id="rematch-note")
+            with Horizontal(classes="dialog-buttons"):
+                if self.can_rematch:
+                    yield Button("Rematch (r)", variant="primary", action="app.rematch")
+                yield Button("Save (s)", action="app.save_record")
+                yield Button("Lobby (l)", action="app.lobby")
+                yield Button("Board (Esc)", action="screen.close")
+
+    def note(self, text: str) -> None:
+        """Say how the rematch stands ("Blue offers a rematch…")."""
+        self.query_one("#rematch-note", Label).update(text)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,423 @@
+"""The game screen: the board, both players, the decision at hand, the log; keys and clicks.
+
+The screen draws a ``GameModel`` (the app keeps it current and calls ``apply``
+with the new events).  It never decides legality: the squares it offers and the
+hand it lets you arrange come from the decision the server sent.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.events import Resize
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Static
+
+from protocol import messages as m
+
+from ..board_cursor import BoardCursor
+from ..model import GameModel
+from ..narrate import narrate, result_sentence
+from ..widgets.board import Board
+from ..widgets.commit_panel import CommitPanel
+from ..widgets.game_log import GameLog
+from ..widgets.kingdom import Kingdom
+from ..widgets.players import Cartouche, PlayerRow, PlayersPanel
+from ..widgets.score_track import ScoreTrack
+from ..widgets.symbols import SEAT_SYMBOL
+from .dialogs import Confirm
+from .end import EndScreen
+from .scoring import ScoringScreen
+
+if TYPE_CHECKING:
+    from ..app import AtonApp
+
+CARD = Binding.Group("Card")
+TEMPLE = Binding.Group("Temple")
+MOVE = Binding.Group("Move", compact=True)
+LARGE = (120, 40)  # from this size on, the board's tiles grow
+
+
+def _digits(action: str, group: Binding.Group) -> list[Binding]:
+    return [Binding(str(n), f"{action}({n})", group.description, group=group) for n in range(1, 5)]
+
+
+class GameScreen(Screen):
+    BINDINGS = [
+        *_digits("card", CARD),
+        Binding("left,h", "cartouche(-1)", "Cartouche", key_display="←→"),
+        Binding("right,l", "cartouche(1)", "Cartouche", show=False),
+        Binding("up,k", "change(1)", "Change card", key_display="↑↓"),
+        Binding("down,j", "change(-1)", "Change card", show=False),
+        Binding("backspace,delete", "take_back", "Take back"),
+        Binding("enter", "seal", "Seal"),
+        Binding("x", "exchange", "Exchange"),
+        *_digits("temple", TEMPLE),
+        Binding("left,h", "cursor(0,-1)", "Move", group=MOVE, key_display="←"),
+        Binding("up,k", "cursor(-1,0)", "Move", group=MOVE, key_display="↑"),
+        Binding("down,j", "cursor(1,0)", "Move", group=MOVE, key_display="↓"),
+        Binding("right,l", "cursor(0,1)", "Move", group=MOVE, key_display="→"),
+        Binding("enter", "choose", "Choose"),
+        Binding("space", "skip", "Skip"),
+        Binding("e", "show_end", "Result"),
+        Binding("question_mark", "app.help", "Help", key_display="?"),
+        Binding("ctrl+l", "app.lobby", "Lobby", show=False),
+    ]
+
+    def __init__(self, model: GameModel) -> None:
+        super().__init__()
+        self.model = model
+        self.cursor = BoardCursor()
+        self.committing_for: tuple[int, tuple[int, ...]] | None = None  # (round, hand) of the draft
+        self.sent: int | None = None  # request id of a move not yet answered by an update
+        self.acked = False
+        self.hidden_reveals: list[tuple[str, int]] = []  # cartouches still to turn over
+        self.reveal_round = 0
+        self.modals: list[Callable[[], ModalScreen]] = []
+        self.end_shown = False
+        self.end_screen: EndScreen | None = None
+        self.forced_version: int | None = None
+        self.footer_state: tuple = ()
+
+    @property
+    def aton(self) -> "AtonApp":
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="top-bar")
+        yield Static("", id="banner")
+        yield ScoreTrack()
+        yield Board()
+        yield Kingdom()
+        yield PlayersPanel(self.aton.clock)
+        yield CommitPanel()
+        yield Static("", id="decision")
+        yield GameLog(id="log")
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        log = self.query_one(GameLog)
+        log.note(self._welcome())
+        log.add(narrate(self.model.events, self.model.seat))
+        if self.aton.settings.reveal_delay > 0:
+            self.set_interval(self.aton.settings.reveal_delay, self._reveal_next)
+        self.refresh_view()
+        if self.model.is_over:
+            self.modals.append(self._end_screen)
+            self._next_modal()
+
+    def on_resize(self, event: Resize) -> None:
+        large = event.size.width >= LARGE[0] and event.size.height >= LARGE[1]
+        self.set_class(large, "-large")
+
+    # ------------------------------------------------------------------ from the server
+
+    def apply(self, events: list[dict]) -> None:
+        """The model moved on by ``events`` (empty after a resynchronisation)."""
+        if self.acked:
+            self.sent, self.acked = None, False
+        self.query_one(GameLog).add(narrate(events, self.model.seat))
+        self._queue_reveals(events)
+        categories = [e for e in events if e.get("type") == "category_scored"]
+        if categories:
+            dead = next((e["dead"] for e in events if e.get("type") == "scoring_started"), 0)
+            scores = (self.model.view.red.score, self.model.view.blue.score)
+            self.modals.append(lambda: ScoringScreen(dead, categories, scores))
+        self._note_rematch(events)
+        self.refresh_view()
+        if self.model.is_over and not self.end_shown:
+            self.end_shown = True
+            self.modals.append(self._end_screen)
+        self._next_modal()
+
+    def reply(self, request: int, error: m.Error | None) -> None:
+        """The server answered a request of ours (ack, or error)."""
+        if request != self.sent:
+            return
+        if error is None:
+            self.acked = True
+            return
+        self.sent = None
+        self.refresh_view()
+
+    def banner(self, text: str) -> None:
+        """Connection trouble (empty: none)."""
+        banner = self.query_one("#banner", Static)
+        banner.update(text)
+        banner.set_class(bool(text), "-shown")
+
+    # ------------------------------------------------------------------ drawing
+
+    def refresh_view(self) -> None:
+        model, view = self.model, self.model.view
+        self.query_one("#top-bar", Static).update(self._top_line())
+        self.query_one(ScoreTrack).scores = (view.red.score, view.blue.score)
+        self.query_one(Kingdom).dead = (view.red.dead, view.blue.dead)
+        self.query_one(PlayersPanel).rows = tuple(self._row(seat) for seat in (model.opponent, model.bottom))
+        decision = None if self.sent is not None else model.decision
+        self._show_commit(decision)
+        self._show_squares(decision)
+        self.query_one("#decision", Static).update(self._decision_line(decision))
+        self._sync_footer()
+
+    def _welcome(self) -> str:
+        model = self.model
+        if model.seat is None:
+            return f"You watch game {model.game}.  ? shows the rules and the keys."
+        return (f"Game {model.game}: you play {model.seat.capitalize()} against {model.name(model.opponent)}.  "
+                f"? shows the rules and the keys.")
+
+    def _top_line(self) -> str:
+        model = self.model
+        round_text = f"Round {model.view.round}"
+        if model.seat is None:
+            who = f"watching {model.name('red')} (red) vs {model.name('blue')} (blue)"
+        else:
+            who = (f"you are {SEAT_SYMBOL[model.seat]} {model.seat.capitalize()} against "
+                   f"{model.name(model.opponent)}")
+        return f" ATON  ·  {round_text}  ·  game {model.game}  ·  {who}"
+
+    def _row(self, seat: str) -> PlayerRow:
+        model = self.model
+        pv = model.player(seat)
+        you = seat == model.seat
+        return PlayerRow(
+            seat=seat, name=model.name(seat), you=you,
+            connected=bool(model.players.get(seat, {}).get("connected", True)),
+            to_move=seat in model.view.pending and not model.is_over and not (
+                model.view.phase == "commit" and model.sealed(seat)),
+            cartouches=self._cartouches(seat),
+            supply=pv.supply, deck=pv.deck, discard=pv.discard, exchange_used=pv.exchange_used,
+            clock_ms=model.clock_ms(seat), clock_at=model.clocks_at, strikes=model.strikes(seat),
+        )
+
+    def _cartouches(self, seat: str) -> tuple[Cartouche, ...]:
+        model = self.model
+        faces = model.player(seat).cartouches
+        draft = self.query_one(CommitPanel).draft
+        mine_sealed = (seat == model.seat and model.view.phase == "commit" and model.sealed(seat)
+                       and draft.complete)
+        result = []
+        for i, value in enumerate(faces):
+            if value is not None and (seat, i + 1) not in self.hidden_reveals:
+                result.append(Cartouche("up", value))
+            elif mine_sealed:
+                result.append(Cartouche("mine", draft.slots[i]))
+            elif model.sealed(seat):
+                result.append(Cartouche("back"))
+            else:
+                result.append(Cartouche("empty"))
+        return tuple(result)
+
+    def _decision_line(self, decision) -> str:
+        model, view = self.model, self.model.view
+        if model.is_over:
+            return "Game over. " + result_sentence(view.winner, view.reason) + "  (e: result, l: lobby)"
+        if self.sent is not None:
+            return "Sending…"
+        if decision is not None:
+            if decision.kind == "commit":
+                return f"▶ {decision.sentence}, then Enter."
+            return f"▶ {decision.sentence}: Enter or a click on a lit square."
+        if view.phase == "commit":
+            waiting = [s for s in ("red", "blue") if not model.sealed(s)]
+            if model.seat and model.seat not in waiting:
+                return (f"Sealed. Waiting for {model.opponent.capitalize()} to commit…" if waiting
+                        else "Both have committed: opening the cartouches…")
+            return "Both players are choosing their cartouches…"
+        active = (view.active or "").capitalize()
+        verb = "removing stones" if view.phase == "remove" else "placing stones"
+        return f"{active} is {verb} (temples 1–{view.range})…"
+
+    # ------------------------------------------------------------------ committing
+
+    def _show_commit(self, decision) -> None:
+        panel = self.query_one(CommitPanel)
+        committing = decision is not None and decision.kind == "commit"
+        panel.display = committing
+        if committing:
+            key = (self.model.view.round, decision.hand)
+            if key != self.committing_for:
+                self.committing_for = key
+                panel.start(decision.hand, first_round=self.model.view.round == 1,
+                            can_exchange=decision.can_exchange)
+
+    def _committing(self) -> bool:
+        decision = None if self.sent is not None else self.model.decision
+        return decision is not None and decision.kind == "commit"
+
+    def on_commit_panel_changed(self, _: CommitPanel.Changed) -> None:
+        self._sync_footer()
+
+    async def on_commit_panel_pressed(self, event: CommitPanel.Pressed) -> None:
+        await self.run_action(event.button)
+
+    def _edit(self, change: Callable[[CommitPanel], None]) -> None:
+        panel = self.query_one(CommitPanel)
+        change(panel)
+        panel.changed()
+
+    def action_card(self, value: int) -> None:
+        panel = self.query_one(CommitPanel)
+        if not panel.draft.put(value):
+            self.notify(f"You have no {value} in your hand.", severity="warning", timeout=2)
+        panel.changed()
+
+    def action_cartouche(self, step: int) -> None:
+        self._edit(lambda p: p.draft.move(step))
+
+    def action_change(self, step: int) -> None:
+        self._edit(lambda p: p.draft.cycle(step))
+
+    def action_take_back(self) -> None:
+        self._edit(lambda p: p.draft.take_back())
+
+    async def action_seal(self) -> None:
+        draft = self.query_one(CommitPanel).draft
+        self.sent = await self.aton.commit(self.model.game, draft.cards)
+        self.refresh_view()
+
+    def action_exchange(self) -> None:
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.run_worker(self._send(m.Exchange(game=self.model.game)))
+
+        question = ("Spend your exchange token (once per game)?\n"
+                    "Your 4 cards go to the discard pile and you draw 4 new ones.")
+        self.app.push_screen(Confirm(question, yes="Exchange", no="Keep my cards"), answered)
+
+    # ------------------------------------------------------------------ choosing squares
+
+    def _show_squares(self, decision) -> None:
+        board = self.query_one(Board)
+        view = self.model.view
+        board.temples = view.temples
+        choosing = decision is not None and decision.kind in ("remove", "place")
+        if choosing:
+            self.cursor.offer(decision.squares)
+            self._maybe_force(decision)
+        else:
+            self.cursor.clear()
+        board.choosing = choosing
+        board.legal = frozenset(self.cursor.legal)
+        board.cursor = self.cursor.square
+
+    def _maybe_force(self, decision) -> None:
+        """One legal square and the setting on: choose it after a moment (so it is seen)."""
+        if len(decision.squares) != 1 or not self.aton.settings.auto_forced:
+            return
+        if self.forced_version == self.model.version:
+            return
+        self.forced_version = version = self.model.version
+
+        def play() -> None:
+            if self.model.version == version and self.sent is None and self.model.decision is not None:
+                self.run_worker(self.action_choose())
+
+        self.set_timer(0.4, play)
+
+    def _choosing(self) -> bool:
+        return self.cursor.square is not None and self.sent is None
+
+    def action_cursor(self, rows: int, columns: int) -> None:
+        self.cursor.move(rows, columns)
+        self.query_one(Board).cursor = self.cursor.square
+
+    def action_temple(self, temple: int) -> None:
+        if not self.cursor.jump(temple):
+            self.notify(f"Temple {temple} has no square you can choose now.", severity="warning", timeout=2)
+        self.query_one(Board).cursor = self.cursor.square
+
+    async def action_choose(self) -> None:
+        decision = self.model.decision
+        square = self.cursor.square
+        if decision is None or square is None or self.sent is not None:
+            return
+        temple, index = square
+        move = m.Place if decision.kind == "place" else m.Remove
+        await self._send(move(game=self.model.game, temple=temple, square=index))
+
+    async def on_board_square_clicked(self, event: Board.SquareClicked) -> None:
+        if self._choosing() and event.square in self.cursor.legal:
+            self.cursor.square = event.square
+            await self.action_choose()
+
+    async def _send(self, msg: m.Message) -> None:
+        self.sent = await self.aton.send(msg)
+        self.refresh_view()
+
+    # ------------------------------------------------------------------ reveals and modals
+
+    def _queue_reveals(self, events: list[dict]) -> None:
+        if self.aton.settings.reveal_delay <= 0:
+            return
+        if self.reveal_round != self.model.view.round:
+            self.hidden_reveals.clear()
+            self.reveal_round = self.model.view.round
+        self.hidden_reveals.extend((e["player"], e["cartouche"]) for e in events if e.get("type") == "card_revealed")
+
+    def _reveal_next(self) -> None:
+        if self.hidden_reveals:
+            self.hidden_reveals.pop(0)
+            self.refresh_view()
+
+    def action_skip(self) -> None:
+        self.hidden_reveals.clear()
+        self.refresh_view()
+
+    def _end_screen(self) -> EndScreen:
+        view = self.model.view
+        self.end_screen = EndScreen(view.winner, view.reason, self.model.seat,
+                                    (view.red.score, view.blue.score), can_rematch=self.model.seat is not None)
+        return self.end_screen
+
+    def action_show_end(self) -> None:
+        self.modals.append(self._end_screen)
+        self._next_modal()
+
+    def _next_modal(self) -> None:
+        if self.modals and self.app.screen is self:
+            self.app.push_screen(self.modals.pop(0)(), lambda _: self._next_modal())
+
+    def _note_rematch(self, events: list[dict]) -> None:
+        for e in events:
+            kind, seat = e.get("type"), e.get("player")
+            if kind == "rematch_offered":
+                text = ("You offered a rematch; waiting for the answer…" if seat == self.model.seat
+                        else f"{(seat or '').capitalize()} offers a rematch: press r to accept.")
+            elif kind == "rematch_declined":
+                text = f"{(seat or '').capitalize()} declined the rematch."
+            else:
+                continue
+            if self.end_screen is not None and self.end_screen.is_attached:
+                self.end_screen.note(text)
+
+    # ------------------------------------------------------------------ the footer
+
+    def _sync_footer(self) -> None:
+        """Redraw the footer only when the keys that work have changed (a redraw is costly)."""
+        decision = self.model.decision
+        state = (self._committing(), self.query_one(CommitPanel).draft.complete,
+                 bool(decision and decision.can_exchange), self._choosing(), bool(self.hidden_reveals),
+                 self.model.is_over)
+        if state != self.footer_state:
+            self.footer_state = state
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("card", "cartouche", "change", "take_back"):
+            return self._committing()
+        if action == "seal":
+            return self._committing() and self.query_one(CommitPanel).draft.complete
+        if action == "exchange":
+            return self._committing() and self.model.decision.can_exchange
+        if action in ("temple", "cursor", "choose"):
+            return self._choosing()
+        if action == "skip":
+            return bool(self.hidden_reveals)
+        if action == "show_end":
+            return self.model.is_over
+        return True
+

@@ -1,0 +1,147 @@
+"""The lobby: who is online, open tables, games to watch, and the ways to start a game.
+
+The lists follow the server's ``lobby``/``lobby_update`` messages live (the app
+keeps the ``LobbyModel`` and calls ``refresh_lists``).  Enter on an open table
+joins it; Enter on a game watches it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Label, Static
+
+from ..lobby_model import LobbyModel
+
+if TYPE_CHECKING:
+    from ..app import AtonApp
+
+STATUS_WORDS = {"lobby": "in the lobby", "waiting": "waiting", "playing": "playing", "watching": "watching"}
+
+
+class LobbyScreen(Screen):
+    BINDINGS = [
+        Binding("b", "app.play_bot", "Play a bot"),
+        Binding("q", "app.quick_match", "Quick match"),
+        Binding("n", "app.new_table", "New table"),
+        Binding("i", "app.join_invite", "Invite code"),
+        Binding("j", "join", "Join table"),
+        Binding("w", "watch", "Watch game"),
+        Binding("g", "app.back_to_game", "Back to game"),
+        Binding("escape", "app.leave_queue", "Stop waiting"),
+        Binding("question_mark", "app.help", "Help", key_display="?"),
+    ]
+
+    def __init__(self, where: str) -> None:
+        super().__init__()
+        self.where = where
+        self.footer_state: tuple[bool, bool] | None = None
+
+    @property
+    def aton(self) -> "AtonApp":
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Static(f" ATON  ·  lobby of {self.where}", id="top-bar")
+        yield Static("", id="banner")
+        yield Static("", id="notice")
+        with Grid(id="lobby-lists"):
+            with Vertical(classes="lobby-section"):
+                yield Label("Open tables — Enter joins", classes="section-title")
+                yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+            with Vertical(classes="lobby-section"):
+                yield Label("Games in progress — Enter watches", classes="section-title")
+                yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
+            with Vertical(classes="lobby-section"):
+                yield Label("Players online", classes="section-title")
+                yield DataTable(id="players", cursor_type="row", zebra_stripes=True)
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#tables", DataTable).add_columns("table", "host", "clock", "waiting")
+        self.query_one("#games", DataTable).add_columns("game", "red", "blue", "round", "score", "clock")
+        self.query_one("#players", DataTable).add_columns("name", "", "status")
+        self.refresh_lists(self.aton.lobby)
+        self.query_one("#tables", DataTable).focus()
+
+    def refresh_lists(self, lobby: LobbyModel) -> None:
+        now = self.aton.wall_clock()
+        self._fill("tables", [
+            (t["table"], (f"#{t['table']}", t.get("host", ""), t.get("clock", ""),
+                          _since(now - t.get("since", now))))
+            for t in lobby.tables])
+        self._fill("games", [
+            (g["game"], (f"#{g['game']}", g.get("red", ""), g.get("blue", ""), str(g.get("round", "")),
+                         _scores(g), g.get("clock", "")))
+            for g in lobby.games])
+        self._fill("players", [
+            (p["name"], (p["name"], "bot" if p.get("kind") == "bot" else "",
+                         STATUS_WORDS.get(p.get("status", ""), p.get("status", ""))))
+            for p in lobby.players])
+        state = (bool(lobby.tables), bool(lobby.games))
+        if state != self.footer_state:
+            self.footer_state = state
+            self.refresh_bindings()
+
+    def _fill(self, table_id: str, rows: list[tuple[object, tuple[str, ...]]]) -> None:
+        table = self.query_one(f"#{table_id}", DataTable)
+        keep = table.cursor_row
+        table.clear()
+        for key, cells in rows:
+            table.add_row(*cells, key=str(key))
+        if rows:
+            table.move_cursor(row=min(keep, len(rows) - 1))
+
+    def notice(self, text: str) -> None:
+        notice = self.query_one("#notice", Static)
+        notice.update(text)
+        notice.set_class(bool(text), "-shown")
+
+    def banner(self, text: str) -> None:
+        banner = self.query_one("#banner", Static)
+        banner.update(text)
+        banner.set_class(bool(text), "-shown")
+
+    def _selected(self, table_id: str) -> int | None:
+        table = self.query_one(f"#{table_id}", DataTable)
+        if table.row_count == 0:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return int(key) if key is not None else None
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.data_table.id == "tables":
+            self.action_join()
+        elif event.data_table.id == "games":
+            self.action_watch()
+
+    def action_join(self) -> None:
+        table = self._selected("tables")
+        if table is not None:
+            self.aton.join_table(table)
+
+    def action_watch(self) -> None:
+        game = self._selected("games")
+        if game is not None:
+            self.aton.watch(game)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "join":
+            return self.query_one("#tables", DataTable).row_count > 0
+        if action == "watch":
+            return self.query_one("#games", DataTable).row_count > 0
+        return True
+
+
+def _since(seconds: float) -> str:
+    minutes = int(seconds // 60)
+    return f"{minutes} min" if minutes else "just now"
+
+
+def _scores(game: dict) -> str:
+    scores = game.get("scores") or {}
+    return f"{scores.get('red', 0)}–{scores.get('blue', 0)}"

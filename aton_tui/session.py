@@ -1,0 +1,157 @@
+"""One player's connection to a server, kept alive: it reconnects and resumes by itself.
+
+``Session.run`` connects, hands every frame to ``on_frame`` and, when the
+connection breaks, reports it through ``on_status`` and reconnects with the
+resume token, so the server gives the seats back and sends each game's state
+again.  A sealed commitment that was not yet opened survives the reconnection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Callable
+
+from protocol import messages as m
+from protocol.client import Client, ServerError
+from protocol.errors import ProtocolError
+
+#: ``bye`` codes after which reconnecting is pointless
+FINAL_BYES = frozenset({"replaced", "unsupported_version"})
+LOST = (OSError, ConnectionError, asyncio.IncompleteReadError, TimeoutError, ProtocolError)
+
+
+@dataclass(frozen=True)
+class Status:
+    state: str  # "connecting", "connected", "lost", "failed" or "closed"
+    detail: str = ""
+    attempt: int = 0
+
+
+class NotConnected(Exception):
+    """A request was made while the connection is down."""
+
+
+class Session:
+    def __init__(self, host: str, port: int, name: str, *,
+                 on_frame: Callable[[m.Message], None], on_status: Callable[[Status], None],
+                 resume: str | None = None,
+                 retry_delays: tuple[float, ...] = (0.5, 1, 2, 4, 8),
+                 ping_interval: float = 20.0, silence_limit: float = 65.0) -> None:
+        self.host, self.port, self.name = host, port, name
+        self.on_frame = on_frame
+        self.on_status = on_status
+        self.retry_delays = retry_delays
+        self.ping_interval = ping_interval
+        self.silence_limit = silence_limit
+        self.client: Client | None = None
+        self.resume = resume
+        self._closing = False
+
+    @property
+    def connected(self) -> bool:
+        return self.client is not None
+
+    @property
+    def my_name(self) -> str:
+        return self.client.name if self.client else self.name
+
+    async def run(self) -> None:
+        """Stay connected until ``close``; report every change of state."""
+        attempt = 0
+        previous: Client | None = None
+        while not self._closing:
+            self.on_status(Status("connecting" if attempt == 0 else "lost", self._where(), attempt))
+            try:
+                client = await Client.connect(self.host, self.port, name=self.name, resume=self.resume, lobby=True)
+            except ServerError as exc:
+                self.on_status(Status("failed", str(exc)))
+                return
+            except LOST as exc:
+                attempt += 1
+                self.on_status(Status("lost", f"cannot reach {self._where()}: {_why(exc)}", attempt))
+                await asyncio.sleep(self.retry_delays[min(attempt, len(self.retry_delays)) - 1])
+                continue
+            if previous is not None:
+                _adopt_seals(previous, client)
+            self.client, self.resume, attempt = client, client.resume_token, 0
+            self.on_status(Status("connected", self._where()))
+            final = await self._serve(client)
+            self.client, previous = None, client
+            await client.close()
+            if final:
+                self.on_status(Status("failed", final))
+                return
+            if not self._closing:
+                attempt = 1
+                self.on_status(Status("lost", "the connection broke", attempt))
+                await asyncio.sleep(self.retry_delays[0])
+        self.on_status(Status("closed"))
+
+    async def _serve(self, client: Client) -> str | None:
+        """Read frames until the connection ends; a reason when it must not be reopened."""
+        pinger = asyncio.create_task(self._ping(client))
+        try:
+            while True:
+                msg = await client.recv(self.silence_limit)
+                if isinstance(msg, m.GameState):
+                    _drop_lost_seal(client, msg)
+                self.on_frame(msg)
+                if isinstance(msg, m.Bye):
+                    return msg.reason if msg.code in FINAL_BYES else None
+        except LOST:
+            return None
+        finally:
+            pinger.cancel()
+
+    async def _ping(self, client: Client) -> None:
+        try:
+            while True:
+                await asyncio.sleep(self.ping_interval)
+                await client.send(m.Ping())
+        except LOST:
+            pass
+
+    def _where(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    async def send(self, msg: m.Message) -> int | None:
+        if self.client is None:
+            raise NotConnected("not connected: the client is reconnecting")
+        try:
+            return await self.client.send(msg)
+        except LOST as exc:
+            raise NotConnected(f"the connection broke: {_why(exc)}") from exc
+
+    async def commit(self, game: int, cards: tuple[int, ...]) -> None:
+        """Seal the cards; the client opens them when the server asks."""
+        if self.client is None:
+            raise NotConnected("not connected: the client is reconnecting")
+        await self.client.commit(game, cards)
+
+    def has_sealed(self, game: int) -> bool:
+        return self.client is not None and self.client.has_sealed(game)
+
+    async def close(self) -> None:
+        self._closing = True
+        if self.client is not None:
+            await self.client.close()
+
+
+def _why(exc: BaseException) -> str:
+    return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+
+
+# protocol.Client keeps sealed commitments privately.  These two functions are the only
+# places that reach in; a public way (hand seals to a new Client, forget one the server
+# never received) is requested from the protocol's owner.
+
+def _adopt_seals(old: Client, new: Client) -> None:
+    """Carry sealed, unopened commitments over to a new connection so it can open them."""
+    new._sealed.update(old._sealed)
+
+
+def _drop_lost_seal(client: Client, state: m.GameState) -> None:
+    """A full state showing no commitment of ours: a seal sent before a break never arrived."""
+    if state.seat and state.view.get("commitments", {}).get(state.seat) == "none":
+        client._sealed.pop(state.game, None)

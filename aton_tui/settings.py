@@ -1,0 +1,40 @@
+"""The player's settings, kept in the user's config directory between runs."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+import platformdirs
+
+
+def settings_path() -> Path:
+    return Path(platformdirs.user_config_dir("aton")) / "settings.json"
+
+
+@dataclass
+class Settings:
+    auto_forced: bool = True  # play a removal or placement with only one legal square by itself
+    reveal_delay: float = 0.35  # seconds between two cartouche reveals (0: no animation)
+    theme: str = "aton-dark"
+    path: Path | None = None  # where to keep them (None: not kept)
+
+    @classmethod
+    def load(cls, path: Path) -> "Settings":
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = {}
+        known = {f.name for f in fields(cls)} - {"path"}
+        return cls(**{k: v for k, v in data.items() if k in known}, path=path)
+
+    def save(self) -> None:
+        if self.path is None:
+            return
+        data = {k: v for k, v in asdict(self).items() if k != "path"}
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+        except OSError:
+            pass  # settings are a convenience: never fail a game over them

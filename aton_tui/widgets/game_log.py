@@ -1,0 +1,34 @@
+"""The game's story so far, one plain sentence per event, newest at the bottom."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from rich.text import Text
+from textual.widgets import RichLog
+
+_SEAT_WORDS = {"red": re.compile(r"\b[Rr]ed\b"), "blue": re.compile(r"\b[Bb]lue\b")}
+
+
+class GameLog(RichLog, can_focus=False):
+    COMPONENT_CLASSES = {"log--red", "log--blue", "log--round", "log--note"}
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(wrap=True, markup=False, highlight=False, min_width=20, **kwargs)
+
+    def add(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(self._styled(line))
+
+    def note(self, line: str) -> None:
+        """A line from the client itself (not an event), e.g. a connection notice."""
+        self.write(Text(line, self.get_component_rich_style("log--note")))
+
+    def _styled(self, line: str) -> Text:
+        if line.startswith("──"):
+            return Text(line, self.get_component_rich_style("log--round"))
+        text = Text(line)
+        for seat, pattern in _SEAT_WORDS.items():
+            text.highlight_regex(pattern, self.get_component_rich_style(f"log--{seat}"))
+        return text

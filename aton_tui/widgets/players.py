@@ -1,0 +1,104 @@
+"""Both players at a glance: cartouches, supply, deck, discard, exchange token and clock."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ..model import countdown
+from .symbols import SEAT_SYMBOL
+
+NAME_WIDTH = 24
+COLUMNS = (("supply", 7), ("deck", 5), ("discard", 8), ("exchange", 9), ("time", 7))
+
+
+@dataclass(frozen=True)
+class Cartouche:
+    state: str  # "empty" (nothing committed), "back" (face down), "up" (revealed), "mine" (sealed, ours)
+    value: int | None = None
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    seat: str
+    name: str
+    you: bool
+    connected: bool
+    to_move: bool
+    cartouches: tuple[Cartouche, ...]
+    supply: int
+    deck: int
+    discard: int
+    exchange_used: bool
+    clock_ms: int | None  # time left when the clocks were read
+    clock_at: float  # when they were read (the app's monotonic clock)
+    strikes: int
+
+
+def format_clock(ms: int | None) -> str:
+    if ms is None:
+        return "—"
+    seconds = (ms + 999) // 1000
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+class PlayersPanel(Widget):
+    COMPONENT_CLASSES = {
+        "players--header", "players--red", "players--blue", "players--muted", "players--to-move",
+        "players--card-up", "players--card-back", "players--card-mine", "players--card-empty",
+        "players--clock", "players--clock-running", "players--clock-low",
+    }
+
+    rows: reactive[tuple[PlayerRow, ...]] = reactive(())
+
+    def __init__(self, clock: Callable[[], float], **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.clock = clock
+
+    def on_mount(self) -> None:
+        self.set_interval(1.0, self.refresh)
+
+    def render(self) -> Text:
+        header = Text(" " * NAME_WIDTH + " pts ord rng plc ", self.get_component_rich_style("players--header"))
+        for title, width in COLUMNS:
+            header.append(title.rjust(width), self.get_component_rich_style("players--header"))
+        return Text("\n").join([header, *(self._row(row) for row in self.rows)])
+
+    def _row(self, row: PlayerRow) -> Text:
+        own = self.get_component_rich_style(f"players--{row.seat}")
+        muted = self.get_component_rich_style("players--muted")
+        line = Text()
+        line.append("▶ " if row.to_move else "  ", self.get_component_rich_style("players--to-move"))
+        label = f"{SEAT_SYMBOL[row.seat]} {row.seat.capitalize()}"
+        who = row.name + (" (you)" if row.you else "") + ("" if row.connected else " ✕")
+        line.append(label, own)
+        line.append(" " + who[: NAME_WIDTH - len(label) - 3].ljust(NAME_WIDTH - len(label) - 3), muted)
+        line.append(" ")
+        for cartouche in row.cartouches:
+            line.append_text(self._card(cartouche))
+            line.append(" ")
+        exchange = "used" if row.exchange_used else "⇄ ready"
+        values = (str(row.supply), str(row.deck), str(row.discard), exchange)
+        for (_, width), value in zip(COLUMNS, values):
+            line.append(value.rjust(width))
+        line.append_text(self._clock(row))
+        return line
+
+    def _card(self, cartouche: Cartouche) -> Text:
+        style = self.get_component_rich_style(f"players--card-{cartouche.state}")
+        if cartouche.state in ("up", "mine"):
+            return Text(f" {cartouche.value} ", style)
+        return Text("░░░" if cartouche.state == "back" else " · ", style)
+
+    def _clock(self, row: PlayerRow) -> Text:
+        ms = countdown(row.clock_ms, row.clock_at, self.clock())
+        text = format_clock(ms) + (f" ⚠{row.strikes}" if row.strikes else "")
+        width = COLUMNS[-1][1]
+        if ms is None:
+            return Text(text.rjust(width), self.get_component_rich_style("players--clock"))
+        name = "players--clock-low" if ms < 10_000 else "players--clock-running"
+        return Text(text.rjust(width), self.get_component_rich_style(name))

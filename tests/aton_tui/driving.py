@@ -1,0 +1,78 @@
+"""Helpers that play the client the way a person would: by keys or by clicks."""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from textual.pilot import Pilot
+from textual.widget import Widget
+
+from aton_tui.app import AtonApp
+from aton_tui.screens.end import EndScreen
+from aton_tui.screens.game import GameScreen
+from aton_tui.screens.scoring import ScoringScreen
+from aton_tui.widgets.board import Board
+from aton_tui.widgets.commit_panel import CommitPanel
+
+GAME_TIMEOUT = 120.0
+
+
+async def wait_until(pilot: Pilot, condition: Callable[[], bool], timeout: float = 10.0, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what or condition}")
+        await pilot.pause(0.02)
+
+
+def game_screen(app: AtonApp) -> GameScreen | None:
+    return next((s for s in app.screen_stack if isinstance(s, GameScreen)), None)
+
+
+def my_turn(app: AtonApp) -> bool:
+    """Something to do: a modal to dismiss, the end, or a decision of ours."""
+    screen = game_screen(app)
+    if screen is None or app.model is None:
+        return False
+    if isinstance(app.screen, (ScoringScreen, EndScreen)):
+        return True
+    decision = app.model.decision
+    if app.screen is not screen or screen.sent is not None or decision is None:
+        return False
+    if decision.kind == "commit":
+        panel = screen.query_one(CommitPanel)
+        return panel.region.height > 0 and panel.draft.hand == decision.hand
+    return screen.cursor.square is not None
+
+
+async def click_content(pilot: Pilot, widget: Widget, x: int, y: int) -> None:
+    """Click at (x, y) of ``widget``'s content area (inside its padding)."""
+    gutter = widget.content_region.offset - widget.region.offset
+    await pilot.click(widget, offset=(x + gutter.x, y + gutter.y))
+
+
+def square_offset(board: Board, square: tuple[int, int]) -> tuple[int, int]:
+    """Where a square's tile is, in the board's content area."""
+    geo = board.geometry()
+    temple, index = square
+    row, column = divmod(index, 4)
+    return geo.temple_x(temple) + column * (geo.tile_w + 1) + 1, geo.row_y(row)
+
+
+async def play_to_the_end(pilot: Pilot, act: Callable[[Pilot, AtonApp], object]) -> dict:
+    """Answer every decision with ``act`` until the end screen shows; counts of what happened."""
+    app: AtonApp = pilot.app  # type: ignore[assignment]
+    seen = {"commits": 0, "squares": 0, "scorings": 0}
+    deadline = time.monotonic() + GAME_TIMEOUT
+    while not isinstance(app.screen, EndScreen):
+        assert time.monotonic() < deadline, "the game did not end in time"
+        await wait_until(pilot, lambda: my_turn(app), timeout=30, what="a decision, a scoring or the end")
+        if isinstance(app.screen, EndScreen):
+            break
+        kind = "scorings" if isinstance(app.screen, ScoringScreen) else \
+            "commits" if app.model.decision.kind == "commit" else "squares"
+        seen[kind] += 1
+        await act(pilot, app)
+        await pilot.pause()
+    return seen
