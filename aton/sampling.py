@@ -72,7 +72,7 @@ class Sampler:
             if pv.committed:
                 s.cartouches[p] = tuple(c if c is not None else 0 for c in pv.cartouches)
                 face_down = tuple(i for i, c in enumerate(pv.cartouches) if c is None)
-                s.revealed[p] = 4 - len(face_down)
+                s.revealed[p] = pv.revealed
             hidden_discard = pv.discard - len(pv.discard_seen)
             pool = list(unseen_cards(v, PLAYERS[p]).elements())
             if len(pool) != hidden_hand + len(face_down) + hidden_discard + pv.deck:

@@ -44,7 +44,8 @@ class PlayerView:
     hand: tuple[int, ...] | None  # None: hidden from this receiver
     hand_size: int
     committed: bool
-    cartouches: tuple[int | None, ...]  # None: face down or empty
+    cartouches: tuple[int | None, ...]  # the values this receiver knows; None: face down to it, or empty
+    revealed: int  # how many cartouches (from 1) are face up for everyone
     exchange_used: bool
 
 
@@ -94,7 +95,7 @@ class View:
 
 def _player_view(state: GameState, p: int, viewer: int | None) -> PlayerView:
     cartouches = state.cartouches[p]
-    shown = state.revealed[p]
+    shown = 4 if viewer == p else state.revealed[p]  # a player knows their own cartouches
     faces: tuple[int | None, ...] = (
         tuple(cartouches[c] if c < shown else None for c in range(4)) if cartouches else (None,) * 4
     )
@@ -111,6 +112,7 @@ def _player_view(state: GameState, p: int, viewer: int | None) -> PlayerView:
         hand_size=len(state.hands[p]),
         committed=cartouches is not None,
         cartouches=faces,
+        revealed=state.revealed[p] if cartouches else 0,
         exchange_used=state.exchange_used[p],
     )
 

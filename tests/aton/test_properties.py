@@ -183,8 +183,9 @@ def check_views(state) -> None:
             else:
                 assert pv.hand == tuple(sorted(state.hands[p]))
             cartouches = state.cartouches[p]
+            shown = 4 if p == viewer else state.revealed[p]  # one's own cards are never hidden
             for c in range(4):
-                if cartouches is None or c >= state.revealed[p]:
+                if cartouches is None or c >= shown:
                     assert pv.cartouches[c] is None
                 else:
                     assert pv.cartouches[c] == cartouches[c]

@@ -29,10 +29,10 @@ def test_a_players_view_at_the_first_commit():
         range=None,
         red=PlayerView(score=0, supply=29, dead=0, on_board=0, deck=32, discard=0,
                        discard_seen=(), hand=(1, 2, 3, 4), hand_size=4, committed=False,
-                       cartouches=(None,) * 4, exchange_used=False),
+                       cartouches=(None,) * 4, revealed=0, exchange_used=False),
         blue=PlayerView(score=0, supply=29, dead=0, on_board=0, deck=32, discard=0,
                         discard_seen=(), hand=None, hand_size=4, committed=False,
-                        cartouches=(None,) * 4, exchange_used=False),
+                        cartouches=(None,) * 4, revealed=0, exchange_used=False),
         temples=EMPTY_BOARD, winner=None, reason=None,
         decision=Decision(kind="commit", sentence="Put one card on each of your four cartouches",
                           hand=(1, 2, 3, 4), can_exchange=True),
@@ -69,10 +69,15 @@ def test_the_exchange_is_public_the_cards_are_not():
 
 def test_during_the_first_turn_the_second_players_c3_c4_are_face_down():
     state, _ = committed((1, 2, 3, 2), (2, 4, 1, 1), blue_stones=[(1, 0)])
-    for viewer in (RED, BLUE, None):
+    for viewer in (RED, None):
         v = view(state, viewer)
         assert v.red.cartouches == (1, 2, 3, 2)
         assert v.blue.cartouches == (2, 4, None, None)
+        assert (v.red.revealed, v.blue.revealed) == (4, 2)
+    own = view(state, BLUE)  # blue knows its own face-down cards; everyone sees they are face down
+    assert own.blue.cartouches == (2, 4, 1, 1) and own.blue.revealed == 2
+    for viewer in (RED, BLUE, None):
+        v = view(state, viewer)
         assert (v.first, v.active, v.range) == ("red", "red", 3)
         assert (v.phase, v.pending) == ("place", ("red",))
         assert v.temples[0][0] == "blue" and v.blue.on_board == 1

@@ -5,7 +5,8 @@ that frame) and ``NAME ← {json}`` (NAME receives a frame matching it), with ``
 comment lines.  In the JSON, ``"…"`` matches any value and ``{"$bin": "hex"}`` stands
 for msgpack binary.
 
-    python -m tests.server.protocol_example   # print a fresh example (to paste into the docs)
+    python -m tests.server.protocol_example           # print a fresh example
+    python -m tests.server.protocol_example --write   # put it into docs/protocol.md
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import asyncio
 import json
 import re
 import struct
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -281,17 +283,30 @@ async def narrate(port: int) -> str:
     return "\n".join(n.lines)
 
 
-async def _print_example() -> None:
+BEGIN, END = "<!-- BEGIN EXAMPLE EXCHANGE -->\n", "<!-- END EXAMPLE EXCHANGE -->"
+
+
+async def fresh_example() -> str:
+    """The example block, played against a fresh server."""
     with tempfile.TemporaryDirectory() as tmp:
         srv = example_server(str(Path(tmp) / "example.db"))
         await srv.start()
         try:
-            print("```exchange")
-            print(await narrate(srv.port))
-            print("```")
+            return "```exchange\n" + await narrate(srv.port) + "\n```\n"
         finally:
             await srv.stop()
 
 
+def main(argv: list[str]) -> None:
+    block = asyncio.run(fresh_example())
+    if argv[1:] != ["--write"]:
+        print(block, end="")
+        return
+    text = DOCS.read_text(encoding="utf-8")
+    start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
+    DOCS.write_text(text[:start] + block + text[end:], encoding="utf-8")
+    print(f"{DOCS}: example exchange updated")
+
+
 if __name__ == "__main__":
-    asyncio.run(_print_example())
+    main(sys.argv)
