@@ -1,6 +1,6 @@
 """``aton-server``: run the arbiter, or export its games.
 
-    aton-server [--host H] [--port P] [--db PATH] [--log-level LEVEL]
+    aton-server [--host H] [--port P] [--db PATH] [--log-level LEVEL] [--ssh-port P [SSH options]]
     aton-server export --db PATH --out DIR
 """
 
@@ -16,10 +16,11 @@ from pathlib import Path
 import platformdirs
 
 from .app import ArbiterServer
-from .config import ServerConfig
+from .config import ServerConfig, SSHConfig, SSHLimits
 from .export import export_games
 
 DEFAULT_PORT = 2866
+SSH_DEFAULTS = SSHLimits()
 
 
 def default_db_path() -> Path:
@@ -32,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})")
     parser.add_argument("--db", type=Path, default=None, help="SQLite database (default: in the user data dir)")
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    add_ssh_arguments(parser)
     commands = parser.add_subparsers(dest="command")
     export = commands.add_parser("export", help="write every stored game as an aton-record/1 file")
     export.add_argument("--db", type=Path, required=True, dest="export_db")
@@ -39,7 +41,46 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-async def run_server(config: ServerConfig) -> None:
+def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
+    d = SSH_DEFAULTS
+    ssh = parser.add_argument_group("SSH gateway (docs/hosting.md)")
+    ssh.add_argument("--ssh-port", type=int, default=None,
+                     help="also serve the game over SSH on this port (e.g. 2222; 0: any free port)")
+    ssh.add_argument("--ssh-host", default=None, help="address for SSH (default: --host)")
+    ssh.add_argument("--ssh-host-key", type=Path, default=None,
+                     help="the SSH host key (default: ssh_host_ed25519_key beside the database, created on first start)")
+    ssh.add_argument("--no-guests", action="store_true", help="admit SSH players with a key only")
+    ssh.add_argument("--ssh-max-sessions", type=int, default=d.max_sessions, metavar="N",
+                     help=f"SSH connections at once (default {d.max_sessions})")
+    ssh.add_argument("--ssh-max-per-address", type=int, default=d.max_per_address, metavar="N",
+                     help=f"SSH connections at once from one address (default {d.max_per_address})")
+    ssh.add_argument("--ssh-max-unauthenticated", type=int, default=d.max_unauthenticated, metavar="N",
+                     help=f"SSH connections still logging in (default {d.max_unauthenticated})")
+    ssh.add_argument("--ssh-login-timeout", type=float, default=d.login_timeout, metavar="SECONDS",
+                     help=f"time to log in and start a session (default {d.login_timeout:g})")
+    ssh.add_argument("--ssh-idle-timeout", type=float, default=d.idle_timeout, metavar="SECONDS",
+                     help=f"a session without a key press for this long is closed (default {d.idle_timeout:g})")
+    ssh.add_argument("--ssh-input-rate", type=int, default=d.input_rate, metavar="BYTES",
+                     help=f"bytes a second one client may type, bursts up to 8x (default {d.input_rate})")
+
+
+def ssh_config(args: argparse.Namespace, db: Path) -> SSHConfig | None:
+    if args.ssh_port is None:
+        return None
+    limits = SSHLimits(max_sessions=args.ssh_max_sessions, max_per_address=args.ssh_max_per_address,
+                       max_unauthenticated=args.ssh_max_unauthenticated, login_timeout=args.ssh_login_timeout,
+                       idle_timeout=args.ssh_idle_timeout, input_rate=args.ssh_input_rate,
+                       input_burst=8 * args.ssh_input_rate)
+    return SSHConfig(host=args.ssh_host or args.host, port=args.ssh_port,
+                     host_key=str(args.ssh_host_key) if args.ssh_host_key else None,
+                     data_dir=str(db.parent), guests=not args.no_guests, limits=limits)
+
+
+class SSHListenError(Exception):
+    pass
+
+
+async def run_server(config: ServerConfig, ssh: SSHConfig | None = None) -> None:
     server = ArbiterServer(config)
     await server.start()
     stop = asyncio.Event()
@@ -47,7 +88,21 @@ async def run_server(config: ServerConfig) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     print(f"listening on {config.host}:{server.port}", flush=True)
-    await server.serve_until(stop)
+    if ssh is None:
+        await server.serve_until(stop)
+    else:
+        from .ssh import SSHGateway  # only an SSH server pays for asyncssh
+
+        try:
+            gateway = SSHGateway(ssh, config.host, server.port, config.db_path)
+            await gateway.start()
+        except OSError as exc:
+            await server.stop()
+            raise SSHListenError(f"cannot listen on {ssh.host}:{ssh.port}: {exc.strerror or exc}") from exc
+        print(f"ssh listening on {ssh.host}:{gateway.port}", flush=True)
+        await stop.wait()
+        await gateway.stop()
+        await server.stop()
     logging.getLogger("server.cli").info("stopped cleanly")
 
 
@@ -62,7 +117,10 @@ def main(argv: list[str] | None = None) -> int:
     db = args.db or default_db_path()
     config = ServerConfig(host=args.host, port=args.port, db_path=str(db))
     try:
-        asyncio.run(run_server(config))
+        asyncio.run(run_server(config, ssh_config(args, db)))
+    except SSHListenError as exc:
+        print(f"aton-server: {exc}", file=sys.stderr)
+        return 1
     except OSError as exc:
         print(f"aton-server: cannot listen on {args.host}:{args.port}: {exc.strerror}", file=sys.stderr)
         return 1

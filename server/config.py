@@ -62,3 +62,29 @@ class ServerConfig:
     #: Fix the server's choices (game seeds, colours) for reproducible examples and tests;
     #: None, the default, draws them from the operating system.
     game_seed: int | None = None
+
+
+@dataclass(frozen=True)
+class SSHLimits:
+    """What one SSH gateway accepts; see docs/hosting.md ("Limits")."""
+
+    max_sessions: int = 200  # SSH connections at once (each runs at most one game client)
+    max_per_address: int = 8  # SSH connections at once from one source address
+    max_unauthenticated: int = 20  # connections still authenticating
+    login_timeout: float = 30.0  # seconds to authenticate and start a session
+    idle_timeout: float = 1800.0  # seconds without a key press before a session is closed
+    input_rate: int = 8192  # bytes a second a client may type (mouse and paste included) ...
+    input_burst: int = 65536  # ... and at most this many at once; more drops the connection
+    channels_per_connection: int = 4  # session channels open at once on one connection
+
+
+@dataclass(frozen=True)
+class SSHConfig:
+    """The SSH gateway beside the game server (``aton-server --ssh-port``)."""
+
+    host: str = "127.0.0.1"
+    port: int = 2222
+    host_key: str | None = None  # default: ssh_host_ed25519_key in the data directory
+    data_dir: str | None = None  # host key and resume secret; default: beside the database
+    guests: bool = True  # keyboard-interactive logins without a key
+    limits: SSHLimits = field(default_factory=SSHLimits)

@@ -1,0 +1,335 @@
+"""The SSH gateway: ``ssh -p 2222 host`` drops a player straight into the game.
+
+``SSHGateway`` listens with asyncssh beside the game server (same process, same
+event loop), authenticates (any public key is an identity; guests log in with
+keyboard-interactive and no prompt unless turned off), enforces the limits, and
+gives each session with a terminal its own game client (``session.GameSession``).
+``Link`` is asyncssh's per-connection ``SSHServer``: the auth callbacks, and the
+refusal of everything that is not a session (port forwarding of every kind;
+agent and X11 forwarding are off in the server options, SFTP and other
+subsystems are refused by the session).
+
+asyncssh logs exceptions raised in its callbacks only at DEBUG, so every task
+started here goes through ``SSHGateway.track``, which logs failures itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import Counter, deque
+from pathlib import Path
+from typing import Awaitable
+
+import asyncssh
+
+from ..config import SSHConfig
+from .identity import HOST_KEY_FILE, SECRET_FILE, Identities, Identity, fingerprint, load_or_create_host_key, \
+    load_or_create_secret
+from .session import GameSession
+
+log = logging.getLogger(__name__)
+
+NO_GUESTS_BANNER = ("This Aton server admits players with an SSH key only.\r\n"
+                    "Make one with `ssh-keygen -t ed25519` and connect again.\r\n")
+
+
+def local_address(host: str) -> str:
+    """Where the gateway's children reach the game server listening on ``host``."""
+    if host in ("", "0.0.0.0"):
+        return "127.0.0.1"
+    if host == "::":
+        return "::1"
+    return host
+
+
+class Link(asyncssh.SSHServer):
+    """One SSH connection: its address, its login, its sessions."""
+
+    def __init__(self, gateway: "SSHGateway") -> None:
+        self.gateway = gateway
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.address = "?"
+        self.username = ""
+        self.key: asyncssh.SSHKey | None = None
+        self.identity: Identity | None = None
+        self.authenticated = False
+        self.admitted = False
+        self.channels = 0
+        self.session_timer: asyncio.TimerHandle | None = None
+        self.closed = False
+
+    @property
+    def who(self) -> str:
+        name = self.identity.name if self.identity else self.username or "?"
+        return f"{name}@{self.address}"
+
+    # ------------------------------------------------------------------ connection
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        peer = conn.get_extra_info("peername")
+        self.address = peer[0] if peer else "?"
+        refusal = self.gateway.admit_connection(self)
+        if refusal:
+            log.info("connection from %s refused: %s", self.address, refusal)
+            asyncio.get_running_loop().call_soon(self._refuse, refusal)
+        else:
+            self.admitted = True
+
+    def _refuse(self, reason: str) -> None:
+        if self.conn is not None:
+            self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, reason)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        if self.session_timer is not None:
+            self.session_timer.cancel()
+        self.gateway.forget_connection(self)
+        self.conn = None
+
+    def drop(self, reason: str) -> None:
+        """Close this connection at once (a misbehaving client); nobody else notices."""
+        if self.conn is not None and not self.closed:
+            log.warning("%s dropped: %s", self.who, reason)
+            self.conn.disconnect(asyncssh.DISC_BY_APPLICATION, reason)
+
+    # ------------------------------------------------------------------ authentication
+
+    def begin_auth(self, username: str) -> bool:
+        self.username = username
+        if not self.gateway.config.guests and self.conn is not None:
+            self.conn.send_auth_banner(NO_GUESTS_BANNER)
+        return True
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        # any key is welcome: it is an identity, not a permission.  asyncssh checks the
+        # signature after this; the last key validated before success is the one used.
+        self.key = key
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        return self.gateway.config.guests
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        self.key = None  # a guest: whatever key was tried before did not log in
+        return self.gateway.config.guests
+
+    def validate_kbdint_response(self, username: str, responses) -> bool:
+        return self.gateway.config.guests
+
+    def auth_completed(self) -> None:
+        self.authenticated = True
+        self.identity = self.gateway.identify(self.username, self.key)
+        self.gateway.authenticated(self)
+        log.info("%s logged in (%s)", self.who, "guest" if self.identity.guest else self.identity.fingerprint)
+        self._arm_session_timer()
+
+    # ------------------------------------------------------------------ channels
+
+    def session_requested(self) -> GameSession | bool:
+        if self.channels >= self.gateway.limits.channels_per_connection:
+            return False
+        self.channels += 1
+        if self.session_timer is not None:
+            self.session_timer.cancel()
+            self.session_timer = None
+        return GameSession(self.gateway, self)
+
+    def session_started(self) -> None:
+        pass
+
+    def session_closed(self, session: GameSession) -> None:
+        self.channels -= 1
+        if self.channels == 0 and not self.closed:
+            self._arm_session_timer()
+
+    def _arm_session_timer(self) -> None:
+        """A connection with no session for the login time is closed (it holds a slot)."""
+        if self.session_timer is None and self.channels == 0:
+            self.session_timer = asyncio.get_running_loop().call_later(
+                self.gateway.limits.login_timeout, self._no_session)
+
+    def _no_session(self) -> None:
+        self.session_timer = None
+        if self.channels == 0 and self.conn is not None:
+            self.drop("no session started")
+
+    def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
+        log.info("%s: direct TCP forwarding to %s:%s refused", self.who, dest_host, dest_port)
+        return False
+
+    def server_requested(self, listen_host: str, listen_port: int) -> bool:
+        log.info("%s: remote TCP forwarding from %s:%s refused", self.who, listen_host, listen_port)
+        return False
+
+    def unix_connection_requested(self, dest_path: str) -> bool:
+        return False
+
+    def unix_server_requested(self, listen_path: str) -> bool:
+        return False
+
+    def tun_requested(self, unit) -> bool:
+        return False
+
+    def tap_requested(self, unit) -> bool:
+        return False
+
+
+class SSHGateway:
+    """asyncssh server whose sessions run the Textual client against the game server."""
+
+    def __init__(self, config: SSHConfig, game_host: str, game_port: int, db_path: str) -> None:
+        self.config = config
+        self.limits = config.limits
+        self.game_host = local_address(game_host)
+        self.game_port = game_port
+        data_dir = Path(config.data_dir) if config.data_dir else \
+            (Path(db_path).parent if db_path != ":memory:" else None)
+        if data_dir is None and (config.host_key is None):
+            raise ValueError("the SSH gateway needs a data directory (or a host key) with an in-memory database")
+        self.data_dir = data_dir
+        self.host_key_path = Path(config.host_key) if config.host_key else data_dir / HOST_KEY_FILE
+        secret_path = (data_dir or self.host_key_path.parent) / SECRET_FILE
+        self.host_key = load_or_create_host_key(self.host_key_path)
+        self.identities = Identities(db_path, load_or_create_secret(secret_path))
+        self.links: set[Link] = set()
+        self.per_address: Counter[str] = Counter()
+        self.unauthenticated = 0
+        self.games: set[GameSession] = set()
+        self.by_fingerprint: dict[str, GameSession] = {}
+        self.tasks: set[asyncio.Task] = set()
+        self.first_frames: deque[float] = deque(maxlen=1000)  # seconds from session start to first output
+        self._server: asyncssh.SSHAcceptor | None = None
+        self._stopping = False
+
+    # ------------------------------------------------------------------ life cycle
+
+    async def start(self) -> None:
+        self._server = await asyncssh.create_server(
+            lambda: Link(self), self.config.host, self.config.port,
+            server_host_keys=[self.host_key],
+            encoding=None, line_editor=False,  # raw bytes both ways: the client draws the screen
+            agent_forwarding=False, x11_forwarding=False, allow_scp=False, allow_pty=True,
+            password_auth=False, kbdint_auth=self.config.guests, public_key_auth=True,
+            login_timeout=self.limits.login_timeout,
+            keepalive_interval=30, keepalive_count_max=4,
+            server_version="AtonGateway")
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None
+        return self._server.sockets[0].getsockname()[1]
+
+    @property
+    def host_fingerprint(self) -> str:
+        return self.host_key.get_fingerprint("sha256")
+
+    async def stop(self, message: str = "The server is restarting. Your games are kept: log in again in a minute.") -> None:
+        """End every session (saying why), close every connection, reap every child."""
+        self._stopping = True
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+        for game in list(self.games):
+            game.end(message, 1)
+        if self.games:
+            await asyncio.wait([g.closed for g in self.games], timeout=5)
+        for link in list(self.links):
+            if link.conn is not None:
+                link.conn.close()
+        deadline = time.monotonic() + 5
+        while (self.links or self.tasks) and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        for task in list(self.tasks):
+            task.cancel()
+        self.identities.close()
+
+    def track(self, coro: Awaitable, what: str) -> asyncio.Task:
+        task = asyncio.ensure_future(coro)
+        self.tasks.add(task)
+
+        def done(t: asyncio.Task) -> None:
+            self.tasks.discard(t)
+            if not t.cancelled() and t.exception() is not None:
+                log.error("%s failed", what, exc_info=t.exception())
+
+        task.add_done_callback(done)
+        return task
+
+    # ------------------------------------------------------------------ admission
+
+    def admit_connection(self, link: Link) -> str | None:
+        """None to admit a new connection, or why it is refused."""
+        limits = self.limits
+        if self._stopping:
+            return "the server is shutting down"
+        if len(self.links) >= limits.max_sessions:
+            return "the server is full; try again later"
+        if self.per_address[link.address] >= limits.max_per_address:
+            return "too many connections from your address"
+        if self.unauthenticated >= limits.max_unauthenticated:
+            return "too many logins in progress; try again in a moment"
+        self.links.add(link)
+        self.per_address[link.address] += 1
+        self.unauthenticated += 1
+        return None
+
+    def authenticated(self, link: Link) -> None:
+        if link.admitted:
+            self.unauthenticated -= 1
+
+    def forget_connection(self, link: Link) -> None:
+        if not link.admitted:
+            return
+        link.admitted = False
+        self.links.discard(link)
+        self.per_address[link.address] -= 1
+        if self.per_address[link.address] <= 0:
+            del self.per_address[link.address]
+        if not link.authenticated:
+            self.unauthenticated -= 1
+
+    def identify(self, username: str, key: asyncssh.SSHKey | None) -> Identity:
+        if key is None:
+            return Identities.guest(username)
+        return self.identities.for_key(fingerprint(key), username)
+
+    def admit_game(self, session: GameSession) -> str | None:
+        """Register a game session; None, or why it cannot start."""
+        link = session.link
+        if self._stopping:
+            return "The server is shutting down; try again in a minute."
+        if any(game.link is link for game in self.games):
+            return "One game client per connection: open another connection for another one."
+        identity = link.identity
+        assert identity is not None
+        if identity.fingerprint is not None:
+            previous = self.by_fingerprint.get(identity.fingerprint)
+            if previous is not None:
+                previous.end("You logged in again from another connection: the game continues there.", 1)
+            self.by_fingerprint[identity.fingerprint] = session
+        self.games.add(session)
+        return None
+
+    def release_game(self, session: GameSession) -> None:
+        self.games.discard(session)
+        fp = session.link.identity.fingerprint if session.link.identity else None
+        if fp is not None and self.by_fingerprint.get(fp) is session:
+            del self.by_fingerprint[fp]
+        if session.first_output_at is not None:
+            self.first_frames.append(session.first_output_at - session.started_at)
+
+    @property
+    def session_count(self) -> int:
+        return len(self.games)
+
+    def child_pids(self) -> list[int]:
+        return [g.child.pid for g in self.games if g.child is not None]

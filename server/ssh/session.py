@@ -1,0 +1,458 @@
+"""One SSH session: the Textual client as one child process on a pseudo-terminal.
+
+The child is ``python -m aton_tui.cli connect 127.0.0.1:PORT --name NAME`` with
+``ATON_RESUME_TOKEN`` in its environment: an ordinary protocol client of the game
+server for this one player, so it can never hold more than that player's view.
+
+``PtyChild`` owns the process and the PTY master: it spawns the child in a new
+session with the PTY as its controlling terminal (``posix_spawn`` with
+``setsid`` opens the slave after ``setsid()``, which makes it the controlling
+terminal; every signal is reset to its default), forwards window sizes
+(``TIOCSWINSZ`` on the master: the kernel sends SIGWINCH), moves bytes both
+ways with flow control, and on the way out kills the child's process group and
+reaps it through a pidfd.  ``GameSession`` is the asyncssh side of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import fcntl
+import logging
+import os
+import shutil
+import signal
+import struct
+import sys
+import tempfile
+import termios
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
+
+import asyncssh
+
+if TYPE_CHECKING:
+    from .gateway import Link, SSHGateway
+
+log = logging.getLogger(__name__)
+
+READ_CHUNK = 65536
+PENDING_INPUT_MAX = 65536  # bytes typed ahead of a child that does not read
+KILL_GRACE = 1.0  # seconds between SIGTERM and SIGKILL
+#: Signals whose disposition a child must not inherit (a server started with nohup
+#: or ``&`` ignores SIGHUP/SIGINT, and ignored signals survive exec).
+RESET_SIGNALS = frozenset(getattr(signal, name) for name in (
+    "SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM", "SIGPIPE", "SIGCHLD", "SIGTSTP", "SIGTTIN", "SIGTTOU",
+    "SIGWINCH", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGXFSZ", "SIGXCPU", "SIGCONT", "SIGURG",
+) if hasattr(signal, name))
+#: Put a terminal back the way it was when a client is killed without restoring it:
+#: leave the alternate screen, mouse reporting, bracketed paste, focus events,
+#: synchronised output and the kitty keyboard mode; line wrap, plain attributes, cursor shown.
+TERMINAL_RESET = (b"\x1b[?1049l\x1b[?7h\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l"
+                  b"\x1b[?2004l\x1b[?1004l\x1b[?2026l\x1b[<u\x1b[0m\x1b[?25h")
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+
+def child_command(game_host: str, game_port: int, name: str) -> list[str]:
+    address = f"[{game_host}]" if ":" in game_host else game_host
+    return [sys.executable, "-m", "aton_tui.cli", "connect", f"{address}:{game_port}", "--name", name]
+
+
+def child_environment(term: str | None, client_env: dict[str, str], resume_token: str, home: str) -> dict[str, str]:
+    """A fresh environment: nothing of the server's own leaks into a player's process."""
+    env = {
+        "PATH": os.environ.get("PATH", os.defpath),
+        "HOME": home,
+        "XDG_CONFIG_HOME": os.path.join(home, "config"),
+        "XDG_DATA_HOME": os.path.join(home, "data"),
+        "XDG_CACHE_HOME": os.path.join(home, "cache"),
+        "TMPDIR": home,
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "PYTHONIOENCODING": "utf-8",
+        "TERM": term or "xterm-256color",
+        "ATON_RESUME_TOKEN": resume_token,
+        "ATON_HOSTED": "ssh",
+    }
+    # OpenSSH forwards TERM but not COLORTERM: pass it on only when the client sent it.
+    colorterm = client_env.get("COLORTERM", "")
+    if colorterm in ("truecolor", "24bit"):
+        env["COLORTERM"] = colorterm
+    if (PROJECT_ROOT / "aton_tui").is_dir():  # a source checkout: make it importable from anywhere
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(PROJECT_ROOT), os.environ.get("PYTHONPATH")) if p)
+    return env
+
+
+def winsize(columns: int, rows: int, xpixels: int = 0, ypixels: int = 0) -> bytes:
+    return struct.pack("HHHH", max(rows, 1), max(columns, 1), xpixels, ypixels)
+
+
+class PtyChild:
+    """A child process on a PTY, driven from the event loop without threads."""
+
+    def __init__(self, argv: list[str], env: dict[str, str], size: tuple[int, int, int, int],
+                 on_output: Callable[[bytes], None], on_input_blocked: Callable[[bool], None]) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.on_output = on_output
+        self.on_input_blocked = on_input_blocked
+        self.pending = bytearray()
+        self.reading = False
+        self.exited: asyncio.Future[int] = self.loop.create_future()
+        self.master, slave = os.openpty()
+        try:
+            fcntl.ioctl(self.master, termios.TIOCSWINSZ, winsize(*size))
+            slave_path = os.ttyname(slave)
+            os.set_blocking(self.master, False)
+            # after setsid() the child opens the slave without O_NOCTTY: it becomes the
+            # child's controlling terminal, so the child gets SIGWINCH and SIGHUP
+            self.pid = os.posix_spawn(
+                argv[0], argv, env,
+                file_actions=[(os.POSIX_SPAWN_OPEN, 0, slave_path, os.O_RDWR, 0),
+                              (os.POSIX_SPAWN_DUP2, 0, 1), (os.POSIX_SPAWN_DUP2, 0, 2)],
+                setsid=True, setsigmask=(), setsigdef=RESET_SIGNALS)
+        except BaseException:
+            os.close(self.master)
+            raise
+        finally:
+            os.close(slave)
+        self.pidfd = os.pidfd_open(self.pid)
+        self.loop.add_reader(self.pidfd, self._reap)
+        self.resume_output()
+
+    # ------------------------------------------------------------------ output (child → client)
+
+    def pause_output(self) -> None:
+        if self.reading:
+            self.reading = False
+            self.loop.remove_reader(self.master)
+
+    def resume_output(self) -> None:
+        if not self.reading and self.master >= 0 and not self.exited.done():
+            self.reading = True
+            self.loop.add_reader(self.master, self._readable)
+
+    def _readable(self) -> None:
+        data = self._read()
+        if data is None:  # the slave side is closed: wait for the exit status
+            self.pause_output()
+        elif data:
+            self.on_output(data)
+
+    def _read(self) -> bytes | None:
+        try:
+            return os.read(self.master, READ_CHUNK)
+        except BlockingIOError:
+            return b""
+        except OSError as exc:
+            if exc.errno == errno.EIO:
+                return None
+            raise
+
+    def drain(self) -> None:
+        """Hand over whatever the child wrote before it exited."""
+        if self.master < 0:
+            return
+        for _ in range(64):
+            data = self._read()
+            if not data:
+                return
+            self.on_output(data)
+
+    # ------------------------------------------------------------------ input (client → child)
+
+    def write(self, data: bytes) -> bool:
+        """Queue input for the child; False when more is pending than the bound allows."""
+        if self.master < 0 or self.exited.done():
+            return True
+        if self.pending:
+            self.pending += data
+        else:
+            try:
+                written = os.write(self.master, data)
+            except BlockingIOError:
+                written = 0
+            except OSError:
+                return True  # the child is going away
+            if written < len(data):
+                self.pending += data[written:]
+                self.loop.add_writer(self.master, self._writable)
+                self.on_input_blocked(True)
+        return len(self.pending) <= PENDING_INPUT_MAX
+
+    def _writable(self) -> None:
+        try:
+            written = os.write(self.master, self.pending)
+        except BlockingIOError:
+            return
+        except OSError:
+            written = len(self.pending)
+        del self.pending[:written]
+        if not self.pending:
+            self.loop.remove_writer(self.master)
+            self.on_input_blocked(False)
+
+    def resize(self, columns: int, rows: int, xpixels: int = 0, ypixels: int = 0) -> None:
+        if self.master >= 0:
+            fcntl.ioctl(self.master, termios.TIOCSWINSZ, winsize(columns, rows, xpixels, ypixels))
+
+    # ------------------------------------------------------------------ the end
+
+    def _reap(self) -> None:
+        try:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+        except ChildProcessError:  # reaped elsewhere: its status is lost
+            pid, status = self.pid, 255 << 8
+        if pid == 0:
+            return
+        self.loop.remove_reader(self.pidfd)
+        os.close(self.pidfd)
+        self.pidfd = -1
+        if not self.exited.done():
+            self.exited.set_result(os.waitstatus_to_exitcode(status))
+
+    def kill_group(self, sig: int) -> None:
+        try:
+            os.killpg(self.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    async def terminate(self, grace: float = KILL_GRACE) -> int:
+        """SIGTERM the child's process group, SIGKILL it after ``grace``; the exit code."""
+        if not self.exited.done():
+            self.kill_group(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(asyncio.shield(self.exited), grace)
+            except TimeoutError:
+                self.kill_group(signal.SIGKILL)
+        code = await self.exited
+        self.kill_group(signal.SIGKILL)  # anything the child left behind in its group
+        return code
+
+    def close(self) -> None:
+        """Release the PTY (the process must have been reaped: see ``terminate``)."""
+        if self.master >= 0:
+            self.pause_output()
+            if self.pending:
+                self.loop.remove_writer(self.master)
+                self.pending.clear()
+            os.close(self.master)
+            self.master = -1
+
+
+
+class InputBucket:
+    """Bytes a second a client may send, with a burst; False once it sends more."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self, n: int) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        self.tokens -= n
+        return self.tokens >= 0
+
+
+def how_to_connect(username: str) -> str:
+    user = f"{username}@" if username and username.isprintable() and len(username) <= 32 else ""
+    return ("Aton is played in a terminal, and this session asked for none (or ran a command).\r\n"
+            "Connect from a terminal, without a command:\r\n"
+            f"    ssh -t {user}HOST        (with -p PORT if you used one)\r\n"
+            "Your SSH user name is your name at the table; log in with a key to keep it\r\n"
+            "and to take your seats back after a disconnection.\r\n")
+
+
+class GameSession(asyncssh.SSHServerSession):
+    """One SSH channel: a friendly text (no terminal, or a command), or the game client."""
+
+    def __init__(self, gateway: "SSHGateway", link: "Link") -> None:
+        self.gateway = gateway
+        self.link = link
+        self.chan: asyncssh.SSHServerChannel | None = None
+        self.term: str | None = None
+        self.size = (80, 24, 0, 0)
+        self.command: str | None = None
+        self.child: PtyChild | None = None
+        self.home: str | None = None
+        self.bucket = InputBucket(gateway.limits.input_rate, gateway.limits.input_burst)
+        self.last_input = time.monotonic()
+        self.idle_timer: asyncio.TimerHandle | None = None
+        self.started_at = time.monotonic()
+        self.first_output_at: float | None = None
+        self.ending = False
+        self.closed = asyncio.get_running_loop().create_future()
+
+    # ------------------------------------------------------------------ requests
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
+        self.chan = chan
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes) -> bool:
+        self.term = term_type
+        self.size = term_size if term_size[0] and term_size[1] else (80, 24, 0, 0)
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        self.command = command  # answered with how to connect
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        log.info("%s: subsystem %r refused", self.link.who, subsystem[:40])
+        return False
+
+    def break_received(self, msec: int) -> bool:
+        return False
+
+    def session_started(self) -> None:
+        self.link.session_started()
+        if self.term is None or self.command is not None:
+            self._finish_with_text(how_to_connect(self.link.username), 1)
+            return
+        refusal = self.gateway.admit_game(self)
+        if refusal:
+            self._finish_with_text(refusal + "\r\n", 1)
+            return
+        try:
+            self._spawn()
+        except Exception:
+            log.exception("%s: cannot start the client", self.link.who)
+            self._release()
+            self._finish_with_text("The game client could not be started; please try again later.\r\n", 1)
+            return
+        self._arm_idle_timer()
+        self.gateway.track(self._wait_for_child(), f"session of {self.link.who}")
+
+    def _spawn(self) -> None:
+        identity = self.link.identity
+        assert identity is not None
+        self.home = tempfile.mkdtemp(prefix="aton-ssh-")
+        env = child_environment(self.term, dict(self.chan.get_environment()), identity.resume_token, self.home)
+        argv = child_command(self.gateway.game_host, self.gateway.game_port, identity.name)
+        self.child = PtyChild(argv, env, self.size, self._output, self._input_blocked)
+        log.info("%s: session started as %r (pid %d, %s, %dx%d)", self.link.who, identity.name,
+                 self.child.pid, self.term, self.size[0], self.size[1])
+
+    # ------------------------------------------------------------------ traffic
+
+    def _output(self, data: bytes) -> None:
+        if self.first_output_at is None:
+            self.first_output_at = time.monotonic()
+        if self.chan is not None and not self.ending:
+            self.chan.write(data)
+
+    def _input_blocked(self, blocked: bool) -> None:
+        if self.chan is not None:
+            (self.chan.pause_reading if blocked else self.chan.resume_reading)()
+
+    def data_received(self, data: bytes, datatype) -> None:
+        self.last_input = time.monotonic()
+        if not self.bucket.take(len(data)):
+            log.warning("%s: input above %d bytes/s: dropped", self.link.who, self.gateway.limits.input_rate)
+            self.link.drop("too much input")
+            return
+        if self.child is not None and not self.child.write(data):
+            log.warning("%s: the client does not read its input: dropped", self.link.who)
+            self.link.drop("input not consumed")
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        self.size = (width, height, pixwidth, pixheight)
+        if self.child is not None and width and height:
+            self.child.resize(width, height, pixwidth, pixheight)
+
+    def pause_writing(self) -> None:
+        if self.child is not None:
+            self.child.pause_output()
+
+    def resume_writing(self) -> None:
+        if self.child is not None:
+            self.child.resume_output()
+
+    def eof_received(self) -> bool:
+        return True  # keep the session: the game ends when the client quits
+
+    def signal_received(self, signal: str) -> None:
+        pass
+
+    # ------------------------------------------------------------------ the end
+
+    def _arm_idle_timer(self) -> None:
+        loop = asyncio.get_running_loop()
+        idle = self.gateway.limits.idle_timeout
+        due = self.last_input + idle
+        self.idle_timer = loop.call_at(loop.time() + max(0.0, due - time.monotonic()) + 0.01, self._idle_check)
+
+    def _idle_check(self) -> None:
+        if self.ending:
+            return
+        if time.monotonic() - self.last_input >= self.gateway.limits.idle_timeout:
+            minutes = self.gateway.limits.idle_timeout / 60
+            self.end(f"Closed after {minutes:g} minutes without a key press. Your games are kept: "
+                     "log in again to play on.", 1)
+        else:
+            self._arm_idle_timer()
+
+    def _finish_with_text(self, text: str, status: int) -> None:
+        self.ending = True
+        if self.chan is not None:
+            self.chan.write(text.encode())
+            self.chan.exit(status)
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    def end(self, message: str, status: int = 1) -> None:
+        """Stop the client from here (idle, takeover, shutdown): restore the terminal, say why."""
+        if self.ending:
+            return
+        self.ending = True
+        self.gateway.track(self._end(message, status), f"end of {self.link.who}")
+
+    async def _end(self, message: str, status: int) -> None:
+        if self.child is not None:
+            await self.child.terminate()
+        if self.chan is not None:
+            self.chan.write(TERMINAL_RESET + b"\r\n" + message.encode() + b"\r\n")
+            self.chan.exit(status)
+
+    async def _wait_for_child(self) -> None:
+        """The child's exit ends the SSH session with its exit status; then release everything."""
+        assert self.child is not None
+        try:
+            code = await self.child.exited
+            self.child.drain()
+            if not self.ending and self.chan is not None:
+                self.ending = True
+                self.chan.write(TERMINAL_RESET)
+                self.chan.exit(code if 0 <= code < 256 else 128 + (-code))
+            await self.child.terminate()  # the group's leftovers
+        finally:
+            self._release()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """The channel is closed (by us, the client, or a broken connection)."""
+        self.ending = True
+        if self.child is not None and not self.child.exited.done():
+            self.gateway.track(self.child.terminate(), f"stop of {self.link.who}")
+        elif self.child is None and not self.closed.done():
+            self.closed.set_result(None)
+        self.chan = None
+        self.link.session_closed(self)
+
+    def _release(self) -> None:
+        if self.idle_timer is not None:
+            self.idle_timer.cancel()
+        if self.child is not None:
+            self.child.close()
+        if self.home is not None:
+            shutil.rmtree(self.home, ignore_errors=True)
+            self.home = None
+        self.gateway.release_game(self)
+        if not self.closed.done():
+            self.closed.set_result(None)
+        log.info("%s: session ended", self.link.who)

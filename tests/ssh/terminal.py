@@ -1,0 +1,178 @@
+"""A game server with its SSH gateway on loopback, and an SSH terminal to drive it.
+
+The gateway runs in the test's own process (as ``aton-server --ssh-port`` runs it
+beside the game server), so the tests can look at what it holds: its sessions,
+its children, its open file descriptors.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import asyncssh
+
+from server.app import ArbiterServer
+from server.config import ServerConfig, SSHConfig, SSHLimits
+from server.ssh import SSHGateway
+
+ANSI = re.compile(rb"\x1b\[[0-9;?<>=$]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Za-z0-9]|\x1b[=>78]")
+CURSOR_TO = re.compile(rb"\x1b\[(\d+);(\d+)H")
+LOBBY = "Play a bot"  # the lobby screen's first binding, in its footer
+
+
+def plain(data: bytes) -> str:
+    return ANSI.sub(b"", data).decode("utf-8", errors="replace")
+
+
+class Stack:
+    """A game server and its gateway, started and stopped together."""
+
+    def __init__(self, tmp_path: Path, ssh: SSHConfig) -> None:
+        self.db = str(tmp_path / "aton.db")
+        self.server = ArbiterServer(ServerConfig(port=0, db_path=self.db))
+        self.ssh = replace(ssh, port=0, data_dir=ssh.data_dir or str(tmp_path))
+        self.gateway: SSHGateway | None = None
+
+    async def start(self) -> "Stack":
+        await self.server.start()
+        self.gateway = SSHGateway(self.ssh, "127.0.0.1", self.server.port, self.db)
+        await self.gateway.start()
+        return self
+
+    @property
+    def port(self) -> int:
+        return self.gateway.port
+
+    async def stop(self) -> None:
+        if self.gateway is not None:
+            await self.gateway.stop()
+        await self.server.stop()
+
+    async def settled(self, timeout: float = 8.0) -> None:
+        """Wait until the gateway holds no session and runs no task."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if not self.gateway.games and not self.gateway.tasks and not self.gateway.links:
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"the gateway still holds {self.gateway.games=} {self.gateway.tasks=} "
+                             f"{self.gateway.links=}")
+
+
+class GuestClient(asyncssh.SSHClient):
+    """A client without a key: keyboard-interactive with no prompt to answer."""
+
+    def kbdint_auth_requested(self) -> str:
+        return ""
+
+    def kbdint_challenge_received(self, name, instructions, lang, prompts):
+        return ["" for _ in prompts]
+
+
+class Terminal(asyncssh.SSHClientSession):
+    """The far end of an SSH session with a terminal: collects the screen's bytes."""
+
+    def __init__(self) -> None:
+        self.output = bytearray()
+        self.exit_status: int | None = None
+        self.closed = asyncio.Event()
+        self.changed = asyncio.Event()
+
+    def data_received(self, data: bytes, datatype) -> None:
+        self.output += data
+        self.changed.set()
+
+    def exit_status_received(self, status: int) -> None:
+        self.exit_status = status
+
+    def connection_lost(self, exc) -> None:
+        self.closed.set()
+
+    def text(self, since: int = 0) -> str:
+        return plain(bytes(self.output[since:]))
+
+    async def wait_for(self, text: str, timeout: float = 10.0, since: int = 0) -> float:
+        """Seconds until ``text`` is on screen (in the output after offset ``since``)."""
+        start = time.monotonic()
+        while text not in self.text(since):
+            left = timeout - (time.monotonic() - start)
+            if left <= 0 or self.closed.is_set():
+                raise AssertionError(f"{text!r} never appeared; the screen shows:\n{self.text(since)[-3000:]}")
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), min(left, 0.2))
+            except TimeoutError:
+                pass
+        return time.monotonic() - start
+
+    def extent(self, since: int = 0) -> tuple[int, int]:
+        """(columns, rows) the client drew to, from its cursor positioning."""
+        places = CURSOR_TO.findall(bytes(self.output[since:]))
+        return max(int(c) for _, c in places), max(int(r) for r, _ in places)
+
+
+async def connect(port: int, username: str = "alice", key: asyncssh.SSHKey | None = None,
+                  **options) -> asyncssh.SSHClientConnection:
+    if key is None:
+        options.setdefault("client_factory", GuestClient)
+        options.setdefault("client_keys", None)
+        options.setdefault("agent_path", None)
+    else:
+        options.setdefault("client_keys", [key])
+        options.setdefault("agent_path", None)
+    return await asyncssh.connect("127.0.0.1", port, username=username, known_hosts=None,
+                                  config=None, **options)
+
+
+async def open_terminal(conn: asyncssh.SSHClientConnection, size: tuple[int, int] = (100, 30),
+                        **options) -> tuple[asyncssh.SSHClientChannel, Terminal]:
+    return await conn.create_session(Terminal, term_type="xterm-256color", term_size=size, encoding=None,
+                                     **options)
+
+
+def process_gone(pid: int) -> bool:
+    """No such process, not even a zombie waiting to be reaped."""
+    return not Path(f"/proc/{pid}").exists()
+
+
+def children_of_this_process() -> set[int]:
+    pids: set[int] = set()
+    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+        try:
+            pids.update(int(p) for p in (task / "children").read_text().split())
+        except FileNotFoundError:
+            pass
+    return pids
+
+
+def client_children() -> set[int]:
+    """Our children that run the game client (the bots' process pool is not one)."""
+    found = set()
+    for pid in children_of_this_process():
+        try:
+            if b"aton_tui.cli" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.add(pid)
+        except FileNotFoundError:
+            pass
+    return found
+
+
+def open_fds() -> set[str]:
+    """This process's open files, as 'fd->target'."""
+    fds = set()
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            fds.add(f"{fd}->{os.readlink(f'/proc/self/fd/{fd}')}")
+        except FileNotFoundError:
+            pass
+    return fds
+
+
+def leaked_fds(before: set[str], after: set[str]) -> set[str]:
+    """Files opened since ``before`` and still open, except the bots' process pool's pipes."""
+    return {fd for fd in after - before if not fd.split("->", 1)[1].startswith(("pipe:", "/dev/shm/"))}

@@ -1,0 +1,117 @@
+"""A real SSH session: key login, the lobby, a bot game, a move, a resize, and nothing left behind."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+from pathlib import Path
+
+import asyncssh
+
+from .terminal import LOBBY, client_children, connect, leaked_fds, open_fds, open_terminal, process_gone
+
+SIGHUP_BIT = 1 << (signal.SIGHUP - 1)
+
+
+def proc_status(pid: int) -> dict[str, str]:
+    lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    return dict(line.split(":\t", 1) for line in lines if ":\t" in line)
+
+
+def session_and_tty(pid: int) -> tuple[int, int]:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[3]), int(fields[4])  # session id, controlling tty
+
+
+def my_seat_moved(store, game: int, seat: str, room) -> bool:
+    """The server holds a commitment of this seat, or has applied one of its moves.
+
+    (Through the server's own connection: a second SQLite connection in this process
+    would keep a descriptor open until the first one closes, by SQLite's design.)"""
+    if seat in room.seals:
+        return True
+    query = "SELECT COUNT(*) FROM moves WHERE game = ? AND seat = ?"
+    return store.db.execute(query, (game, seat)).fetchone()[0] > 0
+
+
+async def test_a_key_login_plays_a_bot_resizes_and_leaves_nothing_behind(stack):
+    fds_before = open_fds()
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    # a server started with nohup ignores SIGHUP: its players' clients must not inherit that
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        conn = await connect(stack.port, "alice", key)
+        chan, term = await open_terminal(conn, size=(100, 30))
+        first_frame = await term.wait_for(LOBBY, timeout=15)
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+    assert "lobby of 127.0.0.1" in term.text()
+    assert "alice" in term.text()  # in the players online
+    assert b"\x1b[38;5;" in term.output  # colours, 256 of them for xterm-256color
+    assert b"38;2;" not in term.output  # and no truecolor, which the terminal did not announce
+    assert term.extent() == (100, 30)
+
+    [pid] = stack.gateway.child_pids()
+    assert client_children() == {pid}
+    sid, tty = session_and_tty(pid)
+    assert sid == pid and tty != 0  # its own session, with the PTY as controlling terminal
+    assert not int(proc_status(pid)["SigIgn"], 16) & SIGHUP_BIT
+    env = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    assert b"TERM=xterm-256color" in env and not any(v.startswith(b"COLORTERM=") for v in env)
+    assert any(v.startswith(b"ATON_RESUME_TOKEN=") for v in env)
+
+    # b: the bot dialog; Enter: start with its defaults
+    chan.write(b"b")
+    await term.wait_for("Strength")
+    mark = len(term.output)
+    chan.write(b"\r")
+    await term.wait_for("(you)", since=mark)
+    await term.wait_for("Card", since=mark)
+    [room] = [r for r in stack.server.rooms.values() if any(s.name == "alice" for s in r.seats.values())]
+    seat = next(name for name, s in room.seats.items() if s.name == "alice")
+
+    # a move: put cards on the four cartouches (1-4 puts a value; three passes fill any hand), seal
+    chan.write(b"1234" * 3)
+    await asyncio.sleep(0.3)
+    chan.write(b"\r")
+    end = time.monotonic() + 10
+    while not my_seat_moved(stack.server.store, room.game_id, seat, room):
+        assert time.monotonic() < end, "the commitment never reached the server:\n" + term.text()[-2000:]
+        await asyncio.sleep(0.05)
+
+    # a resize re-lays the screen out at once, at the new size
+    mark = len(term.output)
+    started = time.monotonic()
+    chan.change_terminal_size(120, 40)
+    while not term.output[mark:] or term.extent(mark) != (120, 40):
+        assert time.monotonic() - started < 5, f"no redraw at 120x40: {term.extent(mark) if term.output[mark:] else None}"
+        await asyncio.sleep(0.02)
+
+    # closing the connection ends the client and frees everything
+    conn.close()
+    await conn.wait_closed()
+    await stack.settled()
+    assert process_gone(pid)
+    assert client_children() == set()
+    assert stack.gateway.session_count == 0
+    assert stack.gateway.by_fingerprint == {}
+    assert not leaked_fds(fds_before, open_fds())
+    # the seat is kept for the player's return
+    assert room.seats[seat].participant is None and not room.game.is_over
+    print(f"first frame {first_frame:.2f}s")
+
+
+async def test_quitting_the_client_ends_the_ssh_session_with_its_status(stack):
+    conn = await connect(stack.port, "bob", asyncssh.generate_private_key("ssh-ed25519"))
+    chan, term = await open_terminal(conn)
+    await term.wait_for(LOBBY, timeout=15)
+    [pid] = stack.gateway.child_pids()
+    chan.write(b"\x11")  # ctrl+q
+    await asyncio.wait_for(term.closed.wait(), 10)
+    assert term.exit_status == 0
+    assert term.output.endswith(b"\x1b[?25h")  # the terminal put back as it was
+    conn.close()
+    await conn.wait_closed()
+    await stack.settled()
+    assert process_gone(pid)
