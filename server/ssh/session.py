@@ -257,6 +257,12 @@ class InputBucket:
         return self.tokens >= 0
 
 
+def duration(seconds: float) -> str:
+    if seconds >= 120:
+        return f"{seconds / 60:g} minutes"
+    return f"{seconds:g} seconds"
+
+
 def how_to_connect(username: str) -> str:
     user = f"{username}@" if username and username.isprintable() and len(username) <= 32 else ""
     return ("Aton is played in a terminal, and this session asked for none (or ran a command).\r\n"
@@ -284,6 +290,7 @@ class GameSession(asyncssh.SSHServerSession):
         self.started_at = time.monotonic()
         self.first_output_at: float | None = None
         self.ending = False
+        self.farewell: tuple[str, int] | None = None
         self.closed = asyncio.get_running_loop().create_future()
 
     # ------------------------------------------------------------------ requests
@@ -344,8 +351,19 @@ class GameSession(asyncssh.SSHServerSession):
     def _output(self, data: bytes) -> None:
         if self.first_output_at is None:
             self.first_output_at = time.monotonic()
-        if self.chan is not None and not self.ending:
+        if not self.ending:
+            self._send(data)
+
+    def _send(self, data: bytes, exit_status: int | None = None) -> None:
+        """Write to the channel (and end it with ``exit_status``) unless it is closing already."""
+        if self.chan is None:
+            return
+        try:
             self.chan.write(data)
+            if exit_status is not None:
+                self.chan.exit(exit_status)
+        except (BrokenPipeError, OSError):
+            pass  # the client went away meanwhile: connection_lost cleans up
 
     def _input_blocked(self, blocked: bool) -> None:
         if self.chan is not None:
@@ -392,17 +410,14 @@ class GameSession(asyncssh.SSHServerSession):
         if self.ending:
             return
         if time.monotonic() - self.last_input >= self.gateway.limits.idle_timeout:
-            minutes = self.gateway.limits.idle_timeout / 60
-            self.end(f"Closed after {minutes:g} minutes without a key press. Your games are kept: "
-                     "log in again to play on.", 1)
+            self.end(f"Closed after {duration(self.gateway.limits.idle_timeout)} without a key press. "
+                     "Your games are kept: log in again to play on.", 1)
         else:
             self._arm_idle_timer()
 
     def _finish_with_text(self, text: str, status: int) -> None:
         self.ending = True
-        if self.chan is not None:
-            self.chan.write(text.encode())
-            self.chan.exit(status)
+        self._send(text.encode(), status)
         if not self.closed.done():
             self.closed.set_result(None)
 
@@ -411,25 +426,23 @@ class GameSession(asyncssh.SSHServerSession):
         if self.ending:
             return
         self.ending = True
-        self.gateway.track(self._end(message, status), f"end of {self.link.who}")
-
-    async def _end(self, message: str, status: int) -> None:
+        self.farewell = (message, status)
         if self.child is not None:
-            await self.child.terminate()
-        if self.chan is not None:
-            self.chan.write(TERMINAL_RESET + b"\r\n" + message.encode() + b"\r\n")
-            self.chan.exit(status)
+            self.gateway.track(self.child.terminate(), f"end of {self.link.who}")
 
     async def _wait_for_child(self) -> None:
-        """The child's exit ends the SSH session with its exit status; then release everything."""
+        """The child's exit ends the SSH session with its exit status (or the gateway's
+        farewell); then everything is released."""
         assert self.child is not None
         try:
             code = await self.child.exited
             self.child.drain()
-            if not self.ending and self.chan is not None:
+            if self.farewell is not None:
+                message, status = self.farewell
+                self._send(TERMINAL_RESET + b"\r\n" + message.encode() + b"\r\n", status)
+            elif not self.ending:
                 self.ending = True
-                self.chan.write(TERMINAL_RESET)
-                self.chan.exit(code if 0 <= code < 256 else 128 + (-code))
+                self._send(TERMINAL_RESET, code if 0 <= code < 256 else 128 + (-code))
             await self.child.terminate()  # the group's leftovers
         finally:
             self._release()

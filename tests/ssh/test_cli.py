@@ -1,0 +1,90 @@
+"""``aton-server --ssh-port``: both lines, the host key on disk, a clean stop that takes its
+players' clients with it (even when started with SIGHUP ignored, as nohup does)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import asyncssh
+
+from .terminal import LOBBY, connect, open_terminal
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def start_server(db: Path, *extra: str) -> tuple[subprocess.Popen, int, int]:
+    def like_nohup() -> None:
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "--port", "0", "--ssh-port", "0", "--db", str(db), *extra],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=like_nohup)
+    first, second = proc.stdout.readline(), proc.stdout.readline()
+    assert first.startswith("listening on 127.0.0.1:"), first + second + proc.stderr.read()
+    assert second.startswith("ssh listening on 127.0.0.1:"), second + proc.stderr.read()
+    return proc, int(first.rsplit(":", 1)[1]), int(second.rsplit(":", 1)[1])
+
+
+def children(pid: int) -> set[int]:
+    found = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found.update(int(p) for p in (task / "children").read_text().split())
+    return {p for p in found if b"aton_tui.cli" in Path(f"/proc/{p}/cmdline").read_bytes()}
+
+
+async def test_the_server_serves_ssh_and_stops_cleanly_with_its_players(tmp_path):
+    db = tmp_path / "data" / "aton.db"
+    proc, game_port, ssh_port = start_server(db)
+    try:
+        key_file = db.parent / "ssh_host_ed25519_key"
+        assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+        assert stat.S_IMODE((db.parent / "ssh_resume_secret").stat().st_mode) == 0o600
+        conn = await connect(ssh_port, "alice", asyncssh.generate_private_key("ssh-ed25519"))
+        host_key = conn.get_server_host_key().get_fingerprint("sha256")
+        assert host_key == asyncssh.read_private_key(str(key_file)).get_fingerprint("sha256")
+        chan, term = await open_terminal(conn)
+        await term.wait_for(LOBBY, timeout=15)
+        assert f"lobby of 127.0.0.1:{game_port}" in term.text()
+        [pid] = children(proc.pid)
+        proc.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(term.closed.wait(), 10)
+        assert "The server is restarting" in term.text() and term.exit_status == 1
+        assert await asyncio.get_running_loop().run_in_executor(None, proc.wait, 15) == 0
+        assert not os.path.exists(f"/proc/{pid}")  # killed and reaped, not left to PID 1
+        conn.close()
+        await conn.wait_closed()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    # the next start keeps the host key: clients see no changed host identification
+    proc, _, ssh_port = start_server(db)
+    try:
+        conn = await connect(ssh_port, "alice", asyncssh.generate_private_key("ssh-ed25519"))
+        assert conn.get_server_host_key().get_fingerprint("sha256") == host_key
+        conn.close()
+        await conn.wait_closed()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=15) == 0
+
+
+def test_a_busy_ssh_port_is_a_clear_error(tmp_path):
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "server.cli", "--port", "0", "--ssh-port", str(port),
+                               "--db", str(tmp_path / "aton.db")], cwd=ROOT, capture_output=True, text=True,
+                              timeout=30)
+    assert done.returncode == 1
+    assert done.stdout.startswith("listening on 127.0.0.1:")
+    assert f"aton-server: cannot listen on 127.0.0.1:{port}" in done.stderr

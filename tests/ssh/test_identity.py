@@ -1,0 +1,156 @@
+"""Who a player is: key fingerprints, remembered names, resume tokens, guests; the host key."""
+
+from __future__ import annotations
+
+import asyncio
+import stat
+
+import asyncssh
+import pytest
+
+from server.config import SSHConfig
+from server.ssh.gateway import SSHGateway
+from server.ssh.identity import HOST_KEY_FILE, SECRET_FILE, Identities, valid_name
+
+from .terminal import LOBBY, connect, open_terminal
+
+
+@pytest.mark.parametrize("proposed, expected", [
+    ("alice", "alice"), ("Zoë", "Zoë"), ("x" * 24, "x" * 24), ("a b", "a b"),
+    ("", None), ("x" * 25, None), ("bad\x1bname", None), ("tab\tname", None), (" padded", None),
+    ("new\nline", None), ("\u200bzero", None),
+])
+def test_names_are_validated(proposed, expected):
+    assert valid_name(proposed) == expected
+
+
+def test_a_key_keeps_its_first_name_and_token(tmp_path):
+    ids = Identities(tmp_path / "aton.db", b"s" * 32)
+    first = ids.for_key("SHA256:abc", "alice")
+    again = ids.for_key("SHA256:abc", "mallory")  # the SSH user name only names a new player
+    other = ids.for_key("SHA256:def", "bad\x07name")
+    assert (first.name, again.name) == ("alice", "alice")
+    assert first.resume_token == again.resume_token != other.resume_token
+    assert 16 <= len(first.resume_token) <= 64  # the protocol's bounds
+    assert other.name.startswith("guest-")
+    assert Identities(tmp_path / "aton.db", b"t" * 32).resume_token("SHA256:abc") != first.resume_token
+    ids.close()
+    assert Identities(tmp_path / "aton.db", b"s" * 32).for_key("SHA256:abc", "bob").name == "alice"  # remembered
+    g1, g2 = Identities.guest("carol"), Identities.guest("carol")
+    assert g1.guest and g1.name == "carol" and g1.resume_token != g2.resume_token
+
+
+async def test_the_host_key_is_made_once_private_and_reused(tmp_path):
+    def start() -> SSHGateway:
+        return SSHGateway(SSHConfig(port=0, data_dir=str(tmp_path)), "127.0.0.1", 1, str(tmp_path / "aton.db"))
+
+    first = start()
+    for name in (HOST_KEY_FILE, SECRET_FILE):
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600
+    second = start()
+    assert first.host_fingerprint == second.host_fingerprint
+    assert first.identities.resume_token("SHA256:x") == second.identities.resume_token("SHA256:x")
+    chosen = tmp_path / "elsewhere" / "key"
+    third = SSHGateway(SSHConfig(port=0, data_dir=str(tmp_path), host_key=str(chosen)), "127.0.0.1", 1,
+                       str(tmp_path / "aton.db"))
+    assert chosen.exists() and third.host_fingerprint != first.host_fingerprint
+    # and it is the key a client sees
+    await third.start()
+    try:
+        conn = await connect(third.port, "x", asyncssh.generate_private_key("ssh-ed25519"))
+        assert conn.get_server_host_key().get_fingerprint("sha256") == third.host_fingerprint
+        conn.close()
+        await conn.wait_closed()
+    finally:
+        await third.stop()
+    for gateway in (first, second):
+        gateway.identities.close()
+
+
+async def test_a_guest_plays_under_the_user_name(stack):
+    conn = await connect(stack.port, "carol")  # no key: keyboard-interactive
+    chan, term = await open_terminal(conn)
+    await term.wait_for(LOBBY, timeout=15)
+    await term.wait_for("carol")
+    [game] = stack.gateway.games
+    assert game.link.identity.guest and game.link.identity.name == "carol"
+    conn.close()
+    await conn.wait_closed()
+
+
+async def test_a_bad_user_name_becomes_a_guest_name(stack):
+    conn = await connect(stack.port, "x" * 30)
+    await conn.create_session(asyncssh.SSHClientSession, term_type="xterm", encoding=None)
+    await asyncio.sleep(0.2)
+    [link] = stack.gateway.links
+    assert link.identity.name.startswith("guest-")
+    conn.close()
+    await conn.wait_closed()
+
+
+async def test_guests_can_be_turned_off(stack_factory):
+    stack = await stack_factory(guests=False)
+    with pytest.raises(asyncssh.PermissionDenied):
+        await connect(stack.port, "carol")
+    conn = await connect(stack.port, "dave", asyncssh.generate_private_key("ssh-ed25519"))
+    conn.close()
+    await conn.wait_closed()
+
+
+async def test_the_same_key_comes_back_as_the_same_player(stack):
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    conn = await connect(stack.port, "erin", key)
+    chan, term = await open_terminal(conn)
+    await term.wait_for(LOBBY, timeout=15)
+    conn.close()
+    await conn.wait_closed()
+    await stack.settled()
+    conn = await connect(stack.port, "someone-else", key)
+    chan, term = await open_terminal(conn)
+    await term.wait_for(LOBBY, timeout=15)
+    await term.wait_for("erin")
+    assert "someone-else" not in term.text()
+    conn.close()
+    await conn.wait_closed()
+
+
+async def test_the_same_key_takes_its_seat_back(stack):
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    conn = await connect(stack.port, "frank", key)
+    chan, term = await open_terminal(conn)
+    await term.wait_for(LOBBY, timeout=15)
+    chan.write(b"b")
+    await term.wait_for("Strength")
+    chan.write(b"\r")
+    await term.wait_for("(you)")
+    [room] = stack.server.rooms.values()
+    seat = next(name for name, s in room.seats.items() if s.name == "frank")
+    conn.close()
+    await conn.wait_closed()
+    await stack.settled()
+    assert room.seats[seat].participant is None
+    conn = await connect(stack.port, "frank", key)
+    chan, term = await open_terminal(conn)
+    await term.wait_for("(you)", timeout=15)  # straight back into the game
+    assert room.seats[seat].participant is not None
+    conn.close()
+    await conn.wait_closed()
+
+
+async def test_a_second_login_with_the_key_takes_over_the_first(stack):
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    conn1 = await connect(stack.port, "gina", key)
+    chan1, term1 = await open_terminal(conn1)
+    await term1.wait_for(LOBBY, timeout=15)
+    [pid1] = stack.gateway.child_pids()
+    conn2 = await connect(stack.port, "gina", key)
+    chan2, term2 = await open_terminal(conn2)
+    await asyncio.wait_for(term1.closed.wait(), 10)
+    assert "logged in again from another connection" in term1.text()
+    assert term1.exit_status == 1
+    await term2.wait_for(LOBBY, timeout=15)
+    assert "gina-2" not in term2.text()  # the first one left before the second said hello
+    assert pid1 not in stack.gateway.child_pids()
+    for conn in (conn1, conn2):
+        conn.close()
+        await conn.wait_closed()

@@ -1,0 +1,100 @@
+"""The limits: connections in total and per address, logins in progress, login and idle
+timeouts, input rate; a misbehaving client is dropped and nobody else notices."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import asyncssh
+import pytest
+
+from .terminal import LOBBY, Terminal, client_children, connect, open_terminal
+
+REFUSED = (asyncssh.DisconnectError, ConnectionError)
+
+
+def key() -> asyncssh.SSHKey:
+    return asyncssh.generate_private_key("ssh-ed25519")
+
+
+async def close(*conns: asyncssh.SSHClientConnection) -> None:
+    for conn in conns:
+        conn.close()
+        await conn.wait_closed()
+
+
+async def test_connections_per_address_and_in_total_are_capped(stack_factory):
+    stack = await stack_factory(max_per_address=2, max_sessions=3)
+    a, b = await connect(stack.port, "a", key()), await connect(stack.port, "b", key())
+    with pytest.raises(REFUSED, match="too many connections from your address"):
+        await connect(stack.port, "c", key())
+    await close(a)
+    c = await connect(stack.port, "c", key())  # a slot is free again
+    await close(b, c)
+    stack = await stack_factory(max_sessions=1)
+    a = await connect(stack.port, "a", key())
+    with pytest.raises(REFUSED, match="the server is full"):
+        await connect(stack.port, "b", key())
+    await close(a)
+
+
+async def test_logins_in_progress_are_capped_and_timed_out(stack_factory):
+    stack = await stack_factory(max_unauthenticated=1, login_timeout=1.0)
+    reader, writer = await asyncio.open_connection("127.0.0.1", stack.port)  # says nothing at all
+    assert (await reader.readline()).startswith(b"SSH-2.0-AtonGateway")
+    with pytest.raises(REFUSED, match="too many logins in progress"):
+        await connect(stack.port, "b", key())
+    started = time.monotonic()
+    assert await asyncio.wait_for(reader.read(), 5) is not None  # closed by the login timeout
+    assert time.monotonic() - started < 3
+    writer.close()
+    # a connection that logs in but never opens a session is closed after the login time too
+    idle = await connect(stack.port, "b", key())
+    await asyncio.wait_for(idle.wait_closed(), 5)
+
+
+async def test_an_idle_session_is_closed_and_typing_keeps_one_open(stack_factory):
+    stack = await stack_factory(idle_timeout=3.0)
+    typist, sleeper = await connect(stack.port, "typist", key()), await connect(stack.port, "sleeper", key())
+    (tchan, tterm), (schan, sterm) = await asyncio.gather(open_terminal(typist), open_terminal(sleeper))
+    started = time.monotonic()
+    while not sterm.closed.is_set():
+        tchan.write(b"z")  # no binding: nothing happens but the key press
+        await asyncio.sleep(0.4)
+        assert time.monotonic() - started < 10, "the idle session was never closed"
+    assert time.monotonic() - started > 2.5
+    assert "Closed after 3 seconds without a key press" in sterm.text() and sterm.exit_status == 1
+    assert b"\x1b[?1049l" in sterm.output  # the terminal put back before the message
+    assert not tterm.closed.is_set()
+    await tterm.wait_for(LOBBY, timeout=15)
+    assert len(stack.gateway.child_pids()) == 1
+    await close(typist, sleeper)
+    await stack.settled()
+    assert client_children() == set()
+
+
+async def test_an_input_flood_drops_that_client_only(stack_factory):
+    stack = await stack_factory(input_rate=200, input_burst=1000)
+    flooder, player = await connect(stack.port, "flood", key()), await connect(stack.port, "calm", key())
+    (fchan, fterm), (pchan, pterm) = await asyncio.gather(open_terminal(flooder), open_terminal(player))
+    await asyncio.gather(fterm.wait_for(LOBBY, timeout=20), pterm.wait_for(LOBBY, timeout=20))
+    fchan.write(b"z" * 5000)
+    await asyncio.wait_for(flooder.wait_closed(), 5)
+    mark = len(pterm.output)
+    pchan.write(b"b")
+    await pterm.wait_for("Strength", since=mark)
+    await close(player)
+    await stack.settled()
+    assert client_children() == set()
+
+
+async def test_one_game_client_per_connection(stack):
+    conn = await connect(stack.port, "alice", key())
+    chan, term = await open_terminal(conn)
+    await term.wait_for(LOBBY, timeout=15)
+    chan2, term2 = await conn.create_session(Terminal, term_type="xterm", encoding=None)
+    await asyncio.wait_for(term2.closed.wait(), 5)
+    assert term2.exit_status == 1 and "One game client per connection" in term2.text()
+    assert not term.closed.is_set()
+    await close(conn)

@@ -1,0 +1,74 @@
+"""Everything but a game in a terminal is refused: commands, no terminal, forwarding, SFTP."""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncssh
+import pytest
+
+from .terminal import LOBBY, Terminal, client_children, connect, open_terminal
+
+HOW_TO = "ssh -t"
+
+
+@pytest.fixture
+async def conn(stack):
+    conn = await connect(stack.port, "alice", asyncssh.generate_private_key("ssh-ed25519"))
+    yield conn
+    conn.close()
+    await conn.wait_closed()
+
+
+async def test_a_command_gets_how_to_connect_and_status_1(stack, conn):
+    done = await conn.run("ls -la /", timeout=10)
+    assert done.exit_status == 1
+    assert HOW_TO in done.stdout and "alice@HOST" in done.stdout
+    assert client_children() == set()
+
+
+async def test_a_command_with_a_terminal_gets_it_too(stack, conn):
+    chan, term = await conn.create_session(Terminal, "cat /etc/passwd", term_type="xterm", encoding=None)
+    await asyncio.wait_for(term.closed.wait(), 10)
+    assert term.exit_status == 1 and HOW_TO in term.text() and "root:" not in term.text()
+
+
+async def test_a_shell_without_a_terminal_gets_it_too(stack, conn):
+    chan, term = await conn.create_session(Terminal, encoding=None)  # no term_type: no PTY
+    await asyncio.wait_for(term.closed.wait(), 10)
+    assert term.exit_status == 1 and HOW_TO in term.text()
+    assert stack.gateway.session_count == 0
+
+
+async def test_port_forwarding_of_every_kind_is_refused(stack, conn):
+    with pytest.raises(asyncssh.ChannelOpenError):  # ssh -L: to the game server behind the gateway
+        await conn.open_connection("127.0.0.1", stack.server.port)
+    with pytest.raises(asyncssh.ChannelListenError):  # ssh -R
+        await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", 9)
+    with pytest.raises(asyncssh.ChannelOpenError):  # ssh -L with a unix socket
+        await conn.open_unix_connection("/run/anything.sock")
+    with pytest.raises(asyncssh.ChannelListenError):  # ssh -R with a unix socket
+        await conn.forward_remote_path("/tmp/aton-test.sock", "/tmp/x.sock")
+
+
+async def test_sftp_and_other_subsystems_are_refused(stack, conn):
+    with pytest.raises((asyncssh.ChannelOpenError, asyncssh.SFTPError)):
+        await conn.start_sftp_client()
+    with pytest.raises(asyncssh.ChannelOpenError, match="Session request failed"):
+        await conn.create_session(Terminal, subsystem="netconf", encoding=None)
+
+
+async def test_agent_and_x11_forwarding_are_refused(stack, tmp_path):
+    conn = await connect(stack.port, "alice", asyncssh.generate_private_key("ssh-ed25519"),
+                         agent_forwarding=True, agent_path=str(tmp_path / "agent.sock"))
+    try:
+        with pytest.raises(asyncssh.ChannelOpenError, match="X11 forwarding request failed"):
+            await open_terminal(conn, x11_forwarding=True, x11_display="localhost:9")
+        chan, term = await open_terminal(conn)
+        await term.wait_for(LOBBY, timeout=15)
+        [game] = stack.gateway.games
+        assert game.chan.get_agent_path() is None
+        assert game.chan.get_x11_display() is None
+    finally:
+        conn.close()
+        await conn.wait_closed()
