@@ -32,6 +32,7 @@ from .session import NotConnected, Session, Status
 from .settings import Settings
 from .themes import DARK_BOARD, THEMES
 
+STYLES = Path(__file__).parent / "styles"
 CLOCKS = ("blitz", "normal", "relaxed")
 LEVELS = ("random", "easy", "normal", "hard")
 
@@ -68,8 +69,7 @@ class StatusChanged(Message):
 
 class AtonApp(App):
     TITLE = "Aton"
-    CSS_PATH = ["styles/app.tcss", "styles/board.tcss", "styles/game.tcss", "styles/lobby.tcss",
-                "styles/dialogs.tcss"]
+    CSS_PATH = [STYLES / f"{name}.tcss" for name in ("app", "board", "game", "lobby", "dialogs")]
     COMMANDS = App.COMMANDS | {AtonCommands}
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True),

@@ -96,7 +96,7 @@ def _other(seat: str) -> str:
 
 def _turn_order(e: dict) -> str:
     who = player_name(e["first"])
-    values = f"red {e['red']}, blue {e['blue']}"
+    values = f"Red {e['red']}, Blue {e['blue']}"
     if e["reason"] == "cartouche2":
         return f"{who} plays first: lower cartouche 2 ({values})."
     if e["reason"] == "cartouche1":
@@ -125,7 +125,7 @@ def _line(e: dict, seat: str | None) -> str | None:
         return (f"{who} scores {e['points']}: cartouche 1 {e['higher']} beats {e['lower']} "
                 f"(2 × the difference) — now {e['total']}.")
     if kind == "war_cards_turned":
-        return f"War! Cartouches 1 and 2 tie; deck tops turned up: red {e['red']}, blue {e['blue']}."
+        return f"War! Cartouches 1 and 2 tie; deck tops turned up: Red {e['red']}, Blue {e['blue']}."
     if kind == "turn_order_decided":
         return _turn_order(e)
     if kind == "war_cards_returned":
@@ -151,11 +151,12 @@ def _line(e: dict, seat: str | None) -> str | None:
         return category_line(e)
     if kind == "stones_returned":
         where = "to their supplies" if e["to_supply"] else "out of the game"
-        return f"The stones in the Kingdom go back {where} (red {e['red']}, blue {e['blue']})."
+        return f"The stones in the Kingdom go back {where} (Red {e['red']}, Blue {e['blue']})."
     if kind == "resigned":
         return f"{who} resigns."
     if kind == "game_over":
-        return f"Game over. {result_sentence(e.get('winner'), e['reason'])} Final score: red {e['red_score']}, blue {e['blue_score']}."
+        return (f"Game over. {result_sentence(e.get('winner'), e['reason'])} "
+                f"Final score: Red {e['red_score']}, Blue {e['blue_score']}.")
     if kind == "timeout":
         return (f"{who}'s time ran out while {_ACTIONS.get(e['action'], e['action'])}: "
                 f"a default move was played (strike {e['strikes']}).")
@@ -175,8 +176,8 @@ def _line(e: dict, seat: str | None) -> str | None:
 
 
 def category_line(e: dict) -> str:
-    """One category of a scoring round: 'Temple 2: red 4, blue 2 → red +5'."""
+    """One category of a scoring round: 'Temple 2: Red 4, Blue 2 → Red +5'."""
     title = e["title"][0].upper() + e["title"][1:]
-    gains = [f"{s} +{e[f'{s}_points']}" for s in ("red", "blue") if e[f"{s}_points"]]
+    gains = [f"{player_name(s)} +{e[f'{s}_points']}" for s in ("red", "blue") if e[f"{s}_points"]]
     outcome = ", ".join(gains) if gains else "nobody scores"
-    return f"{title}: red {e['red_count']}, blue {e['blue_count']} → {outcome}."
+    return f"{title}: Red {e['red_count']}, Blue {e['blue_count']} → {outcome}."

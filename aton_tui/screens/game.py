@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Callable
 
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Container, Vertical
 from textual.events import Resize
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
@@ -24,6 +25,7 @@ from ..widgets.board import Board
 from ..widgets.commit_panel import CommitPanel
 from ..widgets.game_log import GameLog
 from ..widgets.kingdom import Kingdom
+from ..widgets.legend import Legend
 from ..widgets.players import Cartouche, PlayerRow, PlayersPanel
 from ..widgets.score_track import ScoreTrack
 from ..widgets.symbols import SEAT_SYMBOL
@@ -91,10 +93,13 @@ class GameScreen(Screen):
         yield ScoreTrack()
         yield Board()
         yield Kingdom()
-        yield PlayersPanel(self.aton.clock)
-        yield CommitPanel()
-        yield Static("", id="decision")
-        yield GameLog(id="log")
+        with Container(id="lower"):
+            with Vertical(id="side"):
+                yield PlayersPanel(self.aton.clock)
+                yield Static("", id="decision")
+                yield CommitPanel()
+                yield Legend()
+            yield GameLog(id="log")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:

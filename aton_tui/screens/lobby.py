@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Vertical
+from textual.containers import Container, Horizontal, Vertical
+from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, Static
 
@@ -20,21 +21,24 @@ from ..lobby_model import LobbyModel
 if TYPE_CHECKING:
     from ..app import AtonApp
 
+HINT = ("b plays a bot · q finds a quick match · n opens a table · i joins by invite code · "
+        "Enter on a table joins it, on a game watches it · ? help")
 STATUS_WORDS = {"lobby": "in the lobby", "waiting": "waiting", "playing": "playing", "watching": "watching"}
 
 
 class LobbyScreen(Screen):
     BINDINGS = [
-        Binding("b", "app.play_bot", "Play a bot"),
+        Binding("b", "app.play_bot", "Bot"),
         Binding("q", "app.quick_match", "Quick match"),
         Binding("n", "app.new_table", "New table"),
-        Binding("i", "app.join_invite", "Invite code"),
-        Binding("j", "join", "Join table"),
-        Binding("w", "watch", "Watch game"),
+        Binding("i", "app.join_invite", "Invite"),
+        Binding("j", "join", "Join"),
+        Binding("w", "watch", "Watch"),
         Binding("g", "app.back_to_game", "Back to game"),
         Binding("escape", "app.leave_queue", "Stop waiting"),
         Binding("question_mark", "app.help", "Help", key_display="?"),
     ]
+    WIDE = 120  # from this width on, the three lists stand side by side
 
     def __init__(self, where: str) -> None:
         super().__init__()
@@ -48,18 +52,20 @@ class LobbyScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Static(f" ATON  ·  lobby of {self.where}", id="top-bar")
         yield Static("", id="banner")
+        yield Static(HINT, id="lobby-hint")
         yield Static("", id="notice")
-        with Grid(id="lobby-lists"):
-            with Vertical(classes="lobby-section"):
-                yield Label("Open tables — Enter joins", classes="section-title")
-                yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
-            with Vertical(classes="lobby-section"):
-                yield Label("Games in progress — Enter watches", classes="section-title")
-                yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
-            with Vertical(classes="lobby-section"):
+        with Horizontal(id="lobby-lists"):
+            with Container(id="matches"):
+                with Vertical(classes="lobby-section"):
+                    yield Label("Open tables — Enter joins", classes="section-title")
+                    yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+                with Vertical(classes="lobby-section"):
+                    yield Label("Games in progress — Enter watches", classes="section-title")
+                    yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
+            with Vertical(classes="lobby-section", id="players-section"):
                 yield Label("Players online", classes="section-title")
                 yield DataTable(id="players", cursor_type="row", zebra_stripes=True)
-        yield Footer(compact=True)
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#tables", DataTable).add_columns("table", "host", "clock", "waiting")
@@ -67,6 +73,9 @@ class LobbyScreen(Screen):
         self.query_one("#players", DataTable).add_columns("name", "", "status")
         self.refresh_lists(self.aton.lobby)
         self.query_one("#tables", DataTable).focus()
+
+    def on_resize(self, event: Resize) -> None:
+        self.set_class(event.size.width < self.WIDE, "-narrow")
 
     def refresh_lists(self, lobby: LobbyModel) -> None:
         now = self.aton.wall_clock()

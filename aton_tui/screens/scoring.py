@@ -8,39 +8,52 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label, Static
+from textual.widget import Widget
+from textual.widgets import Button, Label
 
+#: what the majority scores in each category (the help screen says it at length)
 RULES = {
-    1: "majority: own − opponent's stones",
-    2: "majority: 5",
-    3: "majority: 1 per own stone",
-    4: "majority: 3 per own stone on a blue square",
-    5: "majority: 8",
-    6: "each: +1/+2 per own stone",
+    1: "the difference",
+    2: "5",
+    3: "1 per own stone",
+    4: "3 per blue square",
+    5: "8",
+    6: "everyone +1/+2 each",
 }
 
 
-def breakdown(categories: list[dict]) -> Table:
-    table = Table(box=None, expand=True, pad_edge=False)
-    table.add_column("category")
-    table.add_column("how it scores", style="dim")
-    table.add_column("● red", justify="right")
-    table.add_column("■ blue", justify="right")
-    table.add_column("points", justify="right")
-    totals = {"red": 0, "blue": 0}
-    for c in categories:
-        gains = []
-        for seat in ("red", "blue"):
-            points = c[f"{seat}_points"]
-            totals[seat] += points
-            if points:
-                gains.append(f"{seat} +{points}")
-        title = c["title"][0].upper() + c["title"][1:]
-        table.add_row(title, RULES.get(c["category"], ""), str(c["red_count"]), str(c["blue_count"]),
-                      ", ".join(gains) or "—")
-    table.add_row(Text("total", style="bold"), "", "", "",
-                  Text(f"red +{totals['red']}, blue +{totals['blue']}", style="bold"))
-    return table
+class Breakdown(Widget):
+    """The categories of one scoring round as a table, the players in their colours."""
+
+    COMPONENT_CLASSES = {"breakdown--red", "breakdown--blue", "breakdown--rule", "breakdown--total"}
+
+    def __init__(self, categories: list[dict], **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.categories = categories
+
+    def render(self) -> Table:
+        seat_style = {seat: self.get_component_rich_style(f"breakdown--{seat}") for seat in ("red", "blue")}
+        table = Table(box=None, pad_edge=False)
+        table.add_column("category")
+        table.add_column("majority scores", style=self.get_component_rich_style("breakdown--rule"))
+        table.add_column(Text("● Red", seat_style["red"]), justify="right")
+        table.add_column(Text("■ Blue", seat_style["blue"]), justify="right")
+        table.add_column("points", justify="right")
+        totals = {"red": 0, "blue": 0}
+        for c in self.categories:
+            gains = Text()
+            for seat in ("red", "blue"):
+                points = c[f"{seat}_points"]
+                totals[seat] += points
+                if points:
+                    gains.append(("  " if gains else "") + f"{seat.capitalize()} +{points}", seat_style[seat])
+            title = c["title"][0].upper() + c["title"][1:]
+            table.add_row(title, RULES.get(c["category"], ""), str(c["red_count"]), str(c["blue_count"]),
+                          gains or Text("—"))
+        total = Text.assemble((f"Red +{totals['red']}", seat_style["red"]), "  ",
+                              (f"Blue +{totals['blue']}", seat_style["blue"]))
+        table.add_row(Text("total", self.get_component_rich_style("breakdown--total")), "", "", "", total)
+        return table
 
 
 class ScoringScreen(ModalScreen[None]):
@@ -52,11 +65,10 @@ class ScoringScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box wide"):
-            yield Label(f"Scoring round — the Kingdom of the Dead holds {self.dead} stones", classes="dialog-title")
-            yield Static(breakdown(self.categories), id="breakdown")
+            yield Label(f"Scoring round · the Kingdom of the Dead holds {self.dead} stones", classes="dialog-title")
+            yield Breakdown(self.categories)
             red, blue = self.scores
-            yield Label(f"Scores now: red {red}, blue {blue}.  The stones in the Kingdom go back to the supplies.",
-                        classes="dialog-text")
+            yield Label(f"Scores now: red {red}, blue {blue}.  The Kingdom's stones go back to the supplies.")
             yield Button("Continue (Enter)", variant="primary", id="continue")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

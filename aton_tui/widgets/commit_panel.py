@@ -21,7 +21,7 @@ from ..commit_draft import CARTOUCHES, CommitDraft
 LABELS = ("C1 points", "C2 order & removal", "C3 range", "C4 placement")
 HAND_LABEL = "Hand "
 CARD_WIDTH = 4  # " 3 " and a space
-HINT = "  a card's number or a click puts it on the lit cartouche"
+HINT = "  ← type a number or click a card"
 
 
 def meaning(cartouche: int, value: int, first_round: bool) -> str:

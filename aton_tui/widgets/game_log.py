@@ -8,7 +8,8 @@ from typing import Iterable
 from rich.text import Text
 from textual.widgets import RichLog
 
-_SEAT_WORDS = {"red": re.compile(r"\b[Rr]ed\b"), "blue": re.compile(r"\b[Bb]lue\b")}
+#: the players are named with a capital (square kinds are not: "a blue square")
+_SEAT_WORDS = {"red": re.compile(r"\bRed\b"), "blue": re.compile(r"\bBlue\b")}
 
 
 class GameLog(RichLog, can_focus=False):

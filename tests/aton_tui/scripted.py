@@ -1,0 +1,128 @@
+"""Fixed games for snapshots: frames as a server would send them to red, with no server.
+
+``ScriptedGame`` plays a seeded game with seeded choices through the server's own
+game wrapper (``server.games.AtonGame``) and records, for red, the first
+``game_state`` and one ``update`` per move, numbered as the arbiter numbers them.
+``FramesApp`` is the real client fed those frames instead of a connection, with
+its clocks frozen, so every screenshot is the same on every run.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from protocol import messages as m
+from server.games import AtonGame
+
+from aton_tui.app import AtonApp, Frame, Launch, StatusChanged
+from aton_tui.session import Status
+
+from .conftest import quiet_settings
+
+SEAT = "red"
+PLAYERS = {"red": {"name": "Ada", "kind": "human", "connected": True},
+           "blue": {"name": "Bot (normal)", "kind": "bot", "connected": True}}
+OPTIONS = {"clock": "normal", "private": True,
+           "time_control": {"commit": 90, "open": 15, "move": 30, "grace": 60, "max_strikes": 3}}
+FROZEN_NOW = 1000.0
+
+
+class ScriptedGame:
+    def __init__(self, seed: int = 7, choices: int = 11) -> None:
+        self.game = AtonGame(seed)
+        self.rng = random.Random(choices)
+        self.version = 0
+        self.first = self.game_state()
+        self.updates: list[m.Update] = []
+
+    def _view(self, sealed: tuple[str, ...] = ()) -> dict:
+        view = self.game.view(SEAT)
+        view["commitments"] = {s: "sealed" if s in sealed else "none" for s in ("red", "blue")}
+        return view
+
+    def _clocks(self) -> dict:
+        pending = self.game.pending()
+        kind = "commit" if self.game.state.phase.value == "commit" else "move"
+        return {s: {"remaining_ms": 84_000 if s in pending else None, "for": kind if s in pending else None,
+                    "strikes": 0} for s in ("red", "blue")}
+
+    def game_state(self) -> m.GameState:
+        return m.GameState(game=12, version=self.version, seat=SEAT, players=PLAYERS, options=OPTIONS,
+                           view=self._view(), clocks=self._clocks())
+
+    def _publish(self, events: list[dict], sealed: tuple[str, ...] = ()) -> None:
+        numbered = tuple({**e, "version": self.version + 1 + i} for i, e in enumerate(events))
+        self.version += len(events)
+        self.updates.append(m.Update(game=12, version=self.version, events=numbered,
+                                     view=self._view(sealed), clocks=self._clocks()))
+
+    def blue_seals(self) -> None:
+        """The arbiter announces blue's sealed commitment (not applied yet)."""
+        self._publish([{"type": "committed", "player": "blue"}], sealed=("blue",))
+
+    def _cards(self, seat: str) -> list[int]:
+        cards = list(self.game.view(seat)["decision"]["hand"])
+        self.rng.shuffle(cards)
+        return cards
+
+    def commit_round(self) -> None:
+        """Red seals too; both commitments are opened and applied (blue's first, as sealed)."""
+        red = self._cards("red")
+        events = self.game.apply("blue", {"move": "commit", "cards": self._cards("blue")})
+        events += self.game.apply("red", {"move": "commit", "cards": red})
+        self._publish([{"type": "committed", "player": "red"}, {"type": "open_requested"},
+                       *self.game.events_for(events, SEAT)])
+
+    def move(self, seat: str) -> None:
+        """``seat`` chooses a square with the seeded choices."""
+        decision = self.game.view(seat)["decision"]
+        temple, square = self.rng.choice(decision["squares"])
+        move = {"move": decision["kind"], "temple": temple, "square": square}
+        self._publish(self.game.events_for(self.game.apply(seat, move), SEAT))
+
+    def resign(self, seat: str) -> None:
+        self._publish(self.game.events_for(self.game.apply(seat, {"move": "resign"}), SEAT))
+
+    def play_until(self, done: Callable[["ScriptedGame"], bool], limit: int = 400) -> None:
+        """Play decision by decision until ``done`` (checked before each one)."""
+        for _ in range(limit):
+            if done(self) or self.game.is_over:
+                return
+            if self.game.state.phase.value == "commit":
+                self.blue_seals()
+                self.commit_round()
+            else:
+                self.move(self.game.pending()[0])
+        raise AssertionError("the scripted game did not reach the wanted point")
+
+    @property
+    def frames(self) -> list[m.Message]:
+        return [self.first, *self.updates]
+
+
+def red_to(kind: str, round_at_least: int = 1) -> Callable[[ScriptedGame], bool]:
+    """Done when red must decide ``kind`` ("commit", "remove", "place") in that round or later."""
+    def done(script: ScriptedGame) -> bool:
+        view = script.game.view(SEAT)
+        return view["round"] >= round_at_least and (view["decision"] or {}).get("kind") == kind
+    return done
+
+
+def just_scored(script: ScriptedGame) -> bool:
+    """Done right after the update that holds a scoring round."""
+    return any(e.get("type") == "category_scored" for u in script.updates[-1:] for e in u.events)
+
+
+class FramesApp(AtonApp):
+    """The client fed fixed frames instead of a connection; time stands still."""
+
+    def __init__(self, frames: list[m.Message], **settings) -> None:
+        super().__init__(Launch(name="Ada"), quiet_settings(**settings),
+                         clock=lambda: FROZEN_NOW, wall_clock=lambda: 1_700_000_000.0)
+        self.frames = frames
+
+    async def _run(self) -> None:
+        self.post_message(StatusChanged(Status("connected", "scripted")))
+        for frame in self.frames:
+            self.post_message(Frame(frame))

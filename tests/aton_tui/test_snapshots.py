@@ -1,0 +1,99 @@
+"""What the screens look like, as SVG snapshots at 80×24 and at 160×48.
+
+Every screen is driven by fixed frames (``scripted``): a seeded game with seeded
+choices, no server, frozen clocks.  After a deliberate change of the looks, run
+``pytest tests/aton_tui/test_snapshots.py --snapshot-update`` and look at the SVGs.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from protocol import messages as m
+
+from aton_tui.screens.end import EndScreen
+from aton_tui.screens.game import GameScreen
+from aton_tui.screens.lobby import LobbyScreen
+from aton_tui.screens.scoring import ScoringScreen
+
+from .driving import wait_until
+from .scripted import FramesApp, ScriptedGame, just_scored, red_to
+
+SIZES = pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
+NOW = 1_700_000_000
+
+
+def lobby_frame() -> m.Lobby:
+    return m.Lobby(
+        players=({"name": "Ada", "kind": "human", "status": "lobby"},
+                 {"name": "Bea", "kind": "human", "status": "waiting"},
+                 {"name": "Cy", "kind": "human", "status": "playing"},
+                 {"name": "Dee", "kind": "human", "status": "playing"},
+                 {"name": "Eve", "kind": "human", "status": "watching"}),
+        tables=({"table": 31, "host": "Bea", "clock": "normal", "private": False, "since": NOW - 150},
+                {"table": 34, "host": "Fay", "clock": "blitz", "private": False, "since": NOW - 20}),
+        games=({"game": 12, "red": "Cy", "blue": "Dee", "clock": "blitz", "spectators": 1, "round": 4,
+                "scores": {"red": 12, "blue": 9}},
+               {"game": 27, "red": "Gus", "blue": "Bot (hard)", "clock": "relaxed", "spectators": 0, "round": 9,
+                "scores": {"red": 31, "blue": 38}}),
+    )
+
+
+def shown(screen_type: type, version: int | None = None):
+    """A run_before that waits until the frames are drawn and ``screen_type`` is on top."""
+    async def run_before(pilot) -> None:
+        app = pilot.app
+        await wait_until(pilot, lambda: isinstance(app.screen, screen_type) and (
+            version is None or (app.model is not None and app.model.version == version)), what=screen_type)
+        await pilot.pause()
+    return run_before
+
+
+@SIZES
+def test_lobby(snap_compare, size):
+    assert snap_compare(FramesApp([lobby_frame()]), terminal_size=size, run_before=shown(LobbyScreen))
+
+
+@SIZES
+def test_commit_phase(snap_compare, size):
+    script = ScriptedGame()
+    script.play_until(red_to("commit", round_at_least=2))
+    script.blue_seals()
+    hand = script.game.view("red")["decision"]["hand"]
+    press = [str(hand[-1]), str(hand[0])]  # the highest card on C1, the lowest on C2
+    assert snap_compare(FramesApp(script.frames), press=press, terminal_size=size,
+                        run_before=shown(GameScreen, script.version))
+
+
+@SIZES
+def test_placement_with_legal_squares(snap_compare, size):
+    script = ScriptedGame()
+    script.play_until(red_to("place", round_at_least=3))
+    assert snap_compare(FramesApp(script.frames), press=["right"], terminal_size=size,
+                        run_before=shown(GameScreen, script.version))
+
+
+@SIZES
+def test_scoring_breakdown(snap_compare, size):
+    script = ScriptedGame()
+    script.play_until(just_scored)
+    assert snap_compare(FramesApp(script.frames), terminal_size=size,
+                        run_before=shown(ScoringScreen, script.version))
+
+
+@SIZES
+def test_end_screen(snap_compare, size):
+    script = ScriptedGame(seed=9)
+    script.play_until(lambda s: False, limit=2000)
+    assert script.game.result == ("red", "temple")
+    frames = script.frames
+    # the scoring rounds of the game come first; the end screen follows them
+    scorings = sum(1 for f in frames for e in getattr(f, "events", ()) if e.get("type") == "scoring_started")
+
+    async def run_before(pilot) -> None:
+        for _ in range(scorings):
+            await shown(ScoringScreen)(pilot)
+            await pilot.press("enter")
+        await shown(EndScreen, script.version)(pilot)
+
+    assert snap_compare(FramesApp(frames), terminal_size=size, run_before=run_before)
