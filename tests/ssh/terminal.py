@@ -22,7 +22,7 @@ from server.ssh import SSHGateway
 
 ANSI = re.compile(rb"\x1b\[[0-9;?<>=$]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Za-z0-9]|\x1b[=>78]")
 CURSOR_TO = re.compile(rb"\x1b\[(\d+);(\d+)H")
-LOBBY = "Play a bot"  # the lobby screen's first binding, in its footer
+LOBBY = "lobby of"  # the lobby screen's top bar: " ATON  ·  lobby of HOST:PORT"
 
 
 def plain(data: bytes) -> str:
@@ -111,9 +111,25 @@ class Terminal(asyncssh.SSHClientSession):
         return time.monotonic() - start
 
     def extent(self, since: int = 0) -> tuple[int, int]:
-        """(columns, rows) the client drew to, from its cursor positioning."""
-        places = CURSOR_TO.findall(bytes(self.output[since:]))
-        return max(int(c) for _, c in places), max(int(r) for r, _ in places)
+        """(columns, rows) the client drew to: the farthest cell any positioned run of text reaches."""
+        data = bytes(self.output[since:])
+        columns = rows = 0
+        for match in CURSOR_TO.finditer(data):
+            row, column = int(match[1]), int(match[2])
+            nxt = CURSOR_TO.search(data, match.end())
+            run = plain(data[match.end():nxt.start() if nxt else len(data)]).split("\r\n", 1)[0]
+            rows, columns = max(rows, row), max(columns, column - 1 + len(run))
+        return columns, rows
+
+
+async def wait_for_extent(term: Terminal, size: tuple[int, int], since: int = 0, timeout: float = 5.0) -> None:
+    """Wait until the client has drawn out to exactly ``size`` (columns, rows) after ``since``."""
+    end = time.monotonic() + timeout
+    while not term.output[since:] or term.extent(since) != size:
+        if time.monotonic() > end:
+            drawn = term.extent(since) if term.output[since:] else None
+            raise AssertionError(f"the client drew to {drawn}, not {size}")
+        await asyncio.sleep(0.02)
 
 
 async def connect(port: int, username: str = "alice", key: asyncssh.SSHKey | None = None,
