@@ -1,0 +1,1 @@
+"""The built-in strategies, one module each: ``random``, ``greedy`` and ``mcts``."""

@@ -1,0 +1,251 @@
+"""In-process games between strategies: the engine drives, each bot sees only its view.
+
+``play_game(red, blue, seed)`` plays one game; ``run_tournament(a, b, games, seed)``
+plays A against B, alternating colours: games 2k and 2k+1 use the same decks
+(seed derived from the tournament seed and k) with A red in the first and blue in
+the second, which halves the luck of the deal.  Each bot's rng is seeded from the
+tournament seed and the game number, so a tournament with fixed iteration counts
+is reproducible; with a time budget the search depth follows the machine's speed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable
+
+from aton.game import GameState, new_game
+from aton.moves import Exchange
+from aton.options import DEFAULT_RULES, Rules
+from aton.players import PLAYERS
+from aton.views import view
+
+from .strategy import Strategy, make_strategy, parse_spec
+
+__all__ = ["GameResult", "TournamentResult", "derive_seed", "play_game", "run_tournament", "wilson"]
+
+
+def derive_seed(*parts: object) -> int:
+    """A 48-bit seed derived from the parts (stable across runs and Python versions)."""
+    digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
+@dataclass
+class GameResult:
+    seed: int
+    winner: str | None  # "red", "blue" or None for a draw
+    reason: str
+    rounds: int
+    scores: tuple[int, int]
+    decisions: tuple[int, int]  # per colour
+    think_s: tuple[float, float]  # time spent in each bot, per colour
+    elapsed_s: float
+
+
+def _wants_events(bot: Strategy) -> bool:
+    return type(bot).on_events is not Strategy.on_events
+
+
+def play_game(
+    red: Strategy,
+    blue: Strategy,
+    seed: int,
+    rules: Rules = DEFAULT_RULES,
+    on_move: Callable[[GameState, int, Any], None] | None = None,
+) -> GameResult:
+    """Play one game between two strategies; the bots receive views only.
+
+    Both players' commits are asked for on views taken at the same moment (so
+    neither sees whether the other has committed); an exchange is applied at once
+    and that player is asked again.  ``on_move(state, player, move)`` is called
+    after each move (for records and tests).
+    """
+    start = time.perf_counter()
+    bots = (red, blue)
+    state, events = new_game(seed, rules=rules)
+    listeners = [p for p in (0, 1) if _wants_events(bots[p])]
+
+    def deliver(evs: list) -> None:
+        for p in listeners:
+            bots[p].on_events([e.for_viewer(PLAYERS[p]).to_dict() for e in evs])
+
+    decisions = [0, 0]
+    think = [0.0, 0.0]
+
+    def ask(p: int, v) -> Any:
+        t0 = time.perf_counter()
+        move = bots[p].choose(v)
+        think[p] += time.perf_counter() - t0
+        decisions[p] += 1
+        return move
+
+    for p in (0, 1):
+        bots[p].on_game_start(view(state, p))
+    if listeners:
+        deliver(events)
+    while not state.is_over:
+        pending = [int(p) for p in state.pending()]
+        views = [view(state, p) for p in pending]
+        moves = [ask(p, v) for p, v in zip(pending, views)]
+        for p, move in zip(pending, moves):
+            while True:
+                evs: list | None = [] if listeners else None
+                state.play(p, move, evs)
+                if evs:
+                    deliver(evs)
+                if on_move is not None:
+                    on_move(state, p, move)
+                if type(move) is not Exchange:
+                    break
+                move = ask(p, view(state, p))
+            if state.is_over:
+                break
+    for p in (0, 1):
+        bots[p].on_game_over(view(state, p))
+    return GameResult(
+        seed=seed,
+        winner=None if state.winner is None else str(state.winner),
+        reason=state.reason or "",
+        rounds=state.round,
+        scores=(state.scores[0], state.scores[1]),
+        decisions=(decisions[0], decisions[1]),
+        think_s=(think[0], think[1]),
+        elapsed_s=time.perf_counter() - start,
+    )
+
+
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% for z = 1.96)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class TournamentResult:
+    a: str
+    b: str
+    seed: int
+    games: int = 0
+    a_wins: int = 0
+    b_wins: int = 0
+    draws: int = 0
+    rounds: int = 0
+    decisions: list[int] = field(default_factory=lambda: [0, 0])  # A, B
+    think_s: list[float] = field(default_factory=lambda: [0.0, 0.0])  # A, B
+    elapsed_s: float = 0.0  # sum of the games' durations
+    wall_s: float = 0.0
+    reasons: dict[str, int] = field(default_factory=dict)
+
+    def add(self, result: GameResult, a_colour: int) -> None:
+        self.games += 1
+        winner = result.winner
+        if winner is None:
+            self.draws += 1
+        elif winner == str(PLAYERS[a_colour]):
+            self.a_wins += 1
+        else:
+            self.b_wins += 1
+        self.rounds += result.rounds
+        b_colour = 1 - a_colour
+        self.decisions[0] += result.decisions[a_colour]
+        self.decisions[1] += result.decisions[b_colour]
+        self.think_s[0] += result.think_s[a_colour]
+        self.think_s[1] += result.think_s[b_colour]
+        self.elapsed_s += result.elapsed_s
+        self.reasons[result.reason] = self.reasons.get(result.reason, 0) + 1
+
+    @property
+    def a_win_rate(self) -> float:
+        return self.a_wins / self.games if self.games else 0.0
+
+    def summary(self) -> dict:
+        low, high = wilson(self.a_wins, self.games)
+        decisions = sum(self.decisions)
+        return {
+            "a": self.a,
+            "b": self.b,
+            "seed": self.seed,
+            "games": self.games,
+            "a_wins": self.a_wins,
+            "b_wins": self.b_wins,
+            "draws": self.draws,
+            "a_win_rate": round(self.a_win_rate, 4),
+            "a_win_rate_ci95": [round(low, 4), round(high, 4)],
+            "avg_rounds": round(self.rounds / self.games, 2) if self.games else 0.0,
+            "decisions": decisions,
+            "decisions_per_s": round(decisions / self.elapsed_s, 1) if self.elapsed_s else 0.0,
+            "a_ms_per_decision": _ms(self.think_s[0], self.decisions[0]),
+            "b_ms_per_decision": _ms(self.think_s[1], self.decisions[1]),
+            "reasons": dict(sorted(self.reasons.items())),
+            "wall_s": round(self.wall_s, 2),
+        }
+
+
+def _ms(seconds: float, count: int) -> float:
+    return round(1000 * seconds / count, 3) if count else 0.0
+
+
+def game_plan(games: int, seed: int) -> list[tuple[int, int, int]]:
+    """(game number, deck seed, A's colour) of every game of a tournament."""
+    return [(i, derive_seed("aton-tournament", seed, i // 2), i % 2) for i in range(games)]
+
+
+def _play_one(args: tuple) -> tuple[int, int, dict]:
+    (a_spec, a_opts), (b_spec, b_opts), seed, i, game_seed, a_colour, rules_dict = args
+    a = make_strategy(a_spec, seed=derive_seed("aton-bot", seed, i, "a"), **a_opts)
+    b = make_strategy(b_spec, seed=derive_seed("aton-bot", seed, i, "b"), **b_opts)
+    red, blue = (a, b) if a_colour == 0 else (b, a)
+    result = play_game(red, blue, game_seed, rules=Rules.from_dict(rules_dict))
+    return i, a_colour, asdict(result)
+
+
+def run_tournament(
+    a: str,
+    b: str,
+    games: int,
+    seed: int = 0,
+    a_options: dict | None = None,
+    b_options: dict | None = None,
+    rules: Rules = DEFAULT_RULES,
+    jobs: int = 1,
+    progress: Callable[[int, TournamentResult], None] | None = None,
+) -> TournamentResult:
+    """Play ``games`` games of strategy A against B (names or "name:key=value,..." specs)."""
+    a_name, a_spec_opts = parse_spec(a)
+    b_name, b_spec_opts = parse_spec(b)
+    a_opts = {**a_spec_opts, **(a_options or {})}
+    b_opts = {**b_spec_opts, **(b_options or {})}
+    # fail early on unknown names or options
+    make_strategy(a_name, seed=0, **a_opts)
+    make_strategy(b_name, seed=0, **b_opts)
+    result = TournamentResult(a=a, b=b, seed=seed)
+    tasks = [
+        ((a_name, a_opts), (b_name, b_opts), seed, i, game_seed, colour, rules.to_dict())
+        for i, game_seed, colour in game_plan(games, seed)
+    ]
+    start = time.perf_counter()
+    if jobs > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            outcomes = pool.imap(_play_one, tasks)
+            for done, (i, colour, data) in enumerate(outcomes, 1):
+                result.add(GameResult(**data), colour)
+                if progress:
+                    progress(done, result)
+    else:
+        for done, task in enumerate(tasks, 1):
+            _, colour, data = _play_one(task)
+            result.add(GameResult(**data), colour)
+            if progress:
+                progress(done, result)
+    result.wall_s = time.perf_counter() - start
+    return result
