@@ -102,9 +102,14 @@ async def test_a_key_login_plays_a_bot_resizes_and_leaves_nothing_behind(stack):
 
 async def test_quitting_the_client_ends_the_ssh_session_with_its_status(stack):
     conn = await connect(stack.port, "bob", asyncssh.generate_private_key("ssh-ed25519"))
-    chan, term = await open_terminal(conn)
+    # a terminal that says it has 24-bit colour (ssh -o SendEnv=COLORTERM) gets it
+    chan, term = await open_terminal(conn, env={"COLORTERM": "truecolor", "LD_PRELOAD": "/tmp/evil.so"})
     await term.wait_for(LOBBY, timeout=15)
     [pid] = stack.gateway.child_pids()
+    env = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    assert b"COLORTERM=truecolor" in env and not any(v.startswith(b"LD_PRELOAD") for v in env)
+    await term.wait_for("bob")
+    assert b"38;2;" in term.output
     chan.write(b"\x11")  # ctrl+q
     await asyncio.wait_for(term.closed.wait(), 10)
     assert term.exit_status == 0
