@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import Counter, deque
+from collections import Counter
 from pathlib import Path
 from typing import Awaitable
 
@@ -143,9 +143,6 @@ class Link(asyncssh.SSHServer):
             self.session_timer = None
         return GameSession(self.gateway, self)
 
-    def session_started(self) -> None:
-        pass
-
     def session_closed(self, session: GameSession) -> None:
         self.channels -= 1
         if self.channels == 0 and not self.closed:
@@ -206,7 +203,6 @@ class SSHGateway:
         self.games: set[GameSession] = set()
         self.by_fingerprint: dict[str, GameSession] = {}
         self.tasks: set[asyncio.Task] = set()
-        self.first_frames: deque[float] = deque(maxlen=1000)  # seconds from session start to first output
         self._server: asyncssh.SSHAcceptor | None = None
         self._stopping = False
 
@@ -324,8 +320,6 @@ class SSHGateway:
         fp = session.link.identity.fingerprint if session.link.identity else None
         if fp is not None and self.by_fingerprint.get(fp) is session:
             del self.by_fingerprint[fp]
-        if session.first_output_at is not None:
-            self.first_frames.append(session.first_output_at - session.started_at)
 
     @property
     def session_count(self) -> int:

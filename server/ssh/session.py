@@ -287,8 +287,6 @@ class GameSession(asyncssh.SSHServerSession):
         self.bucket = InputBucket(gateway.limits.input_rate, gateway.limits.input_burst)
         self.last_input = time.monotonic()
         self.idle_timer: asyncio.TimerHandle | None = None
-        self.started_at = time.monotonic()
-        self.first_output_at: float | None = None
         self.ending = False
         self.farewell: tuple[str, int] | None = None
         self.closed = asyncio.get_running_loop().create_future()
@@ -318,7 +316,6 @@ class GameSession(asyncssh.SSHServerSession):
         return False
 
     def session_started(self) -> None:
-        self.link.session_started()
         if self.term is None or self.command is not None:
             self._finish_with_text(how_to_connect(self.link.username), 1)
             return
@@ -349,8 +346,6 @@ class GameSession(asyncssh.SSHServerSession):
     # ------------------------------------------------------------------ traffic
 
     def _output(self, data: bytes) -> None:
-        if self.first_output_at is None:
-            self.first_output_at = time.monotonic()
         if not self.ending:
             self._send(data)
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import asyncssh
 
 from server.app import ArbiterServer
-from server.config import ServerConfig, SSHConfig, SSHLimits
+from server.config import ServerConfig, SSHConfig
 from server.ssh import SSHGateway
 
 ANSI = re.compile(rb"\x1b\[[0-9;?<>=$]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Za-z0-9]|\x1b[=>78]")
