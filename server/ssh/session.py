@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 READ_CHUNK = 65536
+MAX_ENV = 32  # environment variables a client may send (asyncssh keeps them all)
 PENDING_INPUT_MAX = 65536  # bytes typed ahead of a child that does not read
 KILL_GRACE = 1.0  # seconds between SIGTERM and SIGKILL
 #: Signals whose disposition a child must not inherit (a server started with nohup
@@ -272,6 +273,21 @@ def how_to_connect(username: str) -> str:
             "and to take your seats back after a disconnection.\r\n")
 
 
+def _bound_environment(chan: asyncssh.SSHServerChannel) -> None:
+    """Refuse ``env`` requests past ``MAX_ENV`` variables: asyncssh stores every one a client
+    sends, so a client could grow the gateway's memory without bound.  (asyncssh 2.24 has no
+    option for it: this wraps the channel's handler, and does nothing if that changes.)"""
+    handler = getattr(chan, "_process_env_request", None)
+    env = getattr(chan, "_env", None)
+    if handler is None or not isinstance(env, dict):
+        return
+
+    def bounded(packet) -> bool:
+        return handler(packet) if len(env) < MAX_ENV else False
+
+    chan._process_env_request = bounded
+
+
 class GameSession(asyncssh.SSHServerSession):
     """One SSH channel: a friendly text (no terminal, or a command), or the game client."""
 
@@ -295,6 +311,7 @@ class GameSession(asyncssh.SSHServerSession):
 
     def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
         self.chan = chan
+        _bound_environment(chan)
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes) -> bool:
         self.term = term_type

@@ -7,6 +7,8 @@ import asyncio
 import asyncssh
 import pytest
 
+from server.ssh.session import MAX_ENV, GameSession
+
 from .terminal import LOBBY, Terminal, client_children, connect, open_terminal
 
 HOW_TO = "ssh -t"
@@ -72,3 +74,20 @@ async def test_agent_and_x11_forwarding_are_refused(stack, tmp_path):
     finally:
         conn.close()
         await conn.wait_closed()
+
+
+async def test_environment_variables_are_bounded(stack, conn, monkeypatch):
+    seen = []
+    started = GameSession.session_started
+
+    def spy(session: GameSession) -> None:
+        seen.append(dict(session.chan.get_environment()))
+        started(session)
+
+    monkeypatch.setattr(GameSession, "session_started", spy)
+    env = {f"VAR{i}": "x" * 100 for i in range(200)}
+    chan, term = await conn.create_session(Terminal, "true", env=env, encoding=None)
+    await asyncio.wait_for(term.closed.wait(), 10)
+    assert term.exit_status == 1 and HOW_TO in term.text()
+    assert len(seen[0]) == MAX_ENV  # the first ones are kept, the rest refused
+    assert not conn.is_closed()
