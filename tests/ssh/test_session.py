@@ -118,4 +118,3 @@ async def test_quitting_the_client_ends_the_ssh_session_with_its_status(stack):
     await conn.wait_closed()
     await stack.settled()
     assert process_gone(pid)
-
