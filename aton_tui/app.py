@@ -87,7 +87,7 @@ class AtonApp(App):
         self.lobby = LobbyModel()
         self.model: GameModel | None = None
         self.session: Session | None = None
-        self.local: LocalServer | None = None
+        self.local = LocalServer(launch.serve, launch.port, launch.db_path) if launch.serve else None
         self.status = Status("connecting")
         self.started = False
         self.lobby_notice = ""
@@ -113,8 +113,7 @@ class AtonApp(App):
 
     async def _run(self) -> None:
         port = self.launch.port
-        if self.launch.serve:
-            self.local = LocalServer(self.launch.serve, port, self.launch.db_path)
+        if self.local is not None:
             try:
                 await self.local.start()
             except OSError as exc:
@@ -370,14 +369,14 @@ class AtonApp(App):
 
     def action_lobby(self) -> None:
         model = self.model
-        if model is None or model.is_over or model.seat is None:
-            if model is not None and model.seat is None and not model.is_over:
-                self.run_worker(self.send(m.Leave(game=model.game)))
-                self.model = None
-            self._close_game_screens()
-            return
         self._close_game_screens()
-        self.notify("The game goes on without you: g takes you back before your time runs out.", timeout=5)
+        if model is None or model.is_over:
+            return
+        if model.seat is None:
+            self.run_worker(self.send(m.Leave(game=model.game)))
+            self.model = None
+        else:
+            self.notify("The game goes on without you: g takes you back before your time runs out.", timeout=5)
 
     def action_rematch(self) -> None:
         if self.model is not None:
@@ -405,6 +404,6 @@ class AtonApp(App):
             except OSError as exc:
                 self.notify(f"Cannot save {name}: {exc.strerror}", severity="error")
                 return
-            self.notify(f"Saved the game (events and final view, aton-log/1) to {path}.", timeout=6)
+            self.notify(f"Saved the game (events and final view, aton-log/1) to {path.resolve()}.", timeout=6)
 
         self.push_screen(Prompt("Save the game to the file:", value=default_filename(model)), entered)

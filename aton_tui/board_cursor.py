@@ -18,9 +18,9 @@ def grid_position(square: Square) -> tuple[int, int]:
     return index // COLUMNS, (temple - 1) * COLUMNS + index % COLUMNS
 
 
-def _distance(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
-    """Nearest first; on a tie, the one further along in reading order."""
-    return abs(a[0] - b[0]) + abs(a[1] - b[1]), -(a[0] * 16 + a[1])
+def _distance(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int, int]:
+    """Nearest first; on a tie, the same row, then the one further right."""
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]), abs(a[0] - b[0]), -a[1]
 
 
 class BoardCursor:
@@ -40,8 +40,12 @@ class BoardCursor:
             self.square = min(self.legal, key=lambda s: _distance(grid_position(s), here))
 
     def clear(self) -> None:
+        """Nothing to choose now; the square is kept to start from next time."""
         self.legal = ()
-        self.square = None
+
+    @property
+    def active(self) -> bool:
+        return bool(self.legal)
 
     def move(self, rows: int, columns: int) -> None:
         """Step towards (rows, columns), e.g. (0, 1) for right, to the nearest legal square."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import socket
+from multiprocessing import resource_tracker
 from pathlib import Path
 
 import platformdirs
@@ -32,7 +33,14 @@ def log_to_file(path: Path) -> None:
 
 
 class LocalServer:
+    """Make it before the Textual app runs (see ``__init__``); start and stop it inside."""
+
     def __init__(self, host: str = "127.0.0.1", port: int = 0, db_path: str | None = None) -> None:
+        # The searching bots think in a worker process.  Starting one needs the
+        # multiprocessing resource tracker, which passes sys.stderr's file number to
+        # its child; inside a running Textual app that is -1 and the start fails.
+        # Started here, before the app captures stderr, the tracker is simply reused.
+        resource_tracker.ensure_running()
         self.config = ServerConfig(host=host, port=port, db_path=db_path or str(data_dir() / "local.db"))
         self.server = ArbiterServer(self.config)
         self._started = False

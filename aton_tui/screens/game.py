@@ -64,6 +64,8 @@ class GameScreen(Screen):
         Binding("enter", "choose", "Choose"),
         Binding("space", "skip", "Skip"),
         Binding("e", "show_end", "Result"),
+        Binding("pageup", "log(-1)", "Log back", show=False),
+        Binding("pagedown", "log(1)", "Log forward", show=False),
         Binding("question_mark", "app.help", "Help", key_display="?"),
         Binding("ctrl+l", "app.lobby", "Lobby", show=False),
     ]
@@ -82,6 +84,8 @@ class GameScreen(Screen):
         self.end_screen: EndScreen | None = None
         self.forced_version: int | None = None
         self.footer_state: tuple = ()
+        self.ready = False  # composed and mounted
+        self.early: list[dict] = []  # events that came before that
 
     @property
     def aton(self) -> "AtonApp":
@@ -108,10 +112,9 @@ class GameScreen(Screen):
         log.add(narrate(self.model.events, self.model.seat))
         if self.aton.settings.reveal_delay > 0:
             self.set_interval(self.aton.settings.reveal_delay, self._reveal_next)
-        self.refresh_view()
-        if self.model.is_over:
-            self.modals.append(self._end_screen)
-            self._next_modal()
+        self.ready = True
+        self._react(self.early)
+        self.early = []
 
     def on_resize(self, event: Resize) -> None:
         large = event.size.width >= LARGE[0] and event.size.height >= LARGE[1]
@@ -123,7 +126,17 @@ class GameScreen(Screen):
         """The model moved on by ``events`` (empty after a resynchronisation)."""
         if self.acked:
             self.sent, self.acked = None, False
-        self.query_one(GameLog).add(narrate(events, self.model.seat))
+        if not self.ready:  # not composed yet: on_mount tells the whole story
+            self.early.extend(events)
+            return
+        logs = self.query(GameLog)
+        if not logs:  # the app is closing and took the widgets away
+            return
+        logs.first().add(narrate(events, self.model.seat))
+        self._react(events)
+
+    def _react(self, events: list[dict]) -> None:
+        """Reveals to animate, a scoring round or the end to show, and a fresh drawing."""
         self._queue_reveals(events)
         categories = [e for e in events if e.get("type") == "category_scored"]
         if categories:
@@ -225,7 +238,8 @@ class GameScreen(Screen):
         if decision is not None:
             if decision.kind == "commit":
                 return f"▶ {decision.sentence}, then Enter."
-            return f"▶ {decision.sentence}: Enter or a click on a lit square."
+            line = f"▶ {decision.sentence}: Enter or a click on a lit square."
+            return line if len(line) < self.size.width - 2 else f"▶ {decision.sentence}."
         if view.phase == "commit":
             waiting = [s for s in ("red", "blue") if not model.sealed(s)]
             if model.seat and model.seat not in waiting:
@@ -307,7 +321,7 @@ class GameScreen(Screen):
             self.cursor.clear()
         board.choosing = choosing
         board.legal = frozenset(self.cursor.legal)
-        board.cursor = self.cursor.square
+        board.cursor = self.cursor.square if choosing else None
 
     def _maybe_force(self, decision) -> None:
         """One legal square and the setting on: choose it after a moment (so it is seen)."""
@@ -324,7 +338,7 @@ class GameScreen(Screen):
         self.set_timer(0.4, play)
 
     def _choosing(self) -> bool:
-        return self.cursor.square is not None and self.sent is None
+        return self.cursor.active and self.sent is None
 
     def action_cursor(self, rows: int, columns: int) -> None:
         self.cursor.move(rows, columns)
@@ -367,6 +381,13 @@ class GameScreen(Screen):
         if self.hidden_reveals:
             self.hidden_reveals.pop(0)
             self.refresh_view()
+
+    def action_log(self, pages: int) -> None:
+        log = self.query_one(GameLog)
+        if pages < 0:
+            log.scroll_page_up()
+        else:
+            log.scroll_page_down()
 
     def action_skip(self) -> None:
         self.hidden_reveals.clear()

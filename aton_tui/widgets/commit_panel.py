@@ -30,7 +30,7 @@ def meaning(cartouche: int, value: int, first_round: bool) -> str:
         return "2× diff if higher"
     if cartouche == 1:
         if first_round:
-            return "lower first; no removal"
+            return "none in round 1"
         return {1: "removes 1 of yours", 2: "no removal", 3: "removes 1 of theirs",
                 4: "removes 2 of theirs"}[value]
     if cartouche == 2:

@@ -41,9 +41,9 @@ def my_turn(app: AtonApp) -> bool:
     if app.screen is not screen or screen.sent is not None or decision is None:
         return False
     if decision.kind == "commit":
-        panel = screen.query_one(CommitPanel)
-        return panel.region.height > 0 and panel.draft.hand == decision.hand
-    return screen.cursor.square is not None
+        panels = screen.query(CommitPanel)  # empty while the screen is being composed
+        return bool(panels) and panels.first().region.height > 0 and panels.first().draft.hand == decision.hand
+    return screen.cursor.active
 
 
 async def click_content(pilot: Pilot, widget: Widget, x: int, y: int) -> None:

@@ -13,7 +13,7 @@ from aton_tui.screens.scoring import ScoringScreen
 from aton_tui.widgets.board import Board
 from aton_tui.widgets.commit_panel import HAND_LABEL, CommitPanel
 
-from .driving import click_content, game_screen, play_to_the_end, square_offset, wait_until
+from .driving import click_content, game_screen, my_turn, play_to_the_end, square_offset, wait_until
 
 
 async def by_keys(pilot: Pilot, app: AtonApp) -> None:
@@ -64,3 +64,13 @@ async def test_a_whole_game_by_mouse(embedded_app):
         seen = await play_to_the_end(pilot, by_clicks)
         assert app.model.is_over
         assert seen["commits"] >= 2 and seen["squares"] >= 4
+
+
+async def test_the_default_bot_thinks_in_a_worker_process(embedded_app):
+    """``aton`` plays the "normal" bot, whose search runs in a worker process of the client's own server."""
+    app = embedded_app(level="normal")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: my_turn(app), timeout=30, what="the first commit")
+        await by_keys(pilot, app)
+        await wait_until(pilot, lambda: app.model.view.round == 2 or app.model.view.red.cartouches[0] is not None,
+                         timeout=60, what="the bot's commitment")

@@ -1,0 +1,89 @@
+"""The lobby of a remote server (``aton connect``): live lists, joining, watching, reconnecting."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual.widgets import DataTable
+
+from protocol import messages as m
+from protocol.client import Client
+
+from aton_tui.app import AtonApp, Launch
+from aton_tui.screens.dialogs import Choices
+from aton_tui.screens.game import GameScreen
+from aton_tui.screens.lobby import LobbyScreen
+
+from .conftest import quiet_settings
+from .driving import game_screen, wait_until
+from .test_session import bob_plays
+
+
+def remote_app(port: int) -> AtonApp:
+    return AtonApp(Launch(name="ada", port=port), quiet_settings())
+
+
+def rows(app: AtonApp, table: str) -> int:
+    return app.screen.query_one(f"#{table}", DataTable).row_count
+
+
+async def test_an_open_table_appears_live_and_enter_joins_it(server):
+    app = remote_app(server.port)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.status.state == "connected")
+        assert rows(app, "tables") == 0
+        bea = await Client.connect("127.0.0.1", server.port, name="bea")
+        await bea.send(m.CreateTable(clock="normal"))
+        await wait_until(pilot, lambda: rows(app, "tables") == 1, what="bea's table in the lobby")
+        await wait_until(pilot, lambda: rows(app, "players") == 2, what="bea among the players")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game")
+        assert app.model.seat in ("red", "blue") and app.model.name(app.model.opponent) == "bea"
+        await bea.close()
+
+
+async def test_a_game_in_progress_can_be_watched(server):
+    a = await Client.connect("127.0.0.1", server.port, name="cy")
+    b = await Client.connect("127.0.0.1", server.port, name="dee")
+    await a.send(m.QuickMatch(clock="relaxed"))
+    await b.send(m.QuickMatch(clock="relaxed"))
+    app = remote_app(server.port)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen) and rows(app, "games") == 1)
+        app.screen.query_one("#games", DataTable).focus()
+        await pilot.press("w")
+        await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), what="the watched game")
+        assert app.model.seat is None and app.model.decision is None
+        players = asyncio.gather(bob_plays(a), bob_plays(b))
+        await wait_until(pilot, lambda: app.model.view.round >= 2, timeout=20, what="the game to go on")
+        players.cancel()
+        await pilot.press("ctrl+l")  # back to the lobby: we stop watching
+        await wait_until(pilot, lambda: game_screen(app) is None and app.model is None)
+    await a.close()
+    await b.close()
+
+
+async def test_a_bot_game_starts_from_the_lobby_dialog(server):
+    app = remote_app(server.port)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.status.state == "connected")
+        await pilot.press("b")
+        await wait_until(pilot, lambda: isinstance(app.screen, Choices))
+        await pilot.press("left")  # strength: normal (the default) → easy, which thinks inline
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), what="the bot game")
+        assert app.model.name(app.model.opponent) == "Bot (easy)"
+
+
+async def test_a_lost_connection_shows_a_banner_and_the_game_resumes(embedded_app):
+    app = embedded_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: game_screen(app) is not None and app.model.decision is not None)
+        game = app.model.game
+        app.session.client.writer.transport.abort()
+        await wait_until(pilot, lambda: app.status.state == "lost", what="the trouble to be noticed")
+        banner = app.screen.query_one("#banner")
+        assert banner.has_class("-shown") and "reconnecting" in str(banner.render())
+        await wait_until(pilot, lambda: app.status.state == "connected" and not banner.has_class("-shown"),
+                         what="the reconnection")
+        assert app.model.game == game and app.model.decision is not None

@@ -1,0 +1,86 @@
+"""The client's picture of a game: versions, gaps, presence, the decision at hand, clocks."""
+
+import dataclasses
+
+from aton_tui.lobby_model import LobbyModel
+from aton_tui.model import GameModel, countdown
+from protocol import messages as m
+
+from .scripted import ScriptedGame, red_to
+
+
+def played(until=red_to("place", round_at_least=2)) -> ScriptedGame:
+    script = ScriptedGame()
+    script.play_until(until)
+    return script
+
+
+def test_updates_in_order_bring_the_model_to_the_last_view():
+    script = played()
+    model = GameModel.from_state(script.first, now=0.0)
+    for update in script.updates:
+        assert model.advance(update, now=1.0) is not None
+    assert model.version == script.version
+    assert model.view.round == 2 and model.decision.kind == "place"
+    assert [e["version"] for e in model.events] == list(range(1, script.version + 1))
+
+
+def test_a_missing_update_is_a_gap_and_a_repeated_one_is_ignored():
+    script = played()
+    model = GameModel.from_state(script.first, now=0.0)
+    first, second, third = script.updates[:3]
+    assert model.advance(first, 0.0) == list(first.events)
+    assert model.advance(first, 0.0) == []  # already seen: nothing new
+    assert model.advance(third, 0.0) is None  # the second was lost: ask for sync
+    assert model.version == first.version
+    assert model.advance(second, 0.0) == list(second.events)
+
+
+def test_a_resync_takes_the_fresh_state_and_keeps_the_log():
+    script = played()
+    model = GameModel.from_state(script.first, now=0.0)
+    model.advance(script.updates[0], 0.0)
+    fresh = dataclasses.replace(script.game_state(), version=script.version)
+    model.resync(fresh, now=5.0)
+    assert model.version == script.version and model.view.round == 2
+    assert len(model.events) == len(script.updates[0].events)
+
+
+def test_after_sealing_there_is_nothing_to_decide_until_the_next_round():
+    script = ScriptedGame()
+    model = GameModel.from_state(script.first, 0.0)
+    assert model.decision.kind == "commit"
+    sealed = m.Update(game=12, version=1, events=({"type": "committed", "player": "red", "version": 1},),
+                      view={**script.first.view, "commitments": {"red": "sealed", "blue": "none"}},
+                      clocks=script.first.clocks)
+    model.advance(sealed, 0.0)
+    assert model.decision is None and model.sealed("red") and not model.sealed("blue")
+
+
+def test_presence_events_mark_a_player_away_and_back():
+    script = ScriptedGame()
+    model = GameModel.from_state(script.first, 0.0)
+    away = {"type": "disconnected", "player": "blue", "grace_s": 60, "version": 1}
+    back = {"type": "reconnected", "player": "blue", "version": 2}
+    for version, event in ((1, away), (2, back)):
+        model.advance(m.Update(game=12, version=version, events=(event,), view=script.first.view,
+                               clocks=script.first.clocks), 0.0)
+        assert model.players["blue"]["connected"] is (event is back)
+
+
+def test_clocks_count_down_locally_and_stop_at_zero():
+    assert countdown(90_000, since=10.0, now=12.5) == 87_500
+    assert countdown(1_000, since=0.0, now=3.0) == 0
+    assert countdown(None, since=0.0, now=3.0) is None
+
+
+def test_the_lobby_follows_its_updates():
+    lobby = LobbyModel()
+    lobby.load(m.Lobby(players=({"name": "ada", "kind": "human", "status": "lobby"},), tables=(), games=()))
+    lobby.apply(m.LobbyUpdate(section="tables", op="add", item={"table": 3, "host": "ada", "clock": "normal"}))
+    lobby.apply(m.LobbyUpdate(section="players", op="update", item={"name": "ada", "status": "waiting"}))
+    lobby.apply(m.LobbyUpdate(section="players", op="add", item={"name": "bea", "kind": "bot", "status": "lobby"}))
+    assert [t["table"] for t in lobby.tables] == [3]
+    assert [(p["name"], p["status"]) for p in lobby.players] == [("ada", "waiting"), ("bea", "lobby")]
+    lobby.apply(m.LobbyUpdate(section="tables", op="remove", item={"table": 3}))
+    assert lobby.tables == []

@@ -1,0 +1,90 @@
+"""Every event told in plain language, with the reason for what happened."""
+
+import dataclasses
+
+import pytest
+
+from aton.events import EVENT_TYPES
+from aton.players import BLUE, RED
+from aton_tui.narrate import narrate, result_sentence
+
+from .scripted import ScriptedGame
+
+ARBITER_EVENTS = [
+    {"type": "committed", "player": "blue"},
+    {"type": "open_requested"},
+    {"type": "timeout", "player": "red", "action": "move", "strikes": 1},
+    {"type": "disconnected", "player": "blue", "grace_s": 60},
+    {"type": "reconnected", "player": "blue"},
+    {"type": "chat", "player": "red", "name": "Ada", "text": "good luck"},
+    {"type": "rematch_offered", "player": "blue"},
+    {"type": "rematch_declined", "player": "red"},
+    {"type": "rematch_started", "game": 13},
+]
+
+
+def lines(*events, seat="red"):
+    return list(narrate(events, seat))
+
+
+def test_both_reveals_of_a_cartouche_make_one_line_and_a_tie_says_nobody_scores():
+    story = lines({"type": "card_revealed", "player": "red", "cartouche": 1, "value": 3},
+                  {"type": "card_revealed", "player": "blue", "cartouche": 1, "value": 3},
+                  {"type": "card_revealed", "player": "red", "cartouche": 2, "value": 1},
+                  {"type": "card_revealed", "player": "blue", "cartouche": 2, "value": 4})
+    assert story == ["Cartouche 1 (points): Red 3, Blue 3 — equal, nobody scores.",
+                     "Cartouche 2 (order and removal): Red 1, Blue 4."]
+
+
+@pytest.mark.parametrize("reason, words", [
+    ("cartouche2", "Red plays first: lower cartouche 2 (Red 1, Blue 3)."),
+    ("cartouche1", "Red plays first: cartouche 2 is a tie, lower cartouche 1 (Red 1, Blue 3)."),
+    ("war", "Red plays first: lower war card (Red 1, Blue 3)."),
+])
+def test_the_turn_order_says_why(reason, words):
+    assert lines({"type": "turn_order_decided", "first": "red", "reason": reason, "red": 1, "blue": 3}) == [words]
+
+
+def test_points_and_a_turn_say_where_they_come_from():
+    assert lines({"type": "points_scored", "player": "blue", "points": 4, "higher": 3, "lower": 1, "total": 9}) == [
+        "Blue scores 4: cartouche 1 3 beats 1 (2 × the difference) — now 9."]
+    turn = lines({"type": "turn_started", "player": "red", "range": 3, "removal": -1, "placement": 2})[0]
+    assert "temples 1–3" in turn and "one of their own" in turn and "places 2 stones" in turn
+
+
+def test_a_player_sees_their_own_cards_drawn_but_not_the_opponents():
+    assert lines({"type": "cards_drawn", "player": "red", "cards": [4, 1, 2, 2]}) == ["You draw 1 2 2 4."]
+    assert lines({"type": "cards_drawn", "player": "blue", "cards": None}) == ["Blue draws 4 cards."]
+
+
+def sample(cls) -> dict:
+    """An event of type ``cls`` with plausible values in every field."""
+    values = {"player": RED, "owner": BLUE, "first": RED, "winner": BLUE, "cards": (1, 2, 3, 4),
+              "reason": "cartouche2", "title": "temple 1", "to_supply": True, "red": 2, "blue": 3}
+    fields = {f.name: values.get(f.name, 1) for f in dataclasses.fields(cls)}
+    return cls(**fields).to_dict()
+
+
+@pytest.mark.parametrize("kind", sorted(EVENT_TYPES))
+def test_every_engine_event_is_told(kind):
+    assert lines(sample(EVENT_TYPES[kind]), seat="red")
+
+
+@pytest.mark.parametrize("event", ARBITER_EVENTS, ids=lambda e: e["type"])
+def test_every_arbiter_event_is_told(event):
+    assert lines(event)
+
+
+def test_a_whole_game_is_told_line_by_line():
+    script = ScriptedGame(seed=9)
+    script.play_until(lambda s: False, limit=2000)
+    events = [e for update in script.updates for e in update.events]
+    story = lines(*events)
+    assert story[-1] == "Game over. Red wins: filled a whole temple. Final score: Red 39, Blue 34."
+    assert sum(line.startswith("── Round") for line in story) == 8  # rounds 2-9 (round 1 began before)
+
+
+def test_results_name_the_winner_and_the_reason():
+    assert result_sentence("blue", "temple") == "Blue wins: filled a whole temple."
+    assert result_sentence("draw", "scoring") == "A draw: equal points."
+    assert result_sentence("red", "time") == "Red wins: won on time."

@@ -1,0 +1,79 @@
+"""``aton`` in a real terminal: tmux runs it at 80×24, we read the screen, play a card, and quit."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+class Tmux:
+    """One tmux server of our own (private socket), one session, one window."""
+
+    def __init__(self, command: str, width: int = 80, height: int = 24) -> None:
+        self.socket = f"aton-test-{uuid.uuid4().hex[:8]}"
+        self.target = "aton:"  # "NAME:" so that tmux never matches another session by prefix
+        self.run("new-session", "-d", "-s", "aton", "-x", str(width), "-y", str(height), command)
+
+    def run(self, *args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=10)
+
+    def screen(self) -> str:
+        return self.run("capture-pane", "-p", "-t", self.target).stdout
+
+    def keys(self, *keys: str) -> None:
+        for key in keys:
+            self.run("send-keys", "-t", self.target, key)
+            time.sleep(0.2)
+
+    def wait_for(self, text: str, timeout: float = 30.0) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.2)
+        raise AssertionError(f"{text!r} never showed; the screen was:\n{self.screen()}")
+
+    def alive(self) -> bool:
+        return self.run("has-session", "-t", self.target).returncode == 0
+
+    def kill(self) -> None:
+        self.run("kill-server")
+
+
+@pytest.fixture
+def terminal(tmp_path):
+    env = {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "TERM": "xterm-256color"}
+    assignments = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+    command = f"cd {shlex.quote(os.getcwd())} && env {assignments} {shlex.quote(sys.executable)} -m aton_tui.cli " \
+              f"--level random --name Smoke"
+    tmux = Tmux(command)
+    yield tmux
+    tmux.kill()
+
+
+def test_aton_starts_a_game_in_a_real_terminal_and_quits(terminal, tmp_path):
+    screen = terminal.wait_for("Put one card on each of your four cartouches")
+    for part in ("ATON", "Round 1", "Temple 1", "Temple 4", "Kingdom of the Dead", "Hand", "C1 points",
+                 "Smoke (you)", "Bot (random)"):
+        assert part in screen, part
+    assert all(len(line) <= 80 for line in screen.splitlines())
+    hand = next(line for line in screen.splitlines() if line.startswith(" Hand")).split()[1:5]
+    terminal.keys(*hand[:3], "Enter")
+    terminal.wait_for("Cartouche 1 (points)")
+    terminal.keys("C-q")
+    deadline = time.monotonic() + 10
+    while terminal.alive() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not terminal.alive(), "aton did not quit on Ctrl+Q"
+    assert (tmp_path / "data" / "aton" / "local.db").exists()  # the private database, in the user's data dir
