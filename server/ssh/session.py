@@ -117,8 +117,12 @@ class PtyChild:
             raise
         finally:
             os.close(slave)
-        self.pidfd = os.pidfd_open(self.pid)
-        self.loop.add_reader(self.pidfd, self._reap)
+        try:
+            self.pidfd = os.pidfd_open(self.pid)
+            self.loop.add_reader(self.pidfd, self._reap)
+        except OSError:  # no pidfd (Linux < 5.3): look for the exit five times a second
+            self.pidfd = -1
+            self._poll()
         self.resume_output()
 
     # ------------------------------------------------------------------ output (child → client)
@@ -199,16 +203,26 @@ class PtyChild:
 
     # ------------------------------------------------------------------ the end
 
+    def _poll(self) -> None:
+        if not self.exited.done():
+            self._reap()
+            self.loop.call_later(0.2, self._poll)
+
     def _reap(self) -> None:
+        # While the exited leader is a zombie its process group id cannot be reused: kill
+        # whatever else is left in the group now, then reap.
+        if _state(self.pid) == "Z":
+            self.kill_group(signal.SIGKILL)
         try:
             pid, status = os.waitpid(self.pid, os.WNOHANG)
         except ChildProcessError:  # reaped elsewhere: its status is lost
             pid, status = self.pid, 255 << 8
         if pid == 0:
             return
-        self.loop.remove_reader(self.pidfd)
-        os.close(self.pidfd)
-        self.pidfd = -1
+        if self.pidfd >= 0:
+            self.loop.remove_reader(self.pidfd)
+            os.close(self.pidfd)
+            self.pidfd = -1
         if not self.exited.done():
             self.exited.set_result(os.waitstatus_to_exitcode(status))
 
@@ -226,9 +240,7 @@ class PtyChild:
                 await asyncio.wait_for(asyncio.shield(self.exited), grace)
             except TimeoutError:
                 self.kill_group(signal.SIGKILL)
-        code = await self.exited
-        self.kill_group(signal.SIGKILL)  # anything the child left behind in its group
-        return code
+        return await self.exited
 
     def close(self) -> None:
         """Release the PTY (the process must have been reaped: see ``terminate``)."""
@@ -240,6 +252,13 @@ class PtyChild:
             os.close(self.master)
             self.master = -1
 
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return "?"
 
 
 class InputBucket:
