@@ -100,8 +100,8 @@ class Connection:
         try:
             while True:
                 frame = await self._outbox.get()
-                if frame is None:
-                    break
+                if frame is None or self.writer.is_closing():
+                    break  # the peer is gone: nothing more can reach it
                 self.writer.write(frame)
                 if self.writer.transport.get_write_buffer_size() > 4 * self.limits.frame_bytes:
                     await self.writer.drain()
