@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from dataclasses import dataclass
 from typing import TypeVar
 
 from .commitment import seal
@@ -18,6 +19,14 @@ from .messages import PROTOCOL_VERSION, Direction, Message, parse
 from . import messages as m
 
 M = TypeVar("M", bound=Message)
+
+
+@dataclass(frozen=True)
+class _Seal:
+    round: int
+    cards: tuple[int, ...]
+    nonce: bytes
+    connection: int  # the (re)connection it was sent on
 
 
 class ServerError(Exception):
@@ -36,7 +45,9 @@ class Client:
         self.welcome: m.Welcome | None = None
         self._hello: m.Hello | None = None
         self.seats: dict[int, str | None] = {}  # game -> my seat (None: watching)
-        self._sealed: dict[int, tuple[tuple[int, ...], bytes]] = {}  # game -> (cards, nonce)
+        self._sealed: dict[int, _Seal] = {}  # game -> the commitment waiting to be opened
+        self._rounds: dict[int, int] = {}  # game -> the round of the latest view
+        self._connection = 0  # how many times this session has (re)connected
         self._next_id = 1
 
     @classmethod
@@ -72,6 +83,7 @@ class Client:
         """
         await self.close()
         self.reader, self.writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+        self._connection += 1
         await self._greet(timeout)
 
     @property
@@ -101,7 +113,9 @@ class Client:
         msg = parse(decode_payload(payload), Direction.SERVER)
         if isinstance(msg, m.GameState):
             self.seats[msg.game] = msg.seat
+            self._forget_lost_seal(msg.game, msg.view)
         if isinstance(msg, (m.GameState, m.Update)):
+            self._rounds[msg.game] = msg.view.get("round", 0)
             await self._open_if_asked(msg.game, msg.view)
         return msg
 
@@ -115,28 +129,38 @@ class Client:
                 raise ServerError(msg)
 
     def has_sealed(self, game: int) -> bool:
-        """Whether a commitment of ours in ``game`` waits to be opened.
+        """Whether a commitment of ours for this round of ``game`` waits to be opened.
 
         A view that still shows our commitment as "none" may have been sent before
         the server received it: a client commits only when this is False.
         """
-        return game in self._sealed
+        seal = self._sealed.get(game)
+        return seal is not None and seal.round == self._rounds.get(game)
 
     async def commit(self, game: int, cards: tuple[int, ...] | list[int]) -> int | None:
         """Seal ``cards`` for cartouches 1–4; the opening is sent when the server asks for it."""
         digest, nonce = seal(cards)
-        self._sealed[game] = (tuple(cards), nonce)
+        self._sealed[game] = _Seal(self._rounds.get(game, 0), tuple(cards), nonce, self._connection)
         return await self.send(m.Commit(game=game, digest=digest))
+
+    def _forget_lost_seal(self, game: int, view: dict) -> None:
+        """A full state after a reconnection says whether the server ever got our commitment."""
+        held = self._sealed.get(game)
+        seat = self.seats.get(game)
+        if held is not None and held.connection < self._connection and seat is not None \
+                and view.get("commitments", {}).get(seat) == "none":
+            del self._sealed[game]  # it was lost with the old connection: commit again
 
     async def _open_if_asked(self, game: int, view: dict) -> None:
         seat = self.seats.get(game)
         held = self._sealed.get(game)
         if seat is None or held is None:
             return
-        if view.get("commitments", {}).get(seat) == "awaiting_open":
+        if held.round != view.get("round"):
+            del self._sealed[game]  # a stale commitment of an earlier round
+        elif view.get("commitments", {}).get(seat) == "awaiting_open":
             del self._sealed[game]
-            cards, nonce = held
-            await self.send(m.Open(game=game, cards=cards, nonce=nonce))
+            await self.send(m.Open(game=game, cards=held.cards, nonce=held.nonce))
 
     async def close(self) -> None:
         self.writer.close()

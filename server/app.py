@@ -250,10 +250,13 @@ class ArbiterServer:
             self.lobby.set_status(conn.name, "watching")
         elif isinstance(msg, m.Sync):
             room = self._room(msg.game)
-            seat = room.seat_of(conn)
-            if seat is None and conn not in room.spectators:
+            seat = room.seat_of(conn) or room.seat_held_by(token_hash(conn.token))
+            if seat is not None and room.seat_of(conn) is None:
+                room.attach(seat, conn, msg.id)  # e.g. a game that ended while this session was away
+            elif seat is None and conn not in room.spectators:
                 raise ProtocolError(ErrorCode.NOT_ALLOWED, f"you neither play nor watch game {msg.game}")
-            conn.deliver(room.full_state(seat, msg.id))
+            else:
+                conn.deliver(room.full_state(seat, msg.id))
         else:
             raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"{msg.TYPE} is not handled by this server")
 

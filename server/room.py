@@ -106,6 +106,13 @@ class Room:
                 return name
         return None
 
+    def seat_held_by(self, token_digest: str) -> str | None:
+        """The seat that belongs to a session token (hashed), if any."""
+        for name, seat in self.seats.items():
+            if seat.token_hash is not None and seat.token_hash == token_digest:
+                return name
+        return None
+
     def attach(self, seat_name: str, participant: Participant, reply_to: int | None = None) -> None:
         """Seat (or re-seat) a participant and send it the whole game."""
         seat = self.seats[seat_name]

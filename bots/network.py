@@ -1,0 +1,173 @@
+"""Playing a strategy against a server: the network half of the bot SDK.
+
+``NetworkBot`` hides the protocol from a bot author: it connects as a ``bot``
+client, finds games (a table or an invite code, then quick matches), turns
+each frame's view into an ``aton.views.View`` for the strategy, sends its answer
+(sealing and opening commitments by itself), reconnects with its resume token
+after a dropped connection, and reports each finished game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import Callable
+
+from aton.moves import Commit, Exchange, Place, Remove
+from aton.views import View
+from protocol import messages as m
+from protocol.client import Client, ServerError
+
+from .strategy import Strategy
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    game: int
+    seat: str
+    winner: str  # "red", "blue" or "draw"
+    reason: str
+    scores: dict
+    rounds: int
+    opponent: str
+
+    @property
+    def outcome(self) -> str:
+        return "draw" if self.winner == "draw" else ("won" if self.winner == self.seat else "lost")
+
+    def line(self) -> str:
+        """One line for the terminal, e.g. ``game 12: won as red against Bot (easy), 41–23 (points), 9 rounds``."""
+        mine, theirs = self.scores[self.seat], self.scores["blue" if self.seat == "red" else "red"]
+        return (f"game {self.game}: {self.outcome} as {self.seat} against {self.opponent}, "
+                f"{mine}–{theirs} ({self.reason}), {self.rounds} rounds")
+
+
+def view_of(frame_view: dict) -> View:
+    """The engine's view in a frame (the server adds this round's commitments beside it)."""
+    return View.from_dict({k: v for k, v in frame_view.items() if k != "commitments"})
+
+
+class NetworkBot:
+    def __init__(self, strategy: Strategy, host: str, port: int, *, name: str, clock: str = "normal",
+                 table: int | None = None, invite: str | None = None,
+                 on_result: Callable[[GameResult], None] = lambda result: None,
+                 retry_seconds: float = 1.0, max_retries: int = 30) -> None:
+        self.strategy = strategy
+        self.host, self.port = host, port
+        self.name = name
+        self.clock = clock
+        self.table, self.invite = table, invite
+        self.on_result = on_result
+        self.retry_seconds = retry_seconds
+        self.max_retries = max_retries
+        self.client: Client | None = None
+        self.results: list[GameResult] = []
+        self._game: int | None = None
+        self._players: dict = {}
+        self._answered: tuple[int, int] | None = None  # (game, version) of the last view answered
+
+    async def play(self, games: int) -> list[GameResult]:
+        """Play ``games`` games to their end; returns their results."""
+        self.client = await self._connect()
+        try:
+            await self._seek_game()
+            while len(self.results) < games:
+                try:
+                    frame = await self.client.recv()
+                except (ConnectionError, asyncio.IncompleteReadError, OSError):
+                    await self._reconnect()
+                    continue
+                await self._handle(frame, more_wanted=len(self.results) + 1 < games)
+        finally:
+            await self.client.close()
+        return self.results
+
+    # ------------------------------------------------------------------ connection
+
+    async def _connect(self) -> Client:
+        return await Client.connect(self.host, self.port, name=self.name, kind="bot", lobby=False)
+
+    async def _reconnect(self) -> None:
+        """Come back with the resume token: the server re-seats us and sends the game again."""
+        for attempt in range(1, self.max_retries + 1):
+            await asyncio.sleep(self.retry_seconds)
+            try:
+                await self.client.reconnect(self.host, self.port)
+                log.info("reconnected after %d attempt(s)", attempt)
+                self._answered = None
+                if self._game is None:
+                    await self._seek_game()
+                else:  # a game that ended while we were away is not resumed: ask for it
+                    await self.client.send(m.Sync(game=self._game))
+                return
+            except (ConnectionError, OSError, asyncio.TimeoutError, asyncio.IncompleteReadError):
+                log.info("server unreachable (attempt %d of %d)", attempt, self.max_retries)
+        raise ConnectionError(f"could not reconnect to {self.host}:{self.port}")
+
+    async def _seek_game(self) -> None:
+        if self.invite:
+            await self.client.send(m.JoinInvite(code=self.invite))
+        elif self.table:
+            await self.client.send(m.JoinTable(table=self.table))
+        else:
+            await self.client.send(m.QuickMatch(clock=self.clock))
+        self.invite = self.table = None  # later games: rematches or quick matches
+
+    # ------------------------------------------------------------------ frames
+
+    async def _handle(self, frame: m.Message, more_wanted: bool) -> None:
+        if isinstance(frame, m.Error):
+            log.warning("server refused a request: %s", frame.message)
+            if frame.code == "not_found" and self._game is None:
+                raise ServerError(frame)
+            return
+        if isinstance(frame, (m.GameState, m.Update)) and any(r.game == frame.game for r in self.results):
+            return  # a game already reported
+        if isinstance(frame, m.GameState):
+            if frame.game != self._game:
+                self._game = frame.game
+                self.strategy.on_game_start(view_of(frame.view))
+            self._players = frame.players
+        if isinstance(frame, m.Update) and frame.game == self._game:
+            self.strategy.on_events(list(frame.events))
+        if isinstance(frame, (m.GameState, m.Update)) and frame.game == self._game:
+            view = frame.view
+            if view["winner"] is not None:
+                await self._finish(frame, more_wanted)
+            else:
+                await self._answer(frame.game, frame.version, view)
+
+    async def _answer(self, game: int, version: int, view: dict) -> None:
+        decision = view["decision"]
+        if decision is None or self._answered == (game, version):
+            return
+        seat = view["viewer"]
+        if decision["kind"] == "commit" and (view["commitments"][seat] != "none" or self.client.has_sealed(game)):
+            return  # committed already; the client opens it when the server asks
+        self._answered = (game, version)
+        move = self.strategy.choose(view_of(view))
+        if isinstance(move, Commit):
+            await self.client.commit(game, move.cards)
+        elif isinstance(move, Exchange):
+            await self.client.send(m.Exchange(game=game))
+        elif isinstance(move, (Remove, Place)):
+            kind = m.Remove if isinstance(move, Remove) else m.Place
+            await self.client.send(kind(game=game, temple=move.temple, square=move.square))
+
+    async def _finish(self, frame: m.GameState | m.Update, more_wanted: bool) -> None:
+        view = frame.view
+        seat = view["viewer"]
+        other = "blue" if seat == "red" else "red"
+        result = GameResult(
+            game=frame.game, seat=seat, winner=view["winner"], reason=view["reason"],
+            scores={"red": view["red"]["score"], "blue": view["blue"]["score"]},
+            rounds=view["round"], opponent=self._players.get(other, {}).get("name", other))
+        self.results.append(result)
+        self.strategy.on_game_over(view_of(view))
+        self.on_result(result)
+        self._game = None
+        if more_wanted:
+            await self._seek_game()

@@ -1,0 +1,48 @@
+"""Bots over the network: complete games through a real server, and a dropped connection."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bots.network import NetworkBot
+from bots.strategy import make_strategy
+
+
+def bot(server, name: str, seed: int, results: list) -> NetworkBot:
+    return NetworkBot(make_strategy("random", seed=seed), "127.0.0.1", server.port, name=name,
+                      on_result=results.append, retry_seconds=0.05)
+
+
+async def test_two_network_bots_play_complete_games(server):
+    lines: list = []
+    a, b = bot(server, "ada", 1, lines), bot(server, "bob", 2, lines)
+    results_a, results_b = await asyncio.wait_for(asyncio.gather(a.play(2), b.play(2)), 60)
+    assert len(results_a) == len(results_b) == 2
+    for mine, theirs in zip(results_a, results_b):
+        assert mine.game == theirs.game
+        assert mine.winner == theirs.winner
+        assert {mine.seat, theirs.seat} == {"red", "blue"}
+        assert server.rooms[mine.game].game.is_over
+    assert results_a[0].line().startswith(f"game {results_a[0].game}: ")
+    assert len(lines) == 4
+
+
+async def test_a_bot_whose_connection_drops_mid_game_comes_back_and_finishes(server):
+    a, b = bot(server, "ada", 3, []), bot(server, "bob", 4, [])
+    games = asyncio.gather(a.play(1), b.play(1))
+
+    async def drop_ada_mid_game() -> None:
+        while not server.rooms or next(iter(server.rooms.values())).version < 30:
+            await asyncio.sleep(0.01)
+        conn = next(c for c in server.connections if c.name == "ada")
+        conn.abort()  # the server drops the connection
+
+    dropper = asyncio.create_task(drop_ada_mid_game())
+    results_a, results_b = await asyncio.wait_for(games, 60)
+    await dropper
+    room = server.rooms[results_a[0].game]
+    assert room.game.is_over
+    assert room.game.result[1] not in ("abandoned", "time")
+    assert results_a[0].winner == results_b[0].winner
+    ada = next(name for name, seat in room.seats.items() if seat.name == "ada")
+    assert room.seats[ada].participant is not None, "ada came back to her seat"
