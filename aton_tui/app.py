@@ -33,6 +33,8 @@ from .settings import Settings
 from .themes import DARK_BOARD, THEMES
 
 STYLES = Path(__file__).parent / "styles"
+#: Textual's own key, listed on the help screen
+PALETTE_KEY = Binding("ctrl+p", "command_palette", "Commands", tooltip="the command palette: every main action")
 CLOCKS = ("blitz", "normal", "relaxed")
 LEVELS = ("random", "easy", "normal", "hard")
 
@@ -72,8 +74,8 @@ class AtonApp(App):
     CSS_PATH = [STYLES / f"{name}.tcss" for name in ("app", "board", "game", "lobby", "dialogs")]
     COMMANDS = App.COMMANDS | {AtonCommands}
     BINDINGS = [
-        Binding("ctrl+q", "quit", "Quit", priority=True),
-        Binding("f2", "toggle_theme", "Light/dark", show=False),
+        Binding("ctrl+q", "quit", "Quit", priority=True, tooltip="leave Aton"),
+        Binding("f2", "toggle_theme", "Light/dark", show=False, tooltip="switch between the light and dark theme"),
     ]
 
     def __init__(self, launch: Launch, settings: Settings | None = None,
@@ -300,7 +302,9 @@ class AtonApp(App):
         if action == "save_record":
             return model is not None
         if action == "back_to_game":
-            return model is not None and not model.is_over
+            return model is not None and not model.is_over and self._game_screen() is None
+        if action in ("play_bot", "quick_match", "new_table", "join_invite"):
+            return not (playing and not model.is_over)  # one game at a time
         if action == "leave_queue":
             return bool(self.lobby_notice)
         return True
@@ -309,7 +313,7 @@ class AtonApp(App):
         if isinstance(self.screen, HelpScreen):
             return
         self.push_screen(HelpScreen([("Playing", GameScreen.BINDINGS), ("The lobby", LobbyScreen.BINDINGS),
-                                     ("Everywhere", [*self.BINDINGS, Binding("ctrl+p", "", "Command palette")])]))
+                                     ("Everywhere", [*self.BINDINGS, PALETTE_KEY])]))
 
     def action_toggle_theme(self) -> None:
         self.theme = "aton-light" if self.theme == "aton-dark" else "aton-dark"

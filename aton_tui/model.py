@@ -13,7 +13,6 @@ from dataclasses import dataclass, field, fields
 from aton.views import Decision, PlayerView, View
 from protocol import messages as m
 
-SEATS = ("red", "blue")
 _VIEW_FIELDS = frozenset(f.name for f in fields(View))
 
 

@@ -52,10 +52,6 @@ class Session:
     def connected(self) -> bool:
         return self.client is not None
 
-    @property
-    def my_name(self) -> str:
-        return self.client.name if self.client else self.name
-
     async def run(self) -> None:
         """Stay connected until ``close``; report every change of state."""
         attempt = 0

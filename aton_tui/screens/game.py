@@ -42,32 +42,33 @@ MOVE = Binding.Group("Move", compact=True)
 LARGE = (120, 40)  # from this size on, the board's tiles grow
 
 
-def _digits(action: str, group: Binding.Group) -> list[Binding]:
-    return [Binding(str(n), f"{action}({n})", group.description, group=group) for n in range(1, 5)]
+def _digits(action: str, group: Binding.Group, tooltip: str) -> list[Binding]:
+    return [Binding(str(n), f"{action}({n})", group.description, group=group, tooltip=tooltip) for n in range(1, 5)]
 
 
 class GameScreen(Screen):
     BINDINGS = [
-        *_digits("card", CARD),
-        Binding("left,h", "cartouche(-1)", "Cartouche", key_display="←→"),
-        Binding("right,l", "cartouche(1)", "Cartouche", show=False),
-        Binding("up,k", "change(1)", "Change card", key_display="↑↓"),
-        Binding("down,j", "change(-1)", "Change card", show=False),
-        Binding("backspace,delete", "take_back", "Take back"),
-        Binding("enter", "seal", "Seal"),
-        Binding("x", "exchange", "Exchange"),
-        *_digits("temple", TEMPLE),
-        Binding("left,h", "cursor(0,-1)", "Move", group=MOVE, key_display="←"),
-        Binding("up,k", "cursor(-1,0)", "Move", group=MOVE, key_display="↑"),
-        Binding("down,j", "cursor(1,0)", "Move", group=MOVE, key_display="↓"),
-        Binding("right,l", "cursor(0,1)", "Move", group=MOVE, key_display="→"),
-        Binding("enter", "choose", "Choose"),
-        Binding("space", "skip", "Skip"),
-        Binding("e", "show_end", "Result"),
-        Binding("pageup", "log(-1)", "Log back", show=False),
-        Binding("pagedown", "log(1)", "Log forward", show=False),
-        Binding("question_mark", "app.help", "Help", key_display="?"),
-        Binding("ctrl+l", "app.lobby", "Lobby", show=False),
+        *_digits("card", CARD, "put a card of that value on the lit cartouche"),
+        Binding("left,h", "cartouche(-1)", "Cartouche", key_display="←→", tooltip="light another cartouche"),
+        Binding("right,l", "cartouche(1)", "Cartouche", show=False, tooltip="light another cartouche"),
+        Binding("up,k", "change(1)", "Change card", key_display="↑↓",
+                tooltip="change the card on the lit cartouche"),
+        Binding("down,j", "change(-1)", "Change card", show=False, tooltip="change the card on the lit cartouche"),
+        Binding("backspace,delete", "take_back", "Take back", tooltip="take the lit cartouche's card back"),
+        Binding("enter", "seal", "Seal", tooltip="seal your four cartouches (final)"),
+        Binding("x", "exchange", "Exchange", tooltip="spend your exchange token for 4 new cards (asks first)"),
+        *_digits("temple", TEMPLE, "jump into that temple"),
+        Binding("left,h", "cursor(0,-1)", "Move", group=MOVE, key_display="←", tooltip="move to the next lit square"),
+        Binding("up,k", "cursor(-1,0)", "Move", group=MOVE, key_display="↑", tooltip="move to the next lit square"),
+        Binding("down,j", "cursor(1,0)", "Move", group=MOVE, key_display="↓", tooltip="move to the next lit square"),
+        Binding("right,l", "cursor(0,1)", "Move", group=MOVE, key_display="→", tooltip="move to the next lit square"),
+        Binding("enter", "choose", "Choose", tooltip="remove from, or place on, the square under the cursor"),
+        Binding("space", "skip", "Skip", tooltip="turn all cartouches over now"),
+        Binding("e", "show_end", "Result", tooltip="show the result of the game again"),
+        Binding("pageup", "log(-1)", "Log back", show=False, tooltip="scroll the log back"),
+        Binding("pagedown", "log(1)", "Log forward", show=False, tooltip="scroll the log forward"),
+        Binding("question_mark", "app.help", "Help", key_display="?", tooltip="the rules in short and every key"),
+        Binding("ctrl+l", "app.lobby", "Lobby", show=False, tooltip="back to the lobby"),
     ]
 
     def __init__(self, model: GameModel) -> None:

@@ -49,12 +49,17 @@ the ones you cannot choose are faded and the cursor's square is lit.
 
 
 def key_table(title: str, bindings: list[BindingType]) -> str:
-    rows = [f"## {title}", "", "| key | does |", "|---|---|"]
+    """A Markdown table of what the keys do; keys that do the same thing share a row."""
+    rows: dict[str, list[str]] = {}
     for binding in bindings:
         if isinstance(binding, Binding) and binding.description:
-            keys = " ".join(k.strip() for k in binding.key.split(","))
-            rows.append(f"| `{binding.key_display or keys}` | {binding.description} |")
-    return "\n".join(rows)
+            keys = binding.key_display or " ".join(k.strip() for k in binding.key.split(","))
+            shown = rows.setdefault(binding.tooltip or binding.description, [])
+            if keys not in shown:
+                shown.append(keys)
+    lines = [f"## {title}", "", "| keys | do |", "|---|---|"]
+    lines += [f"| `{' '.join(keys)}` | {does} |" for does, keys in rows.items()]
+    return "\n".join(lines)
 
 
 class HelpScreen(ModalScreen[None]):

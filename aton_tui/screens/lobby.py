@@ -28,15 +28,15 @@ STATUS_WORDS = {"lobby": "in the lobby", "waiting": "waiting", "playing": "playi
 
 class LobbyScreen(Screen):
     BINDINGS = [
-        Binding("b", "app.play_bot", "Bot"),
-        Binding("q", "app.quick_match", "Quick match"),
-        Binding("n", "app.new_table", "New table"),
-        Binding("i", "app.join_invite", "Invite"),
-        Binding("j", "join", "Join"),
-        Binding("w", "watch", "Watch"),
-        Binding("g", "app.back_to_game", "Back to game"),
-        Binding("escape", "app.leave_queue", "Stop waiting"),
-        Binding("question_mark", "app.help", "Help", key_display="?"),
+        Binding("b", "app.play_bot", "Bot", tooltip="play a bot hosted by the server (strength, clock, colour)"),
+        Binding("q", "app.quick_match", "Quick match", tooltip="play the next player who asks for one"),
+        Binding("n", "app.new_table", "New table", tooltip="open a public or private table and wait"),
+        Binding("i", "app.join_invite", "Invite", tooltip="sit down at a private table by its invite code"),
+        Binding("j", "join", "Join", tooltip="sit down at the selected open table (or Enter on it)"),
+        Binding("w", "watch", "Watch", tooltip="watch the selected game (or Enter on it)"),
+        Binding("g", "app.back_to_game", "Back to game", tooltip="return to your game in progress"),
+        Binding("escape", "app.leave_queue", "Stop waiting", tooltip="close your table or leave the queue"),
+        Binding("question_mark", "app.help", "Help", key_display="?", tooltip="the rules in short and every key"),
     ]
     WIDE = 120  # from this width on, the three lists stand side by side
 

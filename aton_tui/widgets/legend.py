@@ -6,7 +6,7 @@ from textual.widgets import Static
 
 REMINDER = """\
 [b]Reading the board[/b]
-  Y yellow · G green · K black · B blue · +1 / +2 bonus squares
+  yellow (Y) · green (G) · black (K) · blue (B) · +1 / +2 bonus squares
   ● a red stone · ■ a blue stone · faded squares cannot be chosen now
 
 [b]The cartouches[/b]
