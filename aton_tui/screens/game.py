@@ -216,15 +216,18 @@ class GameScreen(Screen):
         model = self.model
         faces = model.player(seat).cartouches
         draft = self.query_one(CommitPanel).draft
-        mine_sealed = (seat == model.seat and model.view.phase == "commit" and model.sealed(seat)
-                       and draft.complete)
+        ours = seat == model.seat
+        sealed_draft = ours and model.view.phase == "commit" and model.sealed(seat) and draft.complete
         result = []
         for i, value in enumerate(faces):
-            if value is not None and (seat, i + 1) not in self.hidden_reveals:
+            turning = (seat, i + 1) in self.hidden_reveals
+            if value is not None and not turning:
                 result.append(Cartouche("up", value))
-            elif mine_sealed:
+            elif value is not None and ours:  # ours, not yet turned over for the opponent
+                result.append(Cartouche("mine", value))
+            elif sealed_draft:
                 result.append(Cartouche("mine", draft.slots[i]))
-            elif model.sealed(seat):
+            elif model.sealed(seat) or turning:
                 result.append(Cartouche("back"))
             else:
                 result.append(Cartouche("empty"))

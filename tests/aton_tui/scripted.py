@@ -114,6 +114,27 @@ def just_scored(script: ScriptedGame) -> bool:
     return any(e.get("type") == "category_scored" for u in script.updates[-1:] for e in u.events)
 
 
+class RecordingSession:
+    """Stands in for the connection: it keeps what the client sends."""
+
+    def __init__(self) -> None:
+        self.sent: list = []
+
+    async def send(self, msg: m.Message) -> int:
+        self.sent.append(msg)
+        return len(self.sent)
+
+    async def commit(self, game: int, cards: tuple[int, ...]) -> int:
+        self.sent.append(("commit", game, tuple(cards)))
+        return len(self.sent)
+
+    def has_sealed(self, game: int) -> bool:
+        return False
+
+    async def close(self) -> None:
+        pass
+
+
 class FramesApp(AtonApp):
     """The client fed fixed frames instead of a connection; time stands still."""
 
@@ -121,6 +142,7 @@ class FramesApp(AtonApp):
         super().__init__(Launch(name="Ada"), quiet_settings(**settings),
                          clock=lambda: FROZEN_NOW, wall_clock=lambda: 1_700_000_000.0)
         self.frames = frames
+        self.session = RecordingSession()  # type: ignore[assignment]
 
     async def _run(self) -> None:
         self.post_message(StatusChanged(Status("connected", "scripted")))

@@ -1,0 +1,97 @@
+"""The game screen's behaviour, driven by fixed frames: what it sends, shows and saves."""
+
+from __future__ import annotations
+
+import json
+
+from textual.widgets import Input
+
+from protocol import messages as m
+
+from aton_tui.screens.dialogs import Confirm, Prompt
+from aton_tui.screens.end import EndScreen
+from aton_tui.screens.game import GameScreen
+from aton_tui.screens.scoring import ScoringScreen
+from aton_tui.widgets.players import PlayersPanel
+
+from .driving import wait_until
+from .scripted import FramesApp, ScriptedGame, red_to
+
+
+def drawn(app: FramesApp, script: ScriptedGame):
+    return lambda: isinstance(app.screen, GameScreen) and app.model is not None and app.model.version == script.version
+
+
+def blue_cartouches(app: FramesApp) -> list[str]:
+    row = next(r for r in app.screen.query_one(PlayersPanel).rows if r.seat == "blue")
+    return [c.state for c in row.cartouches]
+
+
+async def test_number_keys_arrange_the_hand_and_enter_seals_it():
+    script = ScriptedGame()
+    script.play_until(red_to("commit", round_at_least=2))
+    hand = sorted(script.game.view("red")["decision"]["hand"])
+    app = FramesApp(script.frames)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, drawn(app, script))
+        await pilot.press(str(hand[3]), str(hand[0]), str(hand[2]), "enter")
+        assert app.session.sent == [("commit", 12, (hand[3], hand[0], hand[2], hand[1]))]
+
+
+async def test_the_exchange_asks_first():
+    script = ScriptedGame()
+    app = FramesApp([script.first])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, drawn(app, script))
+        await pilot.press("x")
+        assert isinstance(app.screen, Confirm) and app.session.sent == []
+        await pilot.press("y")
+        await wait_until(pilot, lambda: app.session.sent == [m.Exchange(game=12, id=None)])
+
+
+async def test_cartouches_turn_over_one_by_one_and_space_skips_the_rest():
+    script = ScriptedGame()
+    script.play_until(red_to("commit", round_at_least=2))
+    script.blue_seals()
+    script.commit_round()  # both cartouches 1 and 2 are revealed, then the first player's 3 and 4
+    app = FramesApp(script.frames, reveal_delay=60.0)  # the next card would turn in a minute
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, drawn(app, script))
+        assert app.model.view.blue.cartouches[0] is not None
+        assert blue_cartouches(app)[0] == "back"
+        await pilot.press("space")
+        assert blue_cartouches(app)[:2] == ["up", "up"]
+
+
+async def test_a_forced_square_is_chosen_by_itself_when_the_setting_is_on():
+    script = ScriptedGame()
+    script.play_until(red_to("place", round_at_least=2))
+    last = script.updates[-1]
+    decision = {**last.view["decision"], "squares": [[2, 5]]}  # the server says: only one square
+    forced = m.Update(game=12, version=last.version, events=(), view={**last.view, "decision": decision},
+                      clocks=last.clocks)
+    for auto, expected in ((True, [m.Place(game=12, temple=2, square=5)]), (False, [])):
+        app = FramesApp([*script.frames, forced], auto_forced=auto)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, drawn(app, script))
+            await pilot.pause(0.8)
+            assert app.session.sent == expected
+
+
+async def test_the_game_is_saved_from_the_end_screen(tmp_path):
+    script = ScriptedGame(seed=9)
+    script.play_until(lambda s: False, limit=2000)
+    app = FramesApp(script.frames)
+    async with app.run_test(size=(80, 24)) as pilot:
+        while not isinstance(app.screen, EndScreen):
+            await wait_until(pilot, lambda: isinstance(app.screen, (ScoringScreen, EndScreen)))
+            if isinstance(app.screen, ScoringScreen):
+                await pilot.press("enter")
+        await pilot.press("s")
+        await wait_until(pilot, lambda: isinstance(app.screen, Prompt))
+        app.screen.query_one(Input).value = str(tmp_path / "game.json")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: (tmp_path / "game.json").exists())
+    saved = json.loads((tmp_path / "game.json").read_text())
+    assert saved["format"] == "aton-log/1" and (saved["winner"], saved["reason"]) == ("red", "temple")
+    assert [e["version"] for e in saved["events"]] == list(range(1, script.version + 1))
