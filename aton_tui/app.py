@@ -92,6 +92,7 @@ class AtonApp(App):
         self.local = LocalServer(launch.serve, launch.port, launch.db_path) if launch.serve else None
         self.status = Status("connecting")
         self.started = False
+        self.syncing = False  # a sync was asked for and its game_state has not come yet
         self.lobby_notice = ""
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -229,9 +230,10 @@ class AtonApp(App):
 
     def _game_state(self, frame: m.GameState) -> None:
         screen = self._game_screen()
+        self.syncing = False
         if self.model is not None and self.model.game == frame.game and screen is not None:
             self.model.resync(frame, self.clock())
-            screen.apply([])
+            screen.apply([], fresh=True)
             return
         self.model = GameModel.from_state(frame, self.clock())
         self._set_notice("")
@@ -248,7 +250,9 @@ class AtonApp(App):
             return
         events = model.advance(frame, self.clock())
         if events is None:
-            self.run_worker(self.send(m.Sync(game=frame.game)))
+            if not self.syncing:  # frames were lost: ask for the whole state once
+                self.syncing = True
+                self.run_worker(self.send(m.Sync(game=frame.game)))
             return
         if screen is not None:
             screen.apply(events)

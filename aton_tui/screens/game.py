@@ -123,9 +123,9 @@ class GameScreen(Screen):
 
     # ------------------------------------------------------------------ from the server
 
-    def apply(self, events: list[dict]) -> None:
-        """The model moved on by ``events`` (empty after a resynchronisation)."""
-        if self.acked:
+    def apply(self, events: list[dict], fresh: bool = False) -> None:
+        """The model moved on by ``events``; ``fresh``: it was replaced by a whole new state."""
+        if self.acked or fresh:  # the move we sent is answered (or lost with a broken connection)
             self.sent, self.acked = None, False
         if not self.ready:  # not composed yet: on_mount tells the whole story
             self.early.extend(events)

@@ -95,3 +95,15 @@ async def test_the_game_is_saved_from_the_end_screen(tmp_path):
     saved = json.loads((tmp_path / "game.json").read_text())
     assert saved["format"] == "aton-log/1" and (saved["winner"], saved["reason"]) == ("red", "temple")
     assert [e["version"] for e in saved["events"]] == list(range(1, script.version + 1))
+
+
+async def test_lost_frames_are_made_good_by_one_sync():
+    script = ScriptedGame()
+    script.play_until(red_to("place", round_at_least=2))
+    first, _, *later = script.updates  # the second update never arrives
+    app = FramesApp([script.first, first, *later])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.session.sent, what="a sync")
+        await pilot.pause(0.2)
+        assert app.session.sent == [m.Sync(game=12)]
+        assert app.model.version == first.version  # nothing after the gap was taken
