@@ -2,8 +2,10 @@
 
 ``Session.run`` connects, hands every frame to ``on_frame`` and, when the
 connection breaks, reports it through ``on_status`` and reconnects with the
-resume token, so the server gives the seats back and sends each game's state
-again.  A sealed commitment that was not yet opened survives the reconnection.
+resume token (``Client.reconnect``), so the server gives the seats back and
+sends each game's state again.  A sealed commitment that was not yet opened
+survives the reconnection; one the server never received is dropped, so the
+player can commit again.
 """
 
 from __future__ import annotations
@@ -55,11 +57,15 @@ class Session:
     async def run(self) -> None:
         """Stay connected until ``close``; report every change of state."""
         attempt = 0
-        previous: Client | None = None
+        session: Client | None = None  # one protocol session, reconnected as often as needed
         while not self._closing:
             self.on_status(Status("connecting" if attempt == 0 else "lost", self._where(), attempt))
             try:
-                client = await Client.connect(self.host, self.port, name=self.name, resume=self.resume, lobby=True)
+                if session is None:
+                    session = await Client.connect(self.host, self.port, name=self.name, resume=self.resume,
+                                                   lobby=True)
+                else:
+                    await session.reconnect(self.host, self.port)  # keeps seats and sealed commitments
             except ServerError as exc:
                 self.on_status(Status("failed", str(exc)))
                 return
@@ -68,13 +74,11 @@ class Session:
                 self.on_status(Status("lost", f"cannot reach {self._where()}: {_why(exc)}", attempt))
                 await asyncio.sleep(self.retry_delays[min(attempt, len(self.retry_delays)) - 1])
                 continue
-            if previous is not None:
-                _adopt_seals(previous, client)
-            self.client, self.resume, attempt = client, client.resume_token, 0
+            self.client, self.resume, attempt = session, session.resume_token, 0
             self.on_status(Status("connected", self._where()))
-            final = await self._serve(client)
-            self.client, previous = None, client
-            await client.close()
+            final = await self._serve(session)
+            self.client = None
+            await session.close()
             if final:
                 self.on_status(Status("failed", final))
                 return
@@ -90,8 +94,6 @@ class Session:
         try:
             while True:
                 msg = await client.recv(self.silence_limit)
-                if isinstance(msg, m.GameState):
-                    _drop_lost_seal(client, msg)
                 self.on_frame(msg)
                 if isinstance(msg, m.Bye):
                     return msg.reason if msg.code in FINAL_BYES else None
@@ -119,11 +121,14 @@ class Session:
         except LOST as exc:
             raise NotConnected(f"the connection broke: {_why(exc)}") from exc
 
-    async def commit(self, game: int, cards: tuple[int, ...]) -> None:
-        """Seal the cards; the client opens them when the server asks."""
+    async def commit(self, game: int, cards: tuple[int, ...]) -> int | None:
+        """Seal the cards (the request id is returned); the client opens them when the server asks."""
         if self.client is None:
             raise NotConnected("not connected: the client is reconnecting")
-        await self.client.commit(game, cards)
+        try:
+            return await self.client.commit(game, cards)
+        except LOST as exc:
+            raise NotConnected(f"the connection broke: {_why(exc)}") from exc
 
     def has_sealed(self, game: int) -> bool:
         return self.client is not None and self.client.has_sealed(game)
@@ -136,18 +141,3 @@ class Session:
 
 def _why(exc: BaseException) -> str:
     return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
-
-
-# protocol.Client keeps sealed commitments privately.  These two functions are the only
-# places that reach in; a public way (hand seals to a new Client, forget one the server
-# never received) is requested from the protocol's owner.
-
-def _adopt_seals(old: Client, new: Client) -> None:
-    """Carry sealed, unopened commitments over to a new connection so it can open them."""
-    new._sealed.update(old._sealed)
-
-
-def _drop_lost_seal(client: Client, state: m.GameState) -> None:
-    """A full state showing no commitment of ours: a seal sent before a break never arrived."""
-    if state.seat and state.view.get("commitments", {}).get(state.seat) == "none":
-        client._sealed.pop(state.game, None)

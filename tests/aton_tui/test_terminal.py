@@ -34,7 +34,7 @@ class Tmux:
             self.run("send-keys", "-t", self.target, key)
             time.sleep(0.2)
 
-    def wait_for(self, text: str, timeout: float = 30.0) -> str:
+    def wait_for(self, text: str, timeout: float = 60.0) -> str:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             screen = self.screen()
