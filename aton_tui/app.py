@@ -53,6 +53,7 @@ class Launch:
     clock: str = "relaxed"
     lan_address: str | None = None  # shown to the other player in host mode
     resume: str | None = None  # a session token to take back (the SSH gateway hands one over)
+    hosted: bool = False  # running on a server for a remote player (SSH): no files for them here
 
 
 class Frame(Message):
@@ -304,7 +305,7 @@ class AtonApp(App):
         if action == "resign":
             return playing and not model.is_over
         if action == "save_record":
-            return model is not None
+            return model is not None and not self.launch.hosted
         if action == "back_to_game":
             return model is not None and not model.is_over and self._game_screen() is None
         if action in ("play_bot", "quick_match", "new_table", "join_invite"):

@@ -23,6 +23,7 @@ from aton.text import position_text
 EXIT_BAD_RECORD = 2
 DEFAULT_PORT = 2866  # the server's default (server.cli)
 RESUME_VARIABLE = "ATON_RESUME_TOKEN"  # a session to take back (set by the SSH gateway)
+HOSTED_VARIABLE = "ATON_HOSTED"  # set by the SSH gateway: the client runs on the server's machine
 LEVELS = ("random", "easy", "normal", "hard")
 CLOCKS = ("blitz", "normal", "relaxed")
 
@@ -98,7 +99,8 @@ def play(args: argparse.Namespace) -> int:
     name = (args.name or login_name())[:24]
     if args.command == "connect":
         host, port = args.address
-        launch = Launch(name=name, host=host, port=port, resume=os.environ.get(RESUME_VARIABLE) or None)
+        launch = Launch(name=name, host=host, port=port, resume=os.environ.get(RESUME_VARIABLE) or None,
+                        hosted=bool(os.environ.get(HOSTED_VARIABLE)))
     elif args.command == "host":
         launch = Launch(name=name, port=args.port, serve="0.0.0.0", start="table", clock=args.clock,
                         lan_address=lan_address())

@@ -28,10 +28,10 @@ class EndScreen(ModalScreen[None]):
     ]
 
     def __init__(self, winner: str | None, reason: str | None, seat: str | None,
-                 scores: tuple[int, int], can_rematch: bool) -> None:
+                 scores: tuple[int, int], can_rematch: bool, can_save: bool) -> None:
         super().__init__(classes="dialog")
         self.winner, self.reason, self.seat = winner, reason, seat
-        self.scores, self.can_rematch = scores, can_rematch
+        self.scores, self.can_rematch, self.can_save = scores, can_rematch, can_save
 
     def compose(self) -> ComposeResult:
         red, blue = self.scores
@@ -43,7 +43,8 @@ class EndScreen(ModalScreen[None]):
             with Horizontal(classes="dialog-buttons"):
                 if self.can_rematch:
                     yield Button("Rematch (r)", variant="primary", action="app.rematch")
-                yield Button("Save (s)", action="app.save_record")
+                if self.can_save:
+                    yield Button("Save (s)", action="app.save_record")
                 yield Button("Lobby (l)", action="app.lobby")
                 yield Button("Board (Esc)", action="screen.close")
 

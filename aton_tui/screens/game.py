@@ -400,7 +400,8 @@ class GameScreen(Screen):
     def _end_screen(self) -> EndScreen:
         view = self.model.view
         self.end_screen = EndScreen(view.winner, view.reason, self.model.seat,
-                                    (view.red.score, view.blue.score), can_rematch=self.model.seat is not None)
+                                    (view.red.score, view.blue.score), can_rematch=self.model.seat is not None,
+                                    can_save=self.aton.check_action("save_record", ()) is True)
         return self.end_screen
 
     def action_show_end(self) -> None:
