@@ -1,6 +1,7 @@
 """``aton-bot``: run bots.
 
     aton-bot tournament A B --games N [--seed S] [--budget-ms MS] [--jobs J] [--json]
+                            [--load MODULE_OR_FILE]
     aton-bot list
 
 A and B are strategy names (``random``, ``greedy``, ``mcts``), level names
@@ -15,8 +16,11 @@ with the network client; it lives beside the subcommands here.
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import inspect
 import json
+import os
 import sys
 
 from .strategy import LEVELS, STRATEGIES, available, parse_spec
@@ -38,8 +42,26 @@ def _with_budget(spec: str, budget_ms: int | None) -> dict:
     return {}
 
 
+def load_modules(specs: list[str]) -> None:
+    """Import bot modules so that their ``@register``-ed strategies can be named:
+    a dotted module name (``mybots.hoarder``) or a path to a ``.py`` file."""
+    for spec in specs:
+        if spec.endswith(".py") or os.sep in spec:
+            path = os.path.abspath(spec)
+            name = os.path.splitext(os.path.basename(path))[0]
+            module_spec = importlib.util.spec_from_file_location(name, path)
+            if module_spec is None or module_spec.loader is None:
+                raise ValueError(f"cannot load {spec!r}")
+            module = importlib.util.module_from_spec(module_spec)
+            sys.modules[name] = module
+            module_spec.loader.exec_module(module)
+        else:
+            importlib.import_module(spec)
+
+
 def _tournament(args: argparse.Namespace) -> int:
     try:
+        load_modules(args.load)
         a_extra = _with_budget(args.a, args.budget_ms)
         b_extra = _with_budget(args.b, args.budget_ms)
 
@@ -52,7 +74,7 @@ def _tournament(args: argparse.Namespace) -> int:
             args.a, args.b, args.games, seed=args.seed,
             a_options=a_extra, b_options=b_extra, jobs=args.jobs, progress=progress,
         )
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, ImportError, OSError) as exc:
         print(f"aton-bot: {exc}", file=sys.stderr)
         return 2
     if args.progress:
@@ -75,14 +97,20 @@ def _tournament(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    names = available()
-    for name in names:
-        if name in LEVELS:
-            base, options = LEVELS[name]
-            print(f"{name:8} level: {base} {options}")
-        else:
-            doc = (STRATEGIES[name].__doc__ or "").strip().splitlines()
-            print(f"{name:8} {doc[0] if doc else ''}")
+    try:
+        load_modules(args.load)
+    except (ValueError, ImportError, OSError) as exc:
+        print(f"aton-bot: {exc}", file=sys.stderr)
+        return 2
+    available()  # load the built-ins
+    print("strategies:")
+    for name in sorted(STRATEGIES):
+        doc = (STRATEGIES[name].__doc__ or "").strip().splitlines()
+        print(f"  {name:10} {doc[0] if doc else ''}")
+    print("levels (the server's \"play a bot\"):")
+    for name, (base, options) in LEVELS.items():
+        shown = ", ".join(f"{k}={v}" for k, v in options.items())
+        print(f"  {name:10} {base}{' ' + shown if shown else ''}")
     return 0
 
 
@@ -101,9 +129,13 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     t.add_argument("--json", action="store_true", help="print one JSON object")
     t.add_argument("--progress", action="store_true", help="show progress on stderr")
+    t.add_argument("--load", action="append", default=[], metavar="MODULE",
+                   help="import a module or .py file that registers strategies (repeatable)")
     t.set_defaults(func=_tournament)
 
     ls = sub.add_parser("list", help="list the strategies and levels")
+    ls.add_argument("--load", action="append", default=[], metavar="MODULE",
+                    help="import a module or .py file that registers strategies (repeatable)")
     ls.set_defaults(func=_list)
     return parser
 

@@ -126,6 +126,7 @@ STRATEGIES: dict[str, type[Strategy]] = {}
 
 #: the server's "play a bot" levels: level -> (strategy name, options)
 LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
+    "random": ("random", {}),
     "easy": ("greedy", {}),
     "normal": ("mcts", {"budget_ms": 200}),
     "hard": ("mcts", {"budget_ms": 1000}),
@@ -158,7 +159,7 @@ def _load_builtins() -> None:
 def available() -> list[str]:
     """The names accepted by ``make_strategy``: strategies, then levels."""
     _load_builtins()
-    return sorted(STRATEGIES) + sorted(LEVELS)
+    return sorted(STRATEGIES) + sorted(set(LEVELS) - set(STRATEGIES))
 
 
 def make_strategy(name: str, seed: int | None = None, **options: Any) -> Strategy:

@@ -1,0 +1,374 @@
+"""A fast heuristic evaluation of Aton positions, and the cheap policies built on it.
+
+Everything here works on bitmasks and counts, in "points" from one player's
+side: the score difference, plus what the board would bring at the next
+scoring round (each majority category with a smoothed sign, so that a lead of
+one stone counts less than a lead of three), plus the area win conditions as
+threats (a temple, all yellow, all green: worth more the fewer squares are
+missing, much less when opponent stones must be removed first).
+
+Squares of the same temple and colour are interchangeable under the rules (no
+rule looks at adjacency), so the board falls into 20 *square classes*, and the
+value of placing or removing a stone is computed once per class from the
+category counts: ``class_deltas`` is the core of the greedy decisions and of the
+rollout policy of the search bot.
+
+Used by ``greedy`` on states built from its view and by ``mcts`` on sampled
+states; nothing here ever sees more than the caller gives it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from itertools import permutations
+
+from aton.board import (
+    BLACK_MASK,
+    BLUE_MASK,
+    BONUS1_MASK,
+    BONUS2_MASK,
+    GREEN_MASK,
+    RANGE_MASK,
+    TEMPLE_MASK,
+    YELLOW_MASK,
+)
+from aton.game import OVER, PLACE, REMOVE, GameState
+from aton.moves import Commit, commit_moves, place_move, remove_move
+
+T1, T2, T3, T4 = TEMPLE_MASK[1], TEMPLE_MASK[2], TEMPLE_MASK[3], TEMPLE_MASK[4]
+K, B, P1, P2, Y, G = BLACK_MASK, BLUE_MASK, BONUS1_MASK, BONUS2_MASK, YELLOW_MASK, GREEN_MASK
+
+# ---------------------------------------------------------------------- parameters
+
+
+@dataclass(frozen=True)
+class Params:
+    """The heuristic's weights (all in points unless said otherwise)."""
+
+    #: smoothed sign of a majority lead of 0, 1, 2, 3 stones (4 and more: 1.0)
+    sign_steps: tuple[float, ...] = (0.0, 0.35, 0.6, 0.8, 0.9)
+    #: the value of completing an area (a temple, all yellow, all green)
+    area_win: float = 25.0
+    #: weight of an area threat by its distance (empty squares + 2 per enemy stone in it)
+    threat: tuple[float, ...] = (1.0, 0.55, 0.5, 0.42, 0.35, 0.16, 0.08, 0.04, 0.02, 0.01)
+    #: how much the board's value at the next scoring counts against points already scored
+    board_weight: float = 2.0
+    #: logistic scale from points to a win probability
+    scale: float = 18.0
+    #: extra board weight at the start of the game (fading linearly as the leader nears 40)
+    board_weight_early: float = 0.0
+    #: the worth of a chance to win by cartouche 1 next round (times that chance)
+    c1_race: float = 60.0
+
+
+DEFAULT_PARAMS = Params()
+PARAMS = DEFAULT_PARAMS
+
+
+def configure(params: Params) -> None:
+    """Rebuild the tables from ``params`` (module-wide: the evaluation is one per process)."""
+    global PARAMS, SIGN, THREAT, AREA_WIN, BOARD_WEIGHT, SCALE, BOARD_WEIGHT_EARLY, C1_RACE
+    global NET_T1, NET_T2, NET_T3, NET_T4, NET_K, NET_Y, NET_G
+    PARAMS = params
+    steps = params.sign_steps
+    SIGN = tuple(math.copysign(steps[abs(d)] if abs(d) < len(steps) else 1.0, d) for d in range(-20, 21))
+    THREAT = tuple(params.threat) + (0.0,) * 48
+    AREA_WIN, BOARD_WEIGHT, SCALE = params.area_win, params.board_weight, params.scale
+    BOARD_WEIGHT_EARLY, C1_RACE = params.board_weight_early, params.c1_race
+
+    def threat(n: int, m: int, size: int) -> float:
+        empty = size - n - m
+        if empty < 0 or not n + m:
+            return 0.0
+        return AREA_WIN * THREAT[empty + 2 * m]
+
+    def net_area(size: int):
+        """own threat minus opponent threat for an area of ``size`` squares"""
+        return lambda n, m: threat(n, m, size) - threat(m, n, size) if n + m <= size else 0.0
+
+    def table(fn) -> list[list[float]]:
+        return [[fn(n, m) for m in range(16)] for n in range(16)]
+
+    a12, a14 = net_area(12), net_area(14)
+    # temple tables: the majority value of the temple's scoring category + the temple's area
+    NET_T1 = table(lambda n, m: (n - m) + a12(n, m))
+    NET_T2 = table(lambda n, m: 5 * SIGN[n - m + 20] + a12(n, m))
+    NET_T3 = table(lambda n, m: SIGN[n - m + 20] * (n + m) / 2 + (n - m) / 2 + a12(n, m))
+    NET_T4 = table(a12)  # + the blue term of _v4
+    NET_K = table(lambda n, m: 8 * SIGN[n - m + 20])
+    NET_Y = NET_G = table(a14)
+
+
+configure(DEFAULT_PARAMS)
+
+
+def _v4(n4: int, m4: int, bn: int, bm: int) -> float:
+    """Temple 4's category: 3 per blue square of the majority holder (all temples)."""
+    return SIGN[n4 - m4 + 20] * 1.5 * (bn + bm) + 1.5 * (bn - bm)
+
+
+# ---------------------------------------------------------------------- the board
+
+
+def board_value(own: int, opp: int) -> float:
+    """What the board is worth to the owner of ``own``, in points (opponent's side subtracted)."""
+    n1, m1 = (own & T1).bit_count(), (opp & T1).bit_count()
+    n2, m2 = (own & T2).bit_count(), (opp & T2).bit_count()
+    n3, m3 = (own & T3).bit_count(), (opp & T3).bit_count()
+    n4, m4 = (own & T4).bit_count(), (opp & T4).bit_count()
+    return (
+        NET_T1[n1][m1] + NET_T2[n2][m2] + NET_T3[n3][m3] + NET_T4[n4][m4]
+        + _v4(n4, m4, (own & B).bit_count(), (opp & B).bit_count())
+        + NET_K[(own & K).bit_count()][(opp & K).bit_count()]
+        + NET_Y[(own & Y).bit_count()][(opp & Y).bit_count()]
+        + NET_G[(own & G).bit_count()][(opp & G).bit_count()]
+        + (own & P1).bit_count() - (opp & P1).bit_count()
+        + 2 * ((own & P2).bit_count() - (opp & P2).bit_count())
+    )
+
+
+def evaluate(state: GameState, player: int) -> float:
+    """The position's value for ``player`` in points (terminal: +-1000, draw 0)."""
+    if state.phase is OVER:
+        winner = state.winner
+        if winner is None:
+            return 0.0
+        return 1000.0 if int(winner) == player else -1000.0
+    own, opp = state.stones[player], state.stones[1 - player]
+    mine, theirs = state.scores[player], state.scores[1 - player]
+    weight = BOARD_WEIGHT
+    if BOARD_WEIGHT_EARLY:
+        weight += BOARD_WEIGHT_EARLY * max(0, 40 - max(mine, theirs)) / 40
+    value = (mine - theirs) + weight * board_value(own, opp)
+    if C1_RACE and (mine >= 34 or theirs >= 34):
+        value += C1_RACE * (_C1_REACH[min(mine, 40)] - _C1_REACH[min(theirs, 40)])
+    return value
+
+
+# the chance to reach 40 points with the next cartouche 1 (two cards uniform over 1-4)
+_C1_REACH = [
+    sum(1 for a in range(1, 5) for b in range(1, 5) if a > b and score + 2 * (a - b) >= 40) / 16
+    for score in range(41)
+]
+
+
+def win_probability(state: GameState, player: int) -> float:
+    """``evaluate`` squashed to [0, 1]: 1 a win, 0 a loss, 0.5 even."""
+    if state.phase is OVER:
+        winner = state.winner
+        if winner is None:
+            return 0.5
+        return 1.0 if int(winner) == player else 0.0
+    e = evaluate(state, player) / SCALE
+    if e > 30:
+        return 1.0
+    if e < -30:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-e))
+
+
+# ---------------------------------------------------------------------- square classes
+
+_KINDS = ((Y, "Y"), (G, "G"), (K, "K"), (B, "B"), (P1 | P2, "P"))
+#: (temple, kind, mask) of the 20 classes of interchangeable squares
+CLASSES: tuple[tuple[int, str, int], ...] = tuple(
+    (t, kind, TEMPLE_MASK[t] & kmask) for t in (1, 2, 3, 4) for kmask, kind in _KINDS
+)
+CLASS_MASKS = tuple(mask for _, _, mask in CLASSES)
+assert all(CLASS_MASKS) and sum(m.bit_count() for m in CLASS_MASKS) == 48
+
+
+def class_deltas(own: int, opp: int, step: int) -> list[float]:
+    """For each square class: the change of ``board_value(own, opp)`` when ``own`` gains
+    (``step`` = +1) or loses (``step`` = -1) one stone of that class."""
+    n1, m1 = (own & T1).bit_count(), (opp & T1).bit_count()
+    n2, m2 = (own & T2).bit_count(), (opp & T2).bit_count()
+    n3, m3 = (own & T3).bit_count(), (opp & T3).bit_count()
+    n4, m4 = (own & T4).bit_count(), (opp & T4).bit_count()
+    nk, mk = (own & K).bit_count(), (opp & K).bit_count()
+    nb, mb = (own & B).bit_count(), (opp & B).bit_count()
+    ny, my = (own & Y).bit_count(), (opp & Y).bit_count()
+    ng, mg = (own & G).bit_count(), (opp & G).bit_count()
+    s = step
+    # clamp at the table edges (a decrement of an empty count never happens in play)
+    d1 = NET_T1[n1 + s][m1] - NET_T1[n1][m1] if n1 + s >= 0 else 0.0
+    d2 = NET_T2[n2 + s][m2] - NET_T2[n2][m2] if n2 + s >= 0 else 0.0
+    d3 = NET_T3[n3 + s][m3] - NET_T3[n3][m3] if n3 + s >= 0 else 0.0
+    v4 = _v4(n4, m4, nb, mb)
+    d4 = (NET_T4[n4 + s][m4] - NET_T4[n4][m4] + _v4(n4 + s, m4, nb, mb) - v4) if n4 + s >= 0 else 0.0
+    d4b = (NET_T4[n4 + s][m4] - NET_T4[n4][m4] + _v4(n4 + s, m4, nb + s, mb) - v4) if n4 + s >= 0 else 0.0
+    db = _v4(n4, m4, nb + s, mb) - v4 if nb + s >= 0 else 0.0
+    dk = NET_K[nk + s][mk] - NET_K[nk][mk] if nk + s >= 0 else 0.0
+    dy = NET_Y[ny + s][my] - NET_Y[ny][my] if ny + s >= 0 else 0.0
+    dg = NET_G[ng + s][mg] - NET_G[ng][mg] if ng + s >= 0 else 0.0
+    return [
+        d1 + dy, d1 + dg, d1 + dk, d1 + db, d1 + s,
+        d2 + dy, d2 + dg, d2 + dk, d2 + db, d2 + s,
+        d3 + dy, d3 + dg, d3 + dk, d3 + db, d3 + s,
+        d4 + dy, d4 + dg, d4 + dk, d4b, d4 + 2 * s,
+    ]
+
+
+def best_class(deltas: list[float], mask: int, maximize: bool = True) -> int:
+    """The index of the best class that has a square in ``mask`` (-1 if none)."""
+    best, best_value = -1, 0.0
+    for c in range(20):
+        if mask & CLASS_MASKS[c]:
+            v = deltas[c] if maximize else -deltas[c]
+            if best < 0 or v > best_value:
+                best, best_value = c, v
+    return best
+
+
+def lowest_square(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+_SQUARE_CACHE: dict[tuple, int] = {}
+
+
+def clear_caches() -> None:
+    _SQUARE_CACHE.clear()
+
+
+def greedy_square(state: GameState) -> int:
+    """The bit index the heuristic picks for the pending removal or placement.
+
+    The same choice as ``best_class(class_deltas(...))``, written out for speed (and
+    remembered): this is the inner loop of the search bot's rollouts.
+    """
+    active = state.active
+    stones = state.stones
+    rmask = RANGE_MASK[state.range_value]
+    if state.phase is PLACE:
+        own, opp = stones[active], stones[1 - active]
+        s, sign = 1, 1.0
+        legal = ~(own | opp) & rmask
+    else:
+        target = state.target
+        own, opp = stones[target], stones[1 - target]
+        s = -1
+        sign = 1.0 if target == active else -1.0
+        legal = own & rmask
+    key = (own, opp, legal, sign)
+    found = _SQUARE_CACHE.get(key)
+    if found is not None:
+        return found
+    if len(_SQUARE_CACHE) > 100_000:
+        _SQUARE_CACHE.clear()
+    found = _SQUARE_CACHE[key] = _greedy_square(own, opp, legal, s, sign)
+    return found
+
+
+def _greedy_square(own: int, opp: int, legal: int, s: int, sign: float) -> int:
+    sg = SIGN
+    nk, mk = (own & K).bit_count(), (opp & K).bit_count()
+    ny, my = (own & Y).bit_count(), (opp & Y).bit_count()
+    ng, mg = (own & G).bit_count(), (opp & G).bit_count()
+    dk = NET_K[nk + s][mk] - NET_K[nk][mk] if nk + s >= 0 else 0.0
+    dy = NET_Y[ny + s][my] - NET_Y[ny][my] if ny + s >= 0 else 0.0
+    dg = NET_G[ng + s][mg] - NET_G[ng][mg] if ng + s >= 0 else 0.0
+    nb, mb = (own & B).bit_count(), (opp & B).bit_count()
+    n4, m4 = (own & T4).bit_count(), (opp & T4).bit_count()
+    sign4 = sg[n4 - m4 + 20]
+    # the blue term of temple 4's category: 3 per blue square of the majority holder
+    db = 1.5 * s * (sign4 + 1.0) if nb + s >= 0 else 0.0
+    best, best_value = -1, -1e18
+    classes = CLASS_MASKS
+    for t in range(4):
+        tmask = _TEMPLES[t]
+        if not legal & tmask:
+            continue
+        if t == 0:
+            n, m = (own & T1).bit_count(), (opp & T1).bit_count()
+            dt = NET_T1[n + s][m] - NET_T1[n][m] if n + s >= 0 else 0.0
+            dtb = dt + db
+        elif t == 1:
+            n, m = (own & T2).bit_count(), (opp & T2).bit_count()
+            dt = NET_T2[n + s][m] - NET_T2[n][m] if n + s >= 0 else 0.0
+            dtb = dt + db
+        elif t == 2:
+            n, m = (own & T3).bit_count(), (opp & T3).bit_count()
+            dt = NET_T3[n + s][m] - NET_T3[n][m] if n + s >= 0 else 0.0
+            dtb = dt + db
+        else:
+            if n4 + s >= 0:
+                area = NET_T4[n4 + s][m4] - NET_T4[n4][m4]
+                new_sign = sg[n4 + s - m4 + 20]
+                dt = area + (new_sign - sign4) * 1.5 * (nb + mb)
+                dtb = area + new_sign * 1.5 * (nb + s + mb) + 1.5 * (nb + s - mb) \
+                    - sign4 * 1.5 * (nb + mb) - 1.5 * (nb - mb)
+            else:
+                dt = dtb = 0.0
+        c = 5 * t
+        bonus = 2 * s if t == 3 else s
+        for k, v in ((0, dt + dy), (1, dt + dg), (2, dt + dk), (3, dtb), (4, dt + bonus)):
+            if legal & classes[c + k]:
+                v *= sign
+                if v > best_value:
+                    best, best_value = c + k, v
+    square = legal & classes[best]
+    return (square & -square).bit_length() - 1
+
+
+_TEMPLES = (T1, T2, T3, T4)
+
+
+def greedy_square_move(state: GameState):
+    index = greedy_square(state)
+    return place_move(index) if state.phase is PLACE else remove_move(index)
+
+
+# ---------------------------------------------------------------------- commits
+
+_PERMS: dict[tuple[int, ...], tuple[tuple[int, int, int, int], ...]] = {}
+
+
+def commit_options(hand: tuple[int, ...]) -> tuple[tuple[int, int, int, int], ...]:
+    """The distinct assignments of a hand to cartouches 1-4 (sorted)."""
+    key = tuple(sorted(hand))
+    found = _PERMS.get(key)
+    if found is None:
+        found = tuple(sorted(set(permutations(key))))
+        _PERMS[key] = found
+    return found
+
+
+def commit_move(cards: tuple[int, int, int, int]) -> Commit:
+    """The shared Commit object for an assignment (no allocation in hot loops)."""
+    for move in commit_moves(cards):
+        if move.cards == cards:
+            return move
+    raise ValueError(cards)
+
+
+_COMMIT_OBJ: dict[tuple[int, int, int, int], Commit] = {}
+
+
+def commit_of(cards: tuple[int, int, int, int]) -> Commit:
+    move = _COMMIT_OBJ.get(cards)
+    if move is None:
+        move = _COMMIT_OBJ[cards] = commit_move(cards)
+    return move
+
+
+def play_out_turns(state: GameState) -> None:
+    """Play the pending removals and placements with ``greedy_square`` until the next
+    commit phase (or the end of the game)."""
+    play = state.play
+    while True:
+        phase = state.phase
+        if phase is PLACE:
+            play(state.active, place_move(greedy_square(state)))
+        elif phase is REMOVE:
+            play(state.active, remove_move(greedy_square(state)))
+        else:
+            return
+
+
+__all__ = [
+    "CLASSES", "CLASS_MASKS", "board_value", "best_class", "class_deltas", "commit_of",
+    "commit_options", "evaluate", "greedy_square", "greedy_square_move", "play_out_turns",
+    "win_probability",
+]

@@ -1,0 +1,146 @@
+"""``greedy``: one ply, every legal option scored with the heuristic of ``bots.evaluation``.
+
+*Place / remove*: the square whose stone changes the board's value most (majorities
+per scoring category with a smoothed sign, bonus squares, the area win conditions
+and the opponent's threats against them) — gained for a placement, taken from the
+opponent for a removal, lost least for the removal of one's own stone.
+
+*Commit*: each assignment of the hand to the cartouches is played through the
+round on a few states sampled from the view (the opponent's unknown hand dealt
+from its unseen cards, and committed at random — it is not modelled as clever),
+the removals and placements of both sides made by the square heuristic, and the
+position after the round evaluated: this weighs C1's points against C2's turn
+order and removals, C3's range and C4's stones in the actual position.  The same
+samples serve every assignment, so they are compared on equal terms.
+
+*Exchange*: when the best assignment of the hand is clearly worse than what the
+best assignment of a fresh hand is expected to bring.
+"""
+
+from __future__ import annotations
+
+from aton.board import index_of, mask_of, temple_square
+from aton.game import COMMIT, GameState
+from aton.moves import EXCHANGE
+from aton.players import Player
+from aton.sampling import Sampler
+from aton.views import View
+
+from ..evaluation import (
+    CLASS_MASKS,
+    best_class,
+    class_deltas,
+    commit_of,
+    commit_options,
+    evaluate,
+    play_out_turns,
+)
+from ..strategy import Strategy, register
+
+
+def board_masks(view: View) -> tuple[int, int]:
+    """The red and blue stones of a view as bitmasks."""
+    stones = [0, 0]
+    for t, row in enumerate(view.temples, 1):
+        for s, owner in enumerate(row):
+            if owner is not None:
+                stones[0 if owner == "red" else 1] |= 1 << index_of(t, s)
+    return stones[0], stones[1]
+
+
+def pick_in_class(rng, legal: int, cls: int) -> tuple[int, int]:
+    squares = legal & CLASS_MASKS[cls]
+    indices = [i for i in range(48) if squares >> i & 1]
+    return temple_square(rng.choice(indices))
+
+
+def round_values(samples: list[GameState], me: int, options, opp_choices: list) -> list[float]:
+    """For each of ``options`` (my assignments): the evaluation after the round, summed
+    over the samples; in sample j the opponent (if still to commit) plays its
+    ``opp_choices[j]``-th assignment (an int) or ``opp_choices[j]`` itself (a Commit)."""
+    totals = [0.0] * len(options)
+    opp = 1 - me
+    for j, sample in enumerate(samples):
+        opp_commit = None
+        if sample.cartouches[opp] is None:
+            choice = opp_choices[j]
+            if isinstance(choice, int):
+                opp_opts = commit_options(sample.hands[opp])
+                opp_commit = commit_of(opp_opts[choice % len(opp_opts)])
+            else:
+                opp_commit = choice
+        for i, cards in enumerate(options):
+            s = sample.copy()
+            if opp_commit is not None:
+                s.play(opp, opp_commit)
+            s.play(me, commit_of(cards))
+            play_out_turns(s)
+            totals[i] += evaluate(s, me)
+    return totals
+
+
+@register("greedy")
+class GreedyStrategy(Strategy):
+    """One ply: the legal option with the best heuristic value."""
+
+    def __init__(self, seed: int | None = None, samples: int = 8, exchange_margin: float = 4.0,
+                 opponent: str = "random") -> None:
+        super().__init__(seed)
+        self.samples = samples
+        self.opponent = opponent
+        self.exchange_margin = exchange_margin
+
+    # -- squares
+
+    def place(self, view: View) -> tuple[int, int]:
+        me = 0 if view.viewer == "red" else 1
+        stones = board_masks(view)
+        legal = mask_of(view.decision.squares)
+        deltas = class_deltas(stones[me], stones[1 - me], 1)
+        return pick_in_class(self.rng, legal, best_class(deltas, legal))
+
+    def remove(self, view: View) -> tuple[int, int]:
+        me = 0 if view.viewer == "red" else 1
+        target = int(Player.parse(view.decision.owner))
+        stones = board_masks(view)
+        legal = mask_of(view.decision.squares)
+        deltas = class_deltas(stones[target], stones[1 - target], -1)
+        return pick_in_class(self.rng, legal, best_class(deltas, legal, maximize=(target == me)))
+
+    # -- cartouches
+
+    def _samples(self, view: View) -> tuple[int, list[GameState], list[int]]:
+        me = 0 if view.viewer == "red" else 1
+        sampler = Sampler(view)
+        samples = [sampler.sample(self.rng) for _ in range(self.samples)]
+        if self.opponent == "quick":
+            from .mcts import quick_commit
+
+            choices = [quick_commit(s, 1 - me, self.rng) if s.cartouches[1 - me] is None else 0
+                       for s in samples]
+        else:
+            choices = [self.rng.randrange(24) for _ in samples]
+        return me, samples, choices
+
+    def _best(self, me, samples, choices, hand) -> tuple[tuple[int, int, int, int], float]:
+        options = commit_options(hand)
+        totals = round_values(samples, me, options, choices)
+        best = max(range(len(options)), key=totals.__getitem__)
+        return options[best], totals[best] / len(samples)
+
+    def commit(self, view: View) -> tuple[int, int, int, int]:
+        me, samples, choices = self._samples(view)
+        return self._best(me, samples, choices, view.decision.hand)[0]
+
+    def exchange(self, view: View) -> bool:
+        if sum(view.decision.hand) > 8:  # a fair hand is never worth the token
+            return False
+        me, samples, choices = self._samples(view)
+        _, keep = self._best(me, samples, choices, view.decision.hand)
+        fresh = 0.0
+        for j, sample in enumerate(samples):
+            s = sample.copy()
+            s.play(me, EXCHANGE)
+            assert s.phase is COMMIT
+            fresh += self._best(me, [s], choices[j:j + 1], s.hands[me])[1]
+        return fresh / len(samples) > keep + self.exchange_margin

@@ -1,0 +1,477 @@
+"""``mcts``: determinized Monte-Carlo tree search for simultaneous moves with hidden cards.
+
+The bot knows only its view.  Every iteration of the search
+
+1. **samples a state** consistent with the view (``aton.sampling``): the opponent's
+   hand, face-down cartouches, unseen discards and deck, and the bot's own deck
+   order, dealt at random from the cards the view has not shown;
+2. **selects** an option at the root with UCB1.  A commit is simultaneous, so the
+   search is *decoupled* (DUCT): the bot's assignments (and the exchange) are one
+   bandit, the opponent's assignments another, keyed by the cards so that its
+   statistics carry over between samples in which it holds different hands (each
+   arm is scored over the iterations in which it was available).  The opponent is
+   thereby modelled as a player who also searches, not as a random one.  Removals
+   and placements are one bandit over the *square classes* (squares of the same
+   temple and colour are interchangeable), at most 20 arms;
+3. **plays out** the rest of the round and ``depth`` further rounds with a cheap
+   policy: squares by the heuristic of ``bots.evaluation``, commits by a quick
+   linear score of each assignment (C1 points, C4 stones times the best square
+   value within C3's range, C2 removals times the best removal value) with noise;
+4. **evaluates** the position reached with the heuristic, squashed to a win
+   probability (a finished game counts 1, 0 or 0.5), and updates both bandits.
+
+The answer is the most visited root option.  The search stops after ``budget_ms``
+milliseconds (default 500), or after exactly ``iterations`` iterations when that
+is given (reproducible for a given seed, whatever the machine's speed).
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import time
+
+from aton.board import RANGE_MASK, temple_square
+from aton.game import COMMIT, OVER, PLACE, REMOVE, GameState
+from aton.moves import EXCHANGE, place_move, remove_move
+from aton.sampling import Sampler
+from aton.views import View
+
+from .. import evaluation
+from ..evaluation import (
+    CLASS_MASKS,
+    class_deltas,
+    commit_of,
+    evaluate,
+    play_out_turns,
+    commit_options,
+    greedy_square,
+    lowest_square,
+    win_probability,
+)
+from ..strategy import Strategy, register
+
+_NEG = -1e9
+
+
+def _best_per_range(deltas: list[float], mask: int, sign: float) -> list[float]:
+    """best[r] (r = 1..4): the best ``sign * delta`` of a class with a square of ``mask`` in
+    temples 1..r (0.0 when there is none)."""
+    best = [0.0, _NEG, _NEG, _NEG, _NEG]
+    running = _NEG
+    for t in range(4):
+        base = 5 * t
+        for c in range(base, base + 5):
+            if mask & CLASS_MASKS[c]:
+                v = sign * deltas[c]
+                if v > running:
+                    running = v
+        best[t + 1] = running
+    return [0.0 if v == _NEG else v for v in best]
+
+
+C1_WIN = 60.0  # the worth of ending the game by cartouche 1, in points
+_C1_CACHE: dict[tuple[int, int], tuple[float, ...]] = {}
+
+
+def _c1_values(mine: int, theirs: int) -> tuple[float, ...]:
+    """value[c] of putting card c on cartouche 1 against a card uniform over 1-4: its
+    points or, where the difference reaches 40, the game."""
+    key = (min(mine, 40), min(theirs, 40))
+    found = _C1_CACHE.get(key)
+    if found is None:
+        values = [0.0]
+        for c in range(1, 5):
+            total = 0.0
+            for o in range(1, 5):
+                if c > o and mine + 2 * (c - o) >= 40:
+                    total += C1_WIN
+                elif o > c and theirs + 2 * (o - c) >= 40:
+                    total -= C1_WIN
+                else:
+                    total += 2.0 * (c - o)
+            values.append(total / 4)
+        found = _C1_CACHE[key] = tuple(values)
+    return found
+
+
+_RANGE_CACHE: dict[tuple, tuple] = {}
+_RANKED_CACHE: dict[tuple, tuple] = {}
+
+
+def _ranges(own: int, opp: int, removal_round: bool) -> tuple:
+    """Per range 1-4: the best placement value, the best removal of an opponent's stone
+    and the least bad removal of one's own (remembered per board)."""
+    key = (own, opp, removal_round)
+    found = _RANGE_CACHE.get(key)
+    if found is None:
+        if len(_RANGE_CACHE) > 50_000:
+            _RANGE_CACHE.clear()
+        free = ~(own | opp) & RANGE_MASK[4]
+        place = _best_per_range(class_deltas(own, opp, 1), free, 1.0)
+        if removal_round:
+            take = _best_per_range(class_deltas(opp, own, -1), opp, -1.0)
+            lose = _best_per_range(class_deltas(own, opp, -1), own, 1.0)
+        else:
+            take = lose = place
+        found = _RANGE_CACHE[key] = (place, take, lose)
+    return found
+
+
+def ranked_commits(state: GameState, player: int) -> tuple[tuple[float, object], ...]:
+    """The assignments of ``player``'s hand with their quick score, best first:
+    C1's expected points (or the game, near 40), C4's stones times the best square
+    value within C3's range, C2's removals times the best removal value."""
+    own, opp = state.stones[player], state.stones[1 - player]
+    removal_round = state.round > 1
+    hand = state.hands[player]
+    mine, theirs = state.scores[player], state.scores[1 - player]
+    supply = min(state.supply[player], 4)
+    key = (own, opp, removal_round, hand, mine, theirs, supply)
+    found = _RANKED_CACHE.get(key)
+    if found is not None:
+        return found
+    place, take, lose = _ranges(own, opp, removal_round)
+    c1_value = _c1_values(mine, theirs)
+    if removal_round:
+        # C2 brings 2 or 1 removals of opponent stones, nothing, or the loss of one's own
+        scored = [
+            (c1_value[c1] + (c4 if c4 < supply else supply) * place[c3]
+             + (lose[c3] if c2 == 1 else (c2 - 2) * take[c3] if c2 >= 3 else 0.0), move)
+            for c1, c2, c3, c4, move in _options(hand)
+        ]
+    else:
+        scored = [
+            (c1_value[c1] + (c4 if c4 < supply else supply) * place[c3], move)
+            for c1, c2, c3, c4, move in _options(hand)
+        ]
+    scored.sort(key=_first, reverse=True)
+    if len(_RANKED_CACHE) > 20_000:
+        _RANKED_CACHE.clear()
+    found = _RANKED_CACHE[key] = tuple(scored)
+    return found
+
+
+def _first(item):
+    return item[0]
+
+
+_OPTIONS_CACHE: dict[tuple, tuple] = {}
+
+
+def _options(hand: tuple[int, ...]) -> tuple:
+    """(c1, c2, c3, c4, Commit) for every assignment of the hand (remembered per hand)."""
+    found = _OPTIONS_CACHE.get(hand)
+    if found is None:
+        found = _OPTIONS_CACHE[hand] = tuple((*cards, commit_of(cards)) for cards in commit_options(hand))
+    return found
+
+
+def clear_caches() -> None:
+    """Forget the remembered policy values (they are per board: a new search starts afresh)."""
+    _RANGE_CACHE.clear()
+    _RANKED_CACHE.clear()
+    evaluation.clear_caches()
+
+
+def quick_commit(state: GameState, player: int, rng, noise: float = 2.0):
+    """The rollout policy's assignment: the best quick score plus uniform noise in
+    [0, ``noise``) (only the options within ``noise`` of the best can win)."""
+    ranked = ranked_commits(state, player)
+    top, best = ranked[0]
+    if noise <= 0.0 or len(ranked) == 1:
+        return best
+    floor = top - noise
+    random = rng.random
+    best_value = top + noise * random()
+    for v, move in ranked[1:]:
+        if v <= floor:
+            break
+        v += noise * random()
+        if v > best_value:
+            best, best_value = move, v
+    return best
+
+
+def lookahead_commit(state: GameState, player: int, rng, noise: float = 2.0):
+    """A better (and dearer) guess at a player's commit: each assignment played through
+    the round against the other player's quick commit, the result evaluated (one ply,
+    as ``greedy`` does on a single sample), plus noise."""
+    other = 1 - player
+    reply = None
+    if state.cartouches[other] is None:
+        reply = quick_commit(state, other, rng, noise)
+    random = rng.random
+    best, best_value = None, _NEG
+    for c1, c2, c3, c4, move in _options(state.hands[player]):
+        s = state.copy()
+        s.play(player, move)
+        if reply is not None:
+            s.play(other, reply)
+        play_out_turns(s)
+        v = evaluate(s, player) + noise * random()
+        if v > best_value:
+            best, best_value = move, v
+    return best
+
+
+def rollout(state: GameState, me: int, rounds: int, rng) -> float:
+    """Play the current round to its end and ``rounds`` more with the cheap policy;
+    the result for ``me`` as a win probability."""
+    play = state.play
+    target_round = state.round + rounds
+    while True:
+        phase = state.phase
+        if phase is PLACE:
+            play(state.active, place_move(greedy_square(state)))
+        elif phase is REMOVE:
+            play(state.active, remove_move(greedy_square(state)))
+        elif phase is COMMIT:
+            if state.round > target_round:
+                break
+            for p in (0, 1):
+                if state.cartouches[p] is None and state.phase is COMMIT:
+                    play(p, quick_commit(state, p, rng))
+        else:  # OVER
+            break
+    return win_probability(state, me)
+
+
+class _Arm:
+    __slots__ = ("visits", "value", "avail")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.value = 0.0
+        self.avail = 0
+
+
+def _ucb_pick(arms: list[_Arm], total: int, c: float, rng) -> int:
+    """UCB1 over the arms (unvisited first, in random order); ``total`` is the parent count."""
+    unvisited = [i for i, a in enumerate(arms) if a.visits == 0]
+    if unvisited:
+        return rng.choice(unvisited)
+    log_n = math.log(total)
+    best, best_score = 0, _NEG
+    for i, a in enumerate(arms):
+        score = a.value / a.visits + c * math.sqrt(log_n / a.visits)
+        if score > best_score:
+            best, best_score = i, score
+    return best
+
+
+@register("mcts")
+class MCTSStrategy(Strategy):
+    """Determinized search with decoupled UCB at simultaneous commits (see the module doc)."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        budget_ms: float = 500,
+        iterations: int | None = None,
+        depth: int = 1,
+        opp_noise: float = 2.0,
+        opp_model: str = "quick",
+        commit_depth: int | None = None,
+    ) -> None:
+        super().__init__(seed)
+        self.budget_ms = budget_ms
+        self.iterations = iterations
+        self.depth = depth
+        self.opp_noise = opp_noise
+        if opp_model not in ("quick", "lookahead", "random"):
+            raise ValueError(f"opp_model must be 'quick', 'lookahead' or 'random', got {opp_model!r}")
+        self.commit_depth = depth if commit_depth is None else commit_depth
+        self.opp_model = opp_model
+        self._cached: tuple[View, object] | None = None
+        self._started = 0.0
+        self.last_iterations = 0
+
+    # -- the budget
+
+    def _deadline(self):
+        """A function telling whether iteration ``i`` may run."""
+        if self.iterations is not None:
+            limit = self.iterations
+            return lambda i: i < limit
+        end = time.perf_counter() + self.budget_ms / 1000.0
+        clock = time.perf_counter
+
+        def more(i: int) -> bool:
+            return i < 4 or clock() < end  # a few iterations even on a tiny budget
+
+        return more
+
+    # -- commits
+
+    def _search_commit(self, view: View):
+        """The best root option: an assignment (tuple) or EXCHANGE."""
+        me = 0 if view.viewer == "red" else 1
+        opp = 1 - me
+        decision = view.decision
+        options: list = list(commit_options(decision.hand))
+        if decision.can_exchange:
+            options.append(EXCHANGE)
+        if len(options) == 1:
+            return options[0]
+        moves = [o if o is EXCHANGE else commit_of(o) for o in options]
+        clear_caches()
+        sampler = Sampler(view)
+        rng = self.rng
+        depth = self.commit_depth
+        opp_noise = self.opp_noise
+
+        opp_model = self.opp_model
+
+        def evaluate_arms(arms: list[int], totals: list[float]) -> None:
+            state = sampler.sample(rng)
+            if state.cartouches[opp] is None:
+                if opp_model == "lookahead":
+                    state.play(opp, lookahead_commit(state, opp, rng, opp_noise))
+                elif opp_model == "random":
+                    opp_options = _options(state.hands[opp])
+                    state.play(opp, opp_options[int(rng.random() * len(opp_options))][4])
+                else:
+                    state.play(opp, quick_commit(state, opp, rng, opp_noise))
+            for a in arms:
+                s = state.copy()
+                move = moves[a]
+                s.play(me, move)
+                if move is EXCHANGE:
+                    s.play(me, quick_commit(s, me, rng, noise=0.0))
+                totals[a] += rollout(s, me, depth, rng)
+
+        best = self._halving(len(options), evaluate_arms)
+        return options[best]
+
+    def _halving(self, n: int, evaluate_arms) -> int:
+        """Sequential halving over ``n`` arms: each phase evaluates every remaining arm on
+        the same fresh samples, then keeps the better half; the phases share the budget."""
+        enabled = gc.isenabled()
+        gc.disable()  # the search makes no cycles; collections would only cost time
+        try:
+            return self._halving_loop(n, evaluate_arms)
+        finally:
+            if enabled:
+                gc.enable()
+
+    def _halving_loop(self, n: int, evaluate_arms) -> int:
+        arms = list(range(n))
+        totals = [0.0] * n
+        counts = [0] * n
+        phases = max(1, math.ceil(math.log2(n)))
+        used = 0
+        if self.iterations is not None:
+            budget = self.iterations
+            clock = None
+        else:
+            clock = time.perf_counter
+            start = self._started  # when the strategy was asked, set-up included
+            budget_s = self.budget_ms / 1000.0 * 0.97
+        for phase in range(phases):
+            if clock is None:
+                share = (budget - used) // (phases - phase)
+                rounds = max(1, share // len(arms))
+                for _ in range(rounds):
+                    evaluate_arms(arms, totals)
+                used += rounds * len(arms)
+                for a in arms:
+                    counts[a] += rounds
+            else:
+                phase_end = start + budget_s * (phase + 1) / phases
+                rounds = 0
+                while True:
+                    evaluate_arms(arms, totals)
+                    rounds += 1
+                    used += len(arms)
+                    if clock() >= phase_end:
+                        break
+                for a in arms:
+                    counts[a] += rounds
+            if len(arms) <= 1:
+                break
+            arms.sort(key=lambda a: totals[a] / counts[a], reverse=True)
+            arms = arms[: max(1, (len(arms) + 1) // 2)]
+        self.last_iterations = used
+        return arms[0]
+
+    def exchange(self, view: View) -> bool:
+        self._started = time.perf_counter()
+        choice = self._search_commit(view)
+        if choice is EXCHANGE:
+            self._cached = None
+            return True
+        self._cached = (view, choice)
+        return False
+
+    def commit(self, view: View) -> tuple[int, int, int, int]:
+        cached = self._cached
+        self._cached = None
+        if cached is not None and cached[0] == view:
+            return cached[1]  # searched already when asked about the exchange
+        self._started = time.perf_counter()
+        return self._search_commit(_without_exchange(view))
+
+    # -- squares
+
+    def _search_square(self, view: View) -> tuple[int, int]:
+        me = 0 if view.viewer == "red" else 1
+        squares = view.decision.squares
+        legal = 0
+        for t, s in squares:
+            legal |= 1 << ((t - 1) * 12 + s)
+        classes = [cls for cls in range(20) if legal & CLASS_MASKS[cls]]
+        if len(classes) == 1:
+            return self._pick(legal & CLASS_MASKS[classes[0]])
+        clear_caches()
+        sampler = Sampler(view)
+        rng = self.rng
+        placing = view.decision.kind == "place"
+        make = place_move if placing else remove_move
+        moves = [make(lowest_square(legal & CLASS_MASKS[cls])) for cls in classes]
+        depth = self.depth
+
+        def evaluate_arms(arms: list[int], totals: list[float]) -> None:
+            state = sampler.sample(rng)
+            for a in arms:
+                s = state.copy()
+                s.play(me, moves[a])
+                totals[a] += rollout(s, me, depth, rng) if s.phase is not OVER else win_probability(s, me)
+
+        best = self._halving(len(classes), evaluate_arms)
+        return self._pick(legal & CLASS_MASKS[classes[best]])
+
+    def _pick(self, mask: int) -> tuple[int, int]:
+        indices = [i for i in range(48) if mask >> i & 1]
+        return temple_square(self.rng.choice(indices))
+
+    def place(self, view: View) -> tuple[int, int]:
+        self._started = time.perf_counter()
+        return self._search_square(view)
+
+    def remove(self, view: View) -> tuple[int, int]:
+        self._started = time.perf_counter()
+        return self._search_square(view)
+
+
+def _pick_available(arms: list[_Arm], c: float, rng) -> int:
+    """UCB1 for arms that are not always available: the count is each arm's availability."""
+    unvisited = [i for i, a in enumerate(arms) if a.visits == 0]
+    if unvisited:
+        return rng.choice(unvisited)
+    best, best_score = 0, _NEG
+    for i, a in enumerate(arms):
+        score = a.value / a.visits + c * math.sqrt(math.log(a.avail) / a.visits)
+        if score > best_score:
+            best, best_score = i, score
+    return best
+
+
+def _without_exchange(view: View) -> View:
+    """The same view with the exchange no longer on offer (asked and declined)."""
+    from dataclasses import replace
+
+    decision = view.decision
+    if decision is None or not decision.can_exchange:
+        return view
+    return replace(view, decision=replace(decision, can_exchange=False))

@@ -1,0 +1,126 @@
+"""Built-in strategies: only legal answers over many seeded games, and reproducible games."""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+import pytest
+
+from aton.moves import Commit, Exchange, Place, Remove
+from aton.views import View
+from bots.strategy import IllegalChoice, Strategy, make_strategy
+from bots.tournament import derive_seed, play_game
+
+# small settings keep the suite fast; the strength runs are in docs/bots.md
+FAST = {
+    "random": {},
+    "greedy": {"samples": 2},
+    "mcts": {"iterations": 6},
+}
+
+
+class Checked(Strategy):
+    """Wraps a strategy and checks every answer against the view's legal options
+    independently of ``Strategy.choose``."""
+
+    def __init__(self, inner: Strategy) -> None:
+        super().__init__()
+        self.inner = inner
+        self.name = inner.name
+        self.answers = {"exchange": 0, "commit": 0, "remove": 0, "place": 0}
+
+    def exchange(self, view: View) -> bool:
+        assert view.decision.kind == "commit" and view.decision.can_exchange
+        answer = self.inner.exchange(view)
+        assert answer in (True, False)
+        self.answers["exchange"] += 1
+        return answer
+
+    def commit(self, view: View):
+        answer = self.inner.commit(view)
+        assert isinstance(answer, tuple) and len(answer) == 4
+        assert answer in set(permutations(view.decision.hand))
+        self.answers["commit"] += 1
+        return answer
+
+    def remove(self, view: View):
+        answer = self.inner.remove(view)
+        assert tuple(answer) in view.decision.squares
+        self.answers["remove"] += 1
+        return answer
+
+    def place(self, view: View):
+        answer = self.inner.place(view)
+        assert tuple(answer) in view.decision.squares
+        self.answers["place"] += 1
+        return answer
+
+
+def _play(name_red: str, name_blue: str, game: int, seed: int = 1):
+    red = Checked(make_strategy(name_red, seed=derive_seed(seed, game, "r"), **FAST[name_red]))
+    blue = Checked(make_strategy(name_blue, seed=derive_seed(seed, game, "b"), **FAST[name_blue]))
+    moves: list = []
+    result = play_game(red, blue, derive_seed("legal", seed, game),
+                       on_move=lambda state, p, move: moves.append((p, move)))
+    return result, moves, red, blue
+
+
+@pytest.mark.parametrize("name,opponent,games", [
+    ("random", "random", 300),
+    ("greedy", "random", 120),
+    ("greedy", "greedy", 60),
+    ("mcts", "random", 30),
+    ("mcts", "greedy", 20),
+])
+def test_only_legal_answers_over_many_games(name, opponent, games):
+    totals = {"exchange": 0, "commit": 0, "remove": 0, "place": 0}
+    for game in range(games):
+        result, moves, red, blue = _play(name, opponent, game)
+        assert result.reason in ("points", "scoring", "temple", "yellow", "green", "round_limit")
+        for bot in (red, blue):
+            if bot.name == name:
+                for k, v in bot.answers.items():
+                    totals[k] += v
+        kinds = {type(m) for _, m in moves}
+        assert kinds <= {Commit, Exchange, Place, Remove}
+    # every kind of decision was exercised
+    assert totals["commit"] and totals["place"] and totals["remove"]
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "mcts"])
+def test_seeded_games_are_reproducible(name):
+    first = _play(name, name, 3, seed=9)
+    second = _play(name, name, 3, seed=9)
+    assert first[1] == second[1]
+    assert first[0].winner == second[0].winner and first[0].scores == second[0].scores
+    other = _play(name, name, 3, seed=10)
+    assert other[1] != first[1]
+
+
+def test_choose_rejects_illegal_answers():
+    class Cheat(Strategy):
+        def commit(self, view):
+            return (4, 4, 4, 4)
+
+    from aton.game import new_game
+    from aton.views import view
+
+    state, _ = new_game(1)
+    v = view(state, 0)
+    if sorted(v.decision.hand) == [4, 4, 4, 4]:  # pragma: no cover - not with this seed
+        pytest.skip("the hand happens to be four 4s")
+    with pytest.raises(IllegalChoice):
+        Cheat().choose(v)
+
+
+def test_mcts_respects_its_time_budget():
+    import time
+
+    from aton.game import new_game
+    from aton.views import view
+
+    bot = make_strategy("mcts", seed=1, budget_ms=50)
+    state, _ = new_game(3)
+    start = time.perf_counter()
+    bot.choose(view(state, 0))
+    assert time.perf_counter() - start < 0.5
