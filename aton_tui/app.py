@@ -31,6 +31,7 @@ from .screens.lobby import LobbyScreen
 from .session import NotConnected, Session, Status
 from .settings import Settings
 from .themes import DARK_BOARD, THEMES
+from .widgets.notice import Notice
 
 STYLES = Path(__file__).parent / "styles"
 #: Textual's own key, listed on the help screen
@@ -94,7 +95,8 @@ class AtonApp(App):
         self.status = Status("connecting")
         self.started = False
         self.syncing = False  # a sync was asked for and its game_state has not come yet
-        self.lobby_notice = ""
+        self.lobby_notice = ""  # what the lobby says we wait for
+        self.banner_text = ""  # connection trouble, shown on every screen
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(DARK_BOARD)
@@ -161,9 +163,10 @@ class AtonApp(App):
             self._banner(f"✕ Disconnected: {status.detail}.  Ctrl+Q quits.")
 
     def _banner(self, text: str) -> None:
-        screen = self.screen
-        if isinstance(screen, (LobbyScreen, GameScreen)):
-            screen.banner(text)
+        self.banner_text = text
+        for screen in self.screen_stack:
+            for banner in screen.query("#banner").results(Notice):
+                banner.show(text)
 
     async def _first_request(self) -> None:
         launch = self.launch
@@ -215,7 +218,7 @@ class AtonApp(App):
         self.lobby_notice = text
         for screen in self.screen_stack:
             if isinstance(screen, LobbyScreen):
-                screen.notice(text)
+                screen.query_one("#notice", Notice).show(text)
                 screen.refresh_bindings()
 
     def _refresh_lobby(self) -> None:

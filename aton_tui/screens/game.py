@@ -26,6 +26,7 @@ from ..widgets.commit_panel import CommitPanel
 from ..widgets.game_log import GameLog
 from ..widgets.kingdom import Kingdom
 from ..widgets.legend import Legend
+from ..widgets.notice import Notice
 from ..widgets.players import Cartouche, PlayerRow, PlayersPanel
 from ..widgets.score_track import ScoreTrack
 from ..widgets.symbols import SEAT_SYMBOL
@@ -94,7 +95,7 @@ class GameScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="top-bar")
-        yield Static("", id="banner")
+        yield Notice(self.aton.banner_text, id="banner")
         yield ScoreTrack()
         yield Board()
         yield Kingdom()
@@ -160,12 +161,6 @@ class GameScreen(Screen):
             return
         self.sent = None
         self.refresh_view()
-
-    def banner(self, text: str) -> None:
-        """Connection trouble (empty: none)."""
-        banner = self.query_one("#banner", Static)
-        banner.update(text)
-        banner.set_class(bool(text), "-shown")
 
     # ------------------------------------------------------------------ drawing
 

@@ -17,6 +17,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, Static
 
 from ..lobby_model import LobbyModel
+from ..widgets.notice import Notice
 
 if TYPE_CHECKING:
     from ..app import AtonApp
@@ -51,9 +52,9 @@ class LobbyScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Static(f" ATON  ·  lobby of {self.where}", id="top-bar")
-        yield Static("", id="banner")
+        yield Notice(self.aton.banner_text, id="banner")
         yield Static(HINT, id="lobby-hint")
-        yield Static("", id="notice")
+        yield Notice(self.aton.lobby_notice, id="notice")
         with Horizontal(id="lobby-lists"):
             with Container(id="matches"):
                 with Vertical(classes="lobby-section"):
@@ -104,16 +105,6 @@ class LobbyScreen(Screen):
             table.add_row(*cells, key=str(key))
         if rows:
             table.move_cursor(row=min(keep, len(rows) - 1))
-
-    def notice(self, text: str) -> None:
-        notice = self.query_one("#notice", Static)
-        notice.update(text)
-        notice.set_class(bool(text), "-shown")
-
-    def banner(self, text: str) -> None:
-        banner = self.query_one("#banner", Static)
-        banner.update(text)
-        banner.set_class(bool(text), "-shown")
 
     def _selected(self, table_id: str) -> int | None:
         table = self.query_one(f"#{table_id}", DataTable)

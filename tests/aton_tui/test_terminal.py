@@ -34,14 +34,15 @@ class Tmux:
             self.run("send-keys", "-t", self.target, key)
             time.sleep(0.2)
 
-    def wait_for(self, text: str, timeout: float = 60.0) -> str:
+    def wait_for(self, *texts: str, timeout: float = 60.0) -> str:
+        """The screen, as soon as one of ``texts`` is on it."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             screen = self.screen()
-            if text in screen:
+            if any(text in screen for text in texts):
                 return screen
             time.sleep(0.2)
-        raise AssertionError(f"{text!r} never showed; the screen was:\n{self.screen()}")
+        raise AssertionError(f"none of {texts!r} showed; the screen was:\n{self.screen()}")
 
     def alive(self) -> bool:
         return self.run("has-session", "-t", self.target).returncode == 0
@@ -70,7 +71,8 @@ def test_aton_starts_a_game_in_a_real_terminal_and_quits(terminal, tmp_path):
     assert all(len(line) <= 80 for line in screen.splitlines())
     hand = next(line for line in screen.splitlines() if line.startswith(" Hand")).split()[1:5]
     terminal.keys(*hand[:3], "Enter")
-    terminal.wait_for("Cartouche 1 (points)")
+    # the cartouches are open: one of us places (or removes) stones now
+    terminal.wait_for("▶ Place", "is placing stones", "is removing stones")
     terminal.keys("C-q")
     deadline = time.monotonic() + 10
     while terminal.alive() and time.monotonic() < deadline:
