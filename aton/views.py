@@ -10,7 +10,7 @@ options, so that no client has to decide legality on its own.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 
 from .board import SQUARES_PER_TEMPLE, TEMPLES, square_set
 from .cards import CARD_VALUES, FULL_DECK
@@ -70,24 +70,24 @@ class View:
 
     @classmethod
     def from_dict(cls, data: dict) -> "View":
-        """Rebuild a view from its ``to_dict`` form (as a client receives it)."""
+        """Rebuild a view from its ``to_dict`` form (as a client receives it).
+
+        Keys this version does not know are ignored, so that a newer server that adds
+        fields (a compatible protocol change) does not break an older client.
+        """
         decision = data.get("decision")
-        return cls(
-            **{
-                **data,
-                "pending": tuple(data["pending"]),
-                "red": _player_view_from_dict(data["red"]),
-                "blue": _player_view_from_dict(data["blue"]),
-                "temples": tuple(tuple(row) for row in data["temples"]),
-                "decision": None if decision is None else Decision(
-                    **{
-                        **decision,
-                        "squares": tuple(tuple(sq) for sq in decision["squares"]),
-                        "hand": tuple(decision["hand"]),
-                    }
-                ),
-            }
-        )
+        return _known(cls, {
+            **data,
+            "pending": tuple(data["pending"]),
+            "red": _player_view_from_dict(data["red"]),
+            "blue": _player_view_from_dict(data["blue"]),
+            "temples": tuple(tuple(row) for row in data["temples"]),
+            "decision": None if decision is None else _known(Decision, {
+                **decision,
+                "squares": tuple(tuple(sq) for sq in decision["squares"]),
+                "hand": tuple(decision["hand"]),
+            }),
+        })
 
     def player(self, player: Player | str) -> PlayerView:
         return self.red if str(player) == "red" else self.blue
@@ -117,9 +117,15 @@ def _player_view(state: GameState, p: int, viewer: int | None) -> PlayerView:
     )
 
 
+def _known(cls, data: dict):
+    """``cls(**data)`` with only the keys that are fields of ``cls``."""
+    names = {f.name for f in fields(cls)}
+    return cls(**{k: v for k, v in data.items() if k in names})
+
+
 def _player_view_from_dict(data: dict) -> PlayerView:
     hand = data["hand"]
-    return PlayerView(**{
+    return _known(PlayerView, {
         **data,
         "discard_seen": tuple(data["discard_seen"]),
         "hand": None if hand is None else tuple(hand),

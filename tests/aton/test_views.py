@@ -3,7 +3,7 @@
 import json
 import random
 
-from aton import BLUE, RED, Commit, Exchange, Place, Resign, View, view
+from aton import BLUE, RED, Commit, Exchange, Place, Resign, View, new_game, view
 from aton import events as E
 from aton.views import Decision, PlayerView, unseen_cards
 
@@ -187,3 +187,12 @@ def test_events_serialise_to_plain_dicts():
     assert E.GameOver(None, "scoring", 47, 47).to_dict() == {
         "type": "game_over", "winner": None, "reason": "scoring", "red_score": 47, "blue_score": 47}
     assert set(E.EVENT_TYPES) >= {"round_started", "cards_drawn", "category_scored", "game_over"}
+
+
+def test_from_dict_ignores_fields_a_newer_server_may_add():
+    state, _ = new_game(3)
+    data = view(state, RED).to_dict()
+    data["added_later"] = 1
+    data["red"]["added_later"] = 2
+    data["decision"]["added_later"] = 3
+    assert View.from_dict(data) == view(state, RED)
