@@ -357,6 +357,25 @@ class Sync(Message):
     id: Annotated[int | None, REQUEST_ID] = None
 
 
+@_client("get_record")
+@dataclass(frozen=True, slots=True)
+class RecordRequest(Message):
+    """Ask for a finished game's ``aton-record/1`` (players and spectators; not before the end)."""
+
+    game: Annotated[int, GAME_ID]
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_server("record")
+@dataclass(frozen=True, slots=True)
+class GameRecordReply(Message):
+    """A finished game's record: the ``aton-record/1`` document (docs/records.md) as a map."""
+
+    game: Annotated[int, GAME_ID]
+    record: Annotated[dict, Record("an aton-record/1 document: format, seed, moves, meta", max_keys=16)]
+    reply_to: Annotated[int | None, REQUEST_ID] = None
+
+
 @_client("commit")
 @dataclass(frozen=True, slots=True)
 class Commit(Message):

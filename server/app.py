@@ -257,6 +257,13 @@ class ArbiterServer:
                 raise ProtocolError(ErrorCode.NOT_ALLOWED, f"you neither play nor watch game {msg.game}")
             else:
                 conn.deliver(room.full_state(seat, msg.id))
+        elif isinstance(msg, m.RecordRequest):
+            room = self._room(msg.game)
+            if room.seat_of(conn) is None and conn not in room.spectators:
+                raise ProtocolError(ErrorCode.NOT_ALLOWED, f"you neither play nor watch game {msg.game}")
+            if not room.game.is_over:
+                raise ProtocolError(ErrorCode.NOT_ALLOWED, "the record is available once the game is over")
+            conn.deliver(m.GameRecordReply(game=msg.game, record=room.record(), reply_to=msg.id))
         else:
             raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"{msg.TYPE} is not handled by this server")
 

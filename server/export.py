@@ -18,14 +18,19 @@ def record_of(stored: StoredGame) -> dict:
     record = GameRecord(seed=stored.seed, rules=Rules.from_dict(stored.rules))
     for seat, move in stored.moves:
         record.add(Player.parse(seat), move_from_dict(move))
-    record.meta = {
-        "game": stored.id,
-        "players": {seat: {"name": info["name"], "kind": info["kind"]} for seat, info in stored.seats.items()},
-        "options": stored.options,
-        "status": stored.status,
-        "result": stored.result,
-    }
+    record.meta = record_meta(stored.id, stored.seats, stored.options, stored.status, stored.result)
     return record.to_dict()
+
+
+def record_meta(game_id: int, seats: dict, options: dict, status: str, result: dict | None) -> dict:
+    """The ``meta`` of a server's record: the game, its players, options and result."""
+    return {
+        "game": game_id,
+        "players": {seat: {"name": info["name"], "kind": info["kind"]} for seat, info in seats.items()},
+        "options": options,
+        "status": status,
+        "result": result,
+    }
 
 
 def export_games(db_path: str | Path, out_dir: str | Path) -> list[Path]:

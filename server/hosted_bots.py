@@ -92,14 +92,24 @@ class HostedBot:
         room = self.room
         try:
             move = await self.runner.decide(self.level, self.rng.getrandbits(63), view)
-            if room is None or room.version != version or room.game.is_over:
-                return  # the game moved on meanwhile (a time-out, a resignation)
-            if move["move"] == room.game.sealed_kind:
-                room.seal_cards(self.seat, move["cards"])
-            else:
-                room.play_hosted(self.seat, move)
         except Exception:
-            log.exception("hosted bot %s in game %s failed to move", self.level, room and room.game_id)
+            log.exception("hosted bot %s in game %s failed to decide; it plays the default move",
+                          self.level, room and room.game_id)
+            move = None
+        if room is None or room.version != version or room.game.is_over:
+            return  # the game moved on meanwhile (a time-out, a resignation)
+        try:
+            self._play(room, move or room.game.default_move(self.seat))
+        except Exception:
+            log.exception("hosted bot %s in game %s made a refused move; it plays the default move",
+                          self.level, room.game_id)
+            self._play(room, room.game.default_move(self.seat))
+
+    def _play(self, room: "Room", move: dict) -> None:
+        if move["move"] == room.game.sealed_kind:
+            room.seal_cards(self.seat, move["cards"])
+        else:
+            room.play_hosted(self.seat, move)
 
     def _accept_rematch(self) -> None:
         room = self.room

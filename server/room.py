@@ -25,6 +25,7 @@ from protocol.commitment import opens
 from protocol.errors import ErrorCode, ProtocolError
 
 from .config import TimeControl
+from .export import record_meta
 from .games import SEATS, HostedGame
 from .store import Store
 
@@ -94,7 +95,6 @@ class Room:
     seals: dict[str, Seal] = field(default_factory=dict)
     spectators: set = field(default_factory=set)
     rematch_offers: set = field(default_factory=set)
-    result_meta: dict = field(default_factory=dict)
     _ack_to: tuple | None = None
     on_rematch: Callable[["Room"], None] | None = None
 
@@ -435,6 +435,13 @@ class Room:
             self.on_rematch(self)
         else:
             self._publish(arbiter_after=[{"type": "rematch_offered", "player": seat_name}])
+
+    def record(self) -> dict:
+        """The game's ``aton-record/1``, as ``aton-server export`` writes it."""
+        status = "over" if self.game.is_over else "playing"
+        result = self._result_row() if self.game.is_over else None
+        meta = record_meta(self.game_id, {n: s.stored() for n, s in self.seats.items()}, self.options, status, result)
+        return self.game.record(meta)
 
     def announce_rematch(self, new_game_id: int) -> None:
         self._publish(arbiter_after=[{"type": "rematch_started", "game": new_game_id}])

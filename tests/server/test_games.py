@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 
+from aton.record import GameRecord, replay, summary
 from protocol import messages as m
 
 from .players import Recorder, matched_pair
@@ -203,3 +204,16 @@ async def test_a_rematch_starts_a_new_game_with_colours_swapped(server):
     assert new_state.game != first_game
     assert new_state.seat == "blue"
     assert (await blue.expect(m.GameState)).seat == "red"
+
+
+async def test_a_finished_games_record_is_available_and_replays_to_its_end(server):
+    red, blue = await matched_pair(server.port)
+    request = await red.send(m.RecordRequest(game=red.game))
+    refused = await red.expect(m.Error)
+    assert (refused.reply_to, refused.message) == (request, "the record is available once the game is over")
+    await asyncio.gather(red.play(random.Random(21)), blue.play(random.Random(22)))
+    await blue.send(m.RecordRequest(game=blue.game))
+    reply = await blue.expect(m.GameRecordReply)
+    final = replay(GameRecord.from_dict(reply.record))
+    assert summary(final)["winner"] == blue.view["winner"]
+    assert reply.record["meta"]["players"][blue.seat]["name"] == blue.client.name
