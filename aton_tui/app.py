@@ -20,7 +20,7 @@ from textual.message import Message
 from protocol import messages as m
 
 from .commands import AtonCommands
-from .game_log_file import default_filename, save_game_log
+from .record_file import record_filename, save_record
 from .lobby_model import LobbyModel
 from .local_server import LocalServer
 from .model import GameModel
@@ -96,6 +96,7 @@ class AtonApp(App):
         self.started = False
         self.syncing = False  # a sync was asked for and its game_state has not come yet
         self.lobby_notice = ""  # what the lobby says we wait for
+        self.record_paths: dict[int, Path] = {}  # get_record request id -> where to save the record
         self.banner_text = ""  # connection trouble, shown on every screen
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -194,6 +195,8 @@ class AtonApp(App):
             self._reply(frame.reply_to, frame)
         elif isinstance(frame, m.TableCreated):
             self._table_created(frame)
+        elif isinstance(frame, m.GameRecordReply):
+            self._save_record(frame)
         elif isinstance(frame, m.Queued):
             self._set_notice(f"Waiting for an opponent (quick match, {frame.clock} clock).  Esc stops waiting.")
         elif isinstance(frame, m.Left):
@@ -407,15 +410,28 @@ class AtonApp(App):
         model = self.model
         if model is None:
             return
+        if not model.is_over:
+            self.notify("The game's record can be saved once the game is over.", timeout=4)
+            return
 
         def entered(name: str | None) -> None:
-            if not name:
-                return
-            try:
-                path = save_game_log(model, Path(name))
-            except OSError as exc:
-                self.notify(f"Cannot save {name}: {exc.strerror}", severity="error")
-                return
-            self.notify(f"Saved the game (events and final view, aton-log/1) to {path.resolve()}.", timeout=6)
+            if name:
+                self.run_worker(self._ask_for_record(model.game, Path(name).expanduser()))
 
-        self.push_screen(Prompt("Save the game to the file:", value=default_filename(model)), entered)
+        self.push_screen(Prompt("Save the game record to the file:", value=record_filename(model.game)), entered)
+
+    async def _ask_for_record(self, game: int, path: Path) -> None:
+        request = await self.send(m.GetRecord(game=game))
+        if request is not None:
+            self.record_paths[request] = path
+
+    def _save_record(self, frame: m.GameRecordReply) -> None:
+        path = self.record_paths.pop(frame.reply_to, None)
+        if path is None:
+            return
+        try:
+            save_record(frame.record, path)
+        except OSError as exc:
+            self.notify(f"Cannot save {path}: {exc.strerror}", severity="error")
+            return
+        self.notify(f"Saved the game record to {path.resolve()} (aton replay shows it).", timeout=6)

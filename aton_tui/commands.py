@@ -16,7 +16,7 @@ COMMANDS = (
     ("Exchange cards", "Spend your exchange token: 4 new cards (once per game)", "screen", "exchange"),
     ("Resign", "Give up this game", "app", "resign"),
     ("Rematch", "Offer (or accept) a rematch with the colours swapped", "app", "rematch"),
-    ("Save the game", "Write the game's events and final view to a JSON file", "app", "save_record"),
+    ("Save the game", "Write the finished game's record (aton-record/1) to a file", "app", "save_record"),
     ("Back to the lobby", "Leave the game screen", "app", "lobby"),
     ("Back to the game", "Return to the game in progress", "app", "back_to_game"),
     ("Light or dark theme", "Switch between the papyrus and the night theme (F2)", "app", "toggle_theme"),

@@ -9,13 +9,17 @@ A and B are strategy names (``random``, ``greedy``, ``mcts``), level names
 ``mcts:budget_ms=100`` or ``mcts:iterations=400``.  ``--budget-ms`` sets the
 per-decision time budget of every strategy that has one.
 
-Playing against a server is a mode of its own (``--server HOST:PORT``), added
-with the network client; it lives beside the subcommands here.
+    aton-bot --server HOST:PORT --strategy NAME [--games N] [--name NAME] [--budget-ms MS]
+             [--table T | --invite CODE] [--clock C]
+
+The last form plays on a server: a quick match (or the given table) for each game,
+reconnecting by itself after a dropped connection, one result line per game.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import importlib
 import importlib.util
 import inspect
@@ -23,7 +27,11 @@ import json
 import os
 import sys
 
-from .strategy import LEVELS, STRATEGIES, available, parse_spec
+from protocol.client import ServerError
+from protocol.messages import CLOCKS
+
+from .network import NetworkBot
+from .strategy import LEVELS, STRATEGIES, available, make_strategy, parse_spec
 from .tournament import run_tournament
 
 
@@ -137,12 +145,66 @@ def build_parser() -> argparse.ArgumentParser:
     ls.add_argument("--load", action="append", default=[], metavar="MODULE",
                     help="import a module or .py file that registers strategies (repeatable)")
     ls.set_defaults(func=_list)
+    add_network_options(parser)
     return parser
+
+
+def _address(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit():
+        raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {text!r}")
+    return host.strip("[]"), int(port)
+
+
+def add_network_options(parser: argparse.ArgumentParser) -> None:
+    net = parser.add_argument_group("playing on a server (aton-bot --server HOST:PORT --strategy NAME)")
+    net.add_argument("--server", type=_address, metavar="HOST:PORT", help="play on this aton-server")
+    net.add_argument("--strategy", default="greedy", help="strategy, level or spec (default greedy)")
+    net.add_argument("--games", type=int, default=1, help="games to play (default 1)")
+    net.add_argument("--name", default=None, help="display name (default: the strategy's name + '-bot')")
+    net.add_argument("--budget-ms", type=int, default=None, help="per-decision budget of a searching strategy")
+    net.add_argument("--clock", choices=CLOCKS, default="normal", help="quick-match clock (default normal)")
+    where = net.add_mutually_exclusive_group()
+    where.add_argument("--table", type=int, default=None, help="join this open table for the first game")
+    where.add_argument("--invite", default=None, help="join the private table with this invite code")
+    net.add_argument("--seed", type=int, default=None, help="seed of the strategy's own randomness")
+    net.add_argument("--load", action="append", default=[], metavar="MODULE",
+                     help="import a module or .py file that registers strategies (repeatable)")
+
+
+def _network(args: argparse.Namespace) -> int:
+    """Play ``--games`` games on a server; one line per finished game; exit 0."""
+    host, port = args.server
+    try:
+        load_modules(args.load)
+        name, options = parse_spec(args.strategy)
+        strategy = make_strategy(name, seed=args.seed, **{**options, **_with_budget(args.strategy, args.budget_ms)})
+    except (ValueError, TypeError, ImportError, OSError) as exc:
+        print(f"aton-bot: {exc}", file=sys.stderr)
+        return 2
+    bot = NetworkBot(strategy, host, port, name=args.name or f"{name}-bot", clock=args.clock,
+                     table=args.table, invite=args.invite,
+                     on_result=lambda result: print(result.line(), flush=True))
+    try:
+        asyncio.run(bot.play(args.games))
+    except (ConnectionError, OSError) as exc:
+        print(f"aton-bot: {host}:{port}: {exc}", file=sys.stderr)
+        return 1
+    except ServerError as exc:
+        print(f"aton-bot: the server refused: {exc.error.message}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command is None and args.server is not None:
+        if args.games < 1:
+            parser.error("--games must be at least 1")
+        return _network(args)
     if args.command is None:
         parser.print_help()
         return 2

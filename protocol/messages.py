@@ -359,7 +359,7 @@ class Sync(Message):
 
 @_client("get_record")
 @dataclass(frozen=True, slots=True)
-class RecordRequest(Message):
+class GetRecord(Message):
     """Ask for a finished game's ``aton-record/1`` (players and spectators; not before the end)."""
 
     game: Annotated[int, GAME_ID]

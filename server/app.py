@@ -257,7 +257,7 @@ class ArbiterServer:
                 raise ProtocolError(ErrorCode.NOT_ALLOWED, f"you neither play nor watch game {msg.game}")
             else:
                 conn.deliver(room.full_state(seat, msg.id))
-        elif isinstance(msg, m.RecordRequest):
+        elif isinstance(msg, m.GetRecord):
             room = self._room(msg.game)
             if room.seat_of(conn) is None and conn not in room.spectators:
                 raise ProtocolError(ErrorCode.NOT_ALLOWED, f"you neither play nor watch game {msg.game}")

@@ -22,9 +22,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 class ServerProcess:
     """``aton-server`` as a child process on a free loopback port."""
 
-    def __init__(self, db: str, log_level: str = "warning") -> None:
+    def __init__(self, db: str, log_level: str = "warning", port: int = 0) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server.cli", "--host", "127.0.0.1", "--port", "0", "--db", db,
+            [sys.executable, "-m", "server.cli", "--host", "127.0.0.1", "--port", str(port), "--db", db,
              "--log-level", log_level],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()

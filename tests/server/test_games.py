@@ -208,11 +208,11 @@ async def test_a_rematch_starts_a_new_game_with_colours_swapped(server):
 
 async def test_a_finished_games_record_is_available_and_replays_to_its_end(server):
     red, blue = await matched_pair(server.port)
-    request = await red.send(m.RecordRequest(game=red.game))
+    request = await red.send(m.GetRecord(game=red.game))
     refused = await red.expect(m.Error)
     assert (refused.reply_to, refused.message) == (request, "the record is available once the game is over")
     await asyncio.gather(red.play(random.Random(21)), blue.play(random.Random(22)))
-    await blue.send(m.RecordRequest(game=blue.game))
+    await blue.send(m.GetRecord(game=blue.game))
     reply = await blue.expect(m.GameRecordReply)
     final = replay(GameRecord.from_dict(reply.record))
     assert summary(final)["winner"] == blue.view["winner"]
