@@ -68,6 +68,8 @@ class NetworkBot:
         self._game: int | None = None
         self._players: dict = {}
         self._answered: tuple[int, int] | None = None  # (game, version) of the last view answered
+        self._awaiting: int | None = None  # the request id of a move not yet acknowledged
+        self._last_view: tuple[int, int, dict] | None = None  # (game, version, view) last received
 
     async def play(self, games: int) -> list[GameResult]:
         """Play ``games`` games to their end; returns their results."""
@@ -97,7 +99,7 @@ class NetworkBot:
             try:
                 await self.client.reconnect(self.host, self.port)
                 log.info("reconnected after %d attempt(s)", attempt)
-                self._answered = None
+                self._answered = self._awaiting = None  # the fresh game_state is the truth now
                 if self._game is None:
                     await self._seek_game()
                 else:  # a game that ended while we were away is not resumed: ask for it
@@ -119,6 +121,11 @@ class NetworkBot:
     # ------------------------------------------------------------------ frames
 
     async def _handle(self, frame: m.Message, more_wanted: bool) -> None:
+        if isinstance(frame, (m.Ack, m.Error)) and frame.reply_to == self._awaiting:
+            self._awaiting = None
+            if isinstance(frame, m.Error) and self._last_view is not None:
+                self._answered = None  # refused: think again about the same position
+                await self._answer(*self._last_view)
         if isinstance(frame, m.Error):
             log.warning("server refused a request: %s", frame.message)
             if frame.code == "not_found" and self._game is None:
@@ -138,24 +145,25 @@ class NetworkBot:
             if view["winner"] is not None:
                 await self._finish(frame, more_wanted)
             else:
+                self._last_view = (frame.game, frame.version, view)
                 await self._answer(frame.game, frame.version, view)
 
     async def _answer(self, game: int, version: int, view: dict) -> None:
         decision = view["decision"]
-        if decision is None or self._answered == (game, version):
-            return
+        if decision is None or self._answered == (game, version) or self._awaiting is not None:
+            return  # (a view sent before the server had our last move may be stale)
         seat = view["viewer"]
         if decision["kind"] == "commit" and (view["commitments"][seat] != "none" or self.client.has_sealed(game)):
             return  # committed already; the client opens it when the server asks
         self._answered = (game, version)
         move = self.strategy.choose(view_of(view))
         if isinstance(move, Commit):
-            await self.client.commit(game, move.cards)
+            self._awaiting = await self.client.commit(game, move.cards)
         elif isinstance(move, Exchange):
-            await self.client.send(m.Exchange(game=game))
+            self._awaiting = await self.client.send(m.Exchange(game=game))
         elif isinstance(move, (Remove, Place)):
             kind = m.Remove if isinstance(move, Remove) else m.Place
-            await self.client.send(kind(game=game, temple=move.temple, square=move.square))
+            self._awaiting = await self.client.send(kind(game=game, temple=move.temple, square=move.square))
 
     async def _finish(self, frame: m.GameState | m.Update, more_wanted: bool) -> None:
         view = frame.view

@@ -27,6 +27,7 @@ class _Seal:
     cards: tuple[int, ...]
     nonce: bytes
     connection: int  # the (re)connection it was sent on
+    opened_on: int | None = None  # the (re)connection its opening was sent on
 
 
 class ServerError(Exception):
@@ -129,7 +130,7 @@ class Client:
                 raise ServerError(msg)
 
     def has_sealed(self, game: int) -> bool:
-        """Whether a commitment of ours for this round of ``game`` waits to be opened.
+        """Whether we hold a commitment for this round of ``game`` (sent, perhaps not yet opened).
 
         A view that still shows our commitment as "none" may have been sent before
         the server received it: a client commits only when this is False.
@@ -152,14 +153,17 @@ class Client:
             del self._sealed[game]  # it was lost with the old connection: commit again
 
     async def _open_if_asked(self, game: int, view: dict) -> None:
+        """Open when asked, once per connection: an opening lost with a connection (or
+        with a server that crashed before both were open) is sent again after reconnecting."""
         seat = self.seats.get(game)
         held = self._sealed.get(game)
         if seat is None or held is None:
             return
-        if held.round != view.get("round"):
-            del self._sealed[game]  # a stale commitment of an earlier round
-        elif view.get("commitments", {}).get(seat) == "awaiting_open":
-            del self._sealed[game]
+        state = view.get("commitments", {}).get(seat)
+        if held.round != view.get("round") or state == "opened":
+            del self._sealed[game]  # done with, or a stale commitment of an earlier round
+        elif state == "awaiting_open" and held.opened_on != self._connection:
+            self._sealed[game] = dataclasses.replace(held, opened_on=self._connection)
             await self.send(m.Open(game=game, cards=held.cards, nonce=held.nonce))
 
     async def close(self) -> None:
