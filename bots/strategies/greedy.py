@@ -54,21 +54,17 @@ def pick_in_class(rng, legal: int, cls: int) -> tuple[int, int]:
     return temple_square(rng.choice(indices))
 
 
-def round_values(samples: list[GameState], me: int, options, opp_choices: list) -> list[float]:
+def round_values(samples: list[GameState], me: int, options, opp_choices: list[int]) -> list[float]:
     """For each of ``options`` (my assignments): the evaluation after the round, summed
     over the samples; in sample j the opponent (if still to commit) plays its
-    ``opp_choices[j]``-th assignment (an int) or ``opp_choices[j]`` itself (a Commit)."""
+    ``opp_choices[j]``-th assignment (modulo their number)."""
     totals = [0.0] * len(options)
     opp = 1 - me
     for j, sample in enumerate(samples):
         opp_commit = None
         if sample.cartouches[opp] is None:
-            choice = opp_choices[j]
-            if isinstance(choice, int):
-                opp_opts = commit_options(sample.hands[opp])
-                opp_commit = commit_of(opp_opts[choice % len(opp_opts)])
-            else:
-                opp_commit = choice
+            opp_opts = commit_options(sample.hands[opp])
+            opp_commit = commit_of(opp_opts[opp_choices[j] % len(opp_opts)])
         for i, cards in enumerate(options):
             s = sample.copy()
             if opp_commit is not None:
@@ -83,11 +79,9 @@ def round_values(samples: list[GameState], me: int, options, opp_choices: list) 
 class GreedyStrategy(Strategy):
     """One ply: the legal option with the best heuristic value."""
 
-    def __init__(self, seed: int | None = None, samples: int = 8, exchange_margin: float = 4.0,
-                 opponent: str = "random") -> None:
+    def __init__(self, seed: int | None = None, samples: int = 8, exchange_margin: float = 4.0) -> None:
         super().__init__(seed)
         self.samples = samples
-        self.opponent = opponent
         self.exchange_margin = exchange_margin
 
     # -- squares
@@ -113,13 +107,7 @@ class GreedyStrategy(Strategy):
         me = 0 if view.viewer == "red" else 1
         sampler = Sampler(view)
         samples = [sampler.sample(self.rng) for _ in range(self.samples)]
-        if self.opponent == "quick":
-            from .mcts import quick_commit
-
-            choices = [quick_commit(s, 1 - me, self.rng) if s.cartouches[1 - me] is None else 0
-                       for s in samples]
-        else:
-            choices = [self.rng.randrange(24) for _ in samples]
+        choices = [self.rng.randrange(24) for _ in samples]
         return me, samples, choices
 
     def _best(self, me, samples, choices, hand) -> tuple[tuple[int, int, int, int], float]:

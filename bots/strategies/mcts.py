@@ -1,28 +1,32 @@
-"""``mcts``: determinized Monte-Carlo tree search for simultaneous moves with hidden cards.
+"""``mcts``: determinized Monte-Carlo search for simultaneous moves with hidden cards.
 
-The bot knows only its view.  Every iteration of the search
+The bot knows only its view.  A decision is searched by *sequential halving* over
+its candidates; every evaluation of a candidate
 
 1. **samples a state** consistent with the view (``aton.sampling``): the opponent's
    hand, face-down cartouches, unseen discards and deck, and the bot's own deck
-   order, dealt at random from the cards the view has not shown;
-2. **selects** an option at the root with UCB1.  A commit is simultaneous, so the
-   search is *decoupled* (DUCT): the bot's assignments (and the exchange) are one
-   bandit, the opponent's assignments another, keyed by the cards so that its
-   statistics carry over between samples in which it holds different hands (each
-   arm is scored over the iterations in which it was available).  The opponent is
-   thereby modelled as a player who also searches, not as a random one.  Removals
-   and placements are one bandit over the *square classes* (squares of the same
-   temple and colour are interchangeable), at most 20 arms;
-3. **plays out** the rest of the round and ``depth`` further rounds with a cheap
-   policy: squares by the heuristic of ``bots.evaluation``, commits by a quick
-   linear score of each assignment (C1 points, C4 stones times the best square
-   value within C3's range, C2 removals times the best removal value) with noise;
-4. **evaluates** the position reached with the heuristic, squashed to a win
-   probability (a finished game counts 1, 0 or 0.5), and updates both bandits.
+   order, dealt at random from the cards the view has not shown (a determinization
+   of the information set);
+2. **plays the candidate** in it — at a commit, one of the bot's assignments or the
+   exchange, against an opponent commit drawn for that sample (``opp_model``: by
+   default uniformly from the opponent's sampled hand, which measured stronger than
+   modelling it by the cheap policy: a commit is simultaneous and a robust choice
+   beats one fitted to a guess); at a removal or placement, one of the *square
+   classes* (squares of one temple and colour are interchangeable: at most 20);
+3. **plays out** the rest of the round and ``depth`` further rounds (``commit_depth``
+   at a commit) with a cheap policy: squares by the heuristic of
+   ``bots.evaluation``, commits by ``quick_commit`` (a linear score of each
+   assignment with noise);
+4. **evaluates** the position reached with the heuristic as a win probability (a
+   finished game counts 1, 0 or 0.5).
 
-The answer is the most visited root option.  The search stops after ``budget_ms``
-milliseconds (default 500), or after exactly ``iterations`` iterations when that
-is given (reproducible for a given seed, whatever the machine's speed).
+Sequential halving: every phase evaluates all remaining candidates on the same fresh
+samples (so they are compared on equal terms) and keeps the better half; the phases
+share the budget.  The search stops after ``budget_ms`` milliseconds (default 500,
+counted from the moment the bot is asked), or after ``iterations`` evaluations when
+that is given — then the search is reproducible for a given seed on any machine.
+Policy values are remembered per board within one search; that is what lets a few
+hundred to a few thousand playouts fit in 100 ms.
 """
 
 from __future__ import annotations
@@ -42,11 +46,11 @@ from ..evaluation import (
     CLASS_MASKS,
     class_deltas,
     commit_of,
-    evaluate,
-    play_out_turns,
     commit_options,
+    evaluate,
     greedy_square,
     lowest_square,
+    play_out_turns,
     win_probability,
 )
 from ..strategy import Strategy, register
@@ -237,32 +241,9 @@ def rollout(state: GameState, me: int, rounds: int, rng) -> float:
     return win_probability(state, me)
 
 
-class _Arm:
-    __slots__ = ("visits", "value", "avail")
-
-    def __init__(self) -> None:
-        self.visits = 0
-        self.value = 0.0
-        self.avail = 0
-
-
-def _ucb_pick(arms: list[_Arm], total: int, c: float, rng) -> int:
-    """UCB1 over the arms (unvisited first, in random order); ``total`` is the parent count."""
-    unvisited = [i for i, a in enumerate(arms) if a.visits == 0]
-    if unvisited:
-        return rng.choice(unvisited)
-    log_n = math.log(total)
-    best, best_score = 0, _NEG
-    for i, a in enumerate(arms):
-        score = a.value / a.visits + c * math.sqrt(log_n / a.visits)
-        if score > best_score:
-            best, best_score = i, score
-    return best
-
-
 @register("mcts")
 class MCTSStrategy(Strategy):
-    """Determinized search with decoupled UCB at simultaneous commits (see the module doc)."""
+    """Determinized Monte-Carlo search with sequential halving (see the module doc)."""
 
     def __init__(
         self,
@@ -271,36 +252,21 @@ class MCTSStrategy(Strategy):
         iterations: int | None = None,
         depth: int = 1,
         opp_noise: float = 2.0,
-        opp_model: str = "quick",
-        commit_depth: int | None = None,
+        opp_model: str = "random",
+        commit_depth: int | None = 0,
     ) -> None:
         super().__init__(seed)
         self.budget_ms = budget_ms
         self.iterations = iterations
         self.depth = depth
         self.opp_noise = opp_noise
-        if opp_model not in ("quick", "lookahead", "random"):
-            raise ValueError(f"opp_model must be 'quick', 'lookahead' or 'random', got {opp_model!r}")
+        if opp_model not in ("quick", "lookahead", "random", "mix"):
+            raise ValueError(f"opp_model must be quick, lookahead, random or mix, got {opp_model!r}")
         self.commit_depth = depth if commit_depth is None else commit_depth
         self.opp_model = opp_model
         self._cached: tuple[View, object] | None = None
         self._started = 0.0
         self.last_iterations = 0
-
-    # -- the budget
-
-    def _deadline(self):
-        """A function telling whether iteration ``i`` may run."""
-        if self.iterations is not None:
-            limit = self.iterations
-            return lambda i: i < limit
-        end = time.perf_counter() + self.budget_ms / 1000.0
-        clock = time.perf_counter
-
-        def more(i: int) -> bool:
-            return i < 4 or clock() < end  # a few iterations even on a tiny budget
-
-        return more
 
     # -- commits
 
@@ -328,7 +294,7 @@ class MCTSStrategy(Strategy):
             if state.cartouches[opp] is None:
                 if opp_model == "lookahead":
                     state.play(opp, lookahead_commit(state, opp, rng, opp_noise))
-                elif opp_model == "random":
+                elif opp_model == "random" or opp_model == "mix" and rng.random() < 0.5:
                     opp_options = _options(state.hands[opp])
                     state.play(opp, opp_options[int(rng.random() * len(opp_options))][4])
                 else:
@@ -452,19 +418,6 @@ class MCTSStrategy(Strategy):
     def remove(self, view: View) -> tuple[int, int]:
         self._started = time.perf_counter()
         return self._search_square(view)
-
-
-def _pick_available(arms: list[_Arm], c: float, rng) -> int:
-    """UCB1 for arms that are not always available: the count is each arm's availability."""
-    unvisited = [i for i, a in enumerate(arms) if a.visits == 0]
-    if unvisited:
-        return rng.choice(unvisited)
-    best, best_score = 0, _NEG
-    for i, a in enumerate(arms):
-        score = a.value / a.visits + c * math.sqrt(math.log(a.avail) / a.visits)
-        if score > best_score:
-            best, best_score = i, score
-    return best
 
 
 def _without_exchange(view: View) -> View:
