@@ -1,7 +1,7 @@
 """Load test of the arbiter: N concurrent games against a real ``aton-server`` on loopback.
 
     python bench/server_load.py [--games N] [--seconds S] [--client-procs K] [--think MS]
-                                [--drain S] [--max-games G] [--clock C]
+                                [--drain S] [--max-games G] [--ramp S] [--clock C]
                                 [--profile-server OUT] [--py-spy OUT [--py-spy-bin PATH]]
 
 The server runs as a subprocess (``python -m server.cli`` on a free 127.0.0.1 port,
@@ -276,6 +276,9 @@ class Slot:
         self.finished_by: set[str] = set()
 
     async def play(self) -> None:
+        ramp = self.run.args["ramp"]
+        if ramp:  # stagger the first games evenly over the ramp
+            await asyncio.sleep(ramp * self.index / self.run.args["games"])
         try:
             async with asyncio.TaskGroup() as group:  # one side failing ends the other
                 group.create_task(self._player(self.host, True))
@@ -532,6 +535,8 @@ def main() -> None:
     parser.add_argument("--client-procs", type=int, default=1, help="client processes (default 1)")
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean think time in ms before each decision (default 0: none)")
+    parser.add_argument("--ramp", type=float, default=0.0,
+                        help="start the first games evenly over this many seconds of the window (default 0)")
     parser.add_argument("--clock", default="normal", choices=m.CLOCKS)
     parser.add_argument("--burst", type=int, default=50, help="client-side pacer burst (server allows 60)")
     parser.add_argument("--stall", type=float, default=30.0, help="abandon a game silent this long (s)")
@@ -602,6 +607,7 @@ def main() -> None:
     print(command)
     print(f"{a.games} concurrent games ({slots_ready} seated, {2 * slots_ready} clients in {procs} client "
           f"process{'es' if procs > 1 else ''}), {a.seconds:g} s window, think time {a.think:g} ms, "
+          f"ramp {a.ramp:g} s, "
           f"clock {a.clock}; connecting took {connect_s:.1f} s")
     print(f"games completed: {total.games_completed_window} in the window "
           f"({total.games_completed_window / a.seconds:.1f}/s); {total.games_completed} in all of "
