@@ -10,7 +10,7 @@ options, so that no client has to decide legality on its own.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 
 from .board import SQUARES_PER_TEMPLE, TEMPLES, square_set
 from .cards import CARD_VALUES, FULL_DECK
@@ -66,7 +66,14 @@ class View:
     decision: Decision | None
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """The plain form sent to clients (the same as ``dataclasses.asdict``, several times faster:
+        the server builds one per receiver on every move)."""
+        data = {name: getattr(self, name) for name in _VIEW_FIELDS}
+        data["red"] = _flat(self.red, _PLAYER_FIELDS)
+        data["blue"] = _flat(self.blue, _PLAYER_FIELDS)
+        if self.decision is not None:
+            data["decision"] = _flat(self.decision, _DECISION_FIELDS)
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "View":
@@ -115,6 +122,15 @@ def _player_view(state: GameState, p: int, viewer: int | None) -> PlayerView:
         revealed=state.revealed[p] if cartouches else 0,
         exchange_used=state.exchange_used[p],
     )
+
+
+def _flat(obj, names: tuple[str, ...]) -> dict:
+    return {name: getattr(obj, name) for name in names}
+
+
+_VIEW_FIELDS = tuple(f.name for f in fields(View))
+_PLAYER_FIELDS = tuple(f.name for f in fields(PlayerView))
+_DECISION_FIELDS = tuple(f.name for f in fields(Decision))
 
 
 def _known(cls, data: dict):

@@ -333,9 +333,19 @@ class ArbiterServer:
         room = Room(game_id=game_id, game=game, options=options, seats=seats, store=self.store,
                     time_control=self.config.time_controls[options["clock"]], lobby=self.lobby, **state)
         room.on_rematch = self._rematch
+        room.on_over = self._retire_later
         room.start_clocks()
         self.rooms[game_id] = room
         return room
+
+    def _retire_later(self, room: Room) -> None:
+        """A finished game stays in memory for rematches and records a while, then only in the database."""
+        asyncio.get_running_loop().call_later(self.config.finished_game_seconds, self._retire, room)
+
+    def _retire(self, room: Room) -> None:
+        if self.rooms.get(room.game_id) is room:
+            del self.rooms[room.game_id]
+            room.close()
 
     def _rematch(self, old: Room) -> None:
         """Both accepted: a new game with the colours swapped."""

@@ -59,6 +59,8 @@ class ServerConfig:
     limits: Limits = field(default_factory=Limits)
     time_controls: dict[str, TimeControl] = field(default_factory=lambda: dict(TIME_CONTROLS))
     server_name: str = "aton-server"
+    #: How long a finished game stays in memory (rematch, sync, get_record); then only in the database.
+    finished_game_seconds: float = 600.0
     #: Fix the server's choices (game seeds, colours) for reproducible examples and tests;
     #: None, the default, draws them from the operating system.
     game_seed: int | None = None

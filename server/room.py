@@ -97,6 +97,7 @@ class Room:
     rematch_offers: set = field(default_factory=set)
     _ack_to: tuple | None = None
     on_rematch: Callable[["Room"], None] | None = None
+    on_over: Callable[["Room"], None] | None = None  # called once, when the game ends
 
     # ----------------------------------------------------------------- participants
 
@@ -223,6 +224,9 @@ class Room:
             participant.deliver(update)
         if self.game.is_over:
             self._stop_clocks()
+            if self.on_over is not None:
+                self.on_over(self)
+                self.on_over = None
         self.lobby.game_changed(self)
 
     # ----------------------------------------------------------------- requests from a seat

@@ -196,3 +196,17 @@ def test_from_dict_ignores_fields_a_newer_server_may_add():
     data["red"]["added_later"] = 2
     data["decision"]["added_later"] = 3
     assert View.from_dict(data) == view(state, RED)
+
+
+def test_to_dict_is_exactly_asdict():
+    import dataclasses
+
+    state, _ = new_game(5)
+    rng = random.Random(1)
+    for _ in range(60):
+        for viewer in (RED, BLUE, None):
+            assert view(state, viewer).to_dict() == dataclasses.asdict(view(state, viewer))
+        if state.is_over:
+            break
+        player = state.pending()[0]
+        state.play(player, rng.choice(state.legal_moves(player, resign=False)))

@@ -217,3 +217,21 @@ async def test_a_finished_games_record_is_available_and_replays_to_its_end(serve
     final = replay(GameRecord.from_dict(reply.record))
     assert summary(final)["winner"] == blue.view["winner"]
     assert reply.record["meta"]["players"][blue.seat]["name"] == blue.client.name
+
+
+async def test_a_finished_game_leaves_memory_after_a_while_but_stays_in_the_database(tmp_path):
+    from server.app import ArbiterServer
+    from server.config import ServerConfig
+
+    srv = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "r.db"), finished_game_seconds=0.2))
+    await srv.start()
+    try:
+        red, blue = await matched_pair(srv.port)
+        await red.send(m.Resign(game=red.game))
+        await blue.until(lambda f: isinstance(f, m.Update) and f.view["winner"] is not None)
+        assert red.game in srv.rooms
+        await asyncio.sleep(0.5)
+        assert red.game not in srv.rooms
+        assert [g.status for g in srv.store.load_games()] == ["over"]
+    finally:
+        await srv.stop()
