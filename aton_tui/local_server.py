@@ -13,9 +13,6 @@ from pathlib import Path
 
 import platformdirs
 
-from server.app import ArbiterServer
-from server.config import ServerConfig
-
 
 def data_dir() -> Path:
     path = Path(platformdirs.user_data_dir("aton"))
@@ -41,6 +38,10 @@ class LocalServer:
         # its child; inside a running Textual app that is -1 and the start fails.
         # Started here, before the app captures stderr, the tracker is simply reused.
         resource_tracker.ensure_running()
+        # imported here: `aton connect` (and every SSH session) never loads the server
+        from server.app import ArbiterServer
+        from server.config import ServerConfig
+
         self.config = ServerConfig(host=host, port=port, db_path=db_path or str(data_dir() / "local.db"))
         self.server = ArbiterServer(self.config)
         self._started = False
