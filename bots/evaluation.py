@@ -1,11 +1,16 @@
 """A fast heuristic evaluation of Aton positions, and the cheap policies built on it.
 
 Everything here works on bitmasks and counts, in "points" from one player's
-side: the score difference, plus what the board would bring at the next
-scoring round (each majority category with a smoothed sign, so that a lead of
-one stone counts less than a lead of three), plus the area win conditions as
-threats (a temple, all yellow, all green: worth more the fewer squares are
-missing, much less when opponent stones must be removed first).
+side: the score difference, plus ``board_weight`` (2: the board stays between
+scorings) times what the board would bring at a scoring round now (each majority
+category with a smoothed sign, so that a lead of one stone counts less than a
+lead of three; the bonus squares), plus the area win conditions as threats (a
+temple, all yellow, all green: worth more the fewer squares are missing, much
+less when opponent stones must be removed first; the opponent's threats count
+against), plus either side's chance to reach 40 with the next cartouche 1.  The
+weights (``Params``) were chosen by playing variants of ``greedy`` against each
+other; ``win_probability`` squashes the value with a logistic scale fitted to
+the outcomes of greedy-against-greedy games.
 
 Squares of the same temple and colour are interchangeable under the rules (no
 rule looks at adjacency), so the board falls into 20 *square classes*, and the
