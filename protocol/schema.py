@@ -9,6 +9,7 @@ docs tables from these declarations alone.
 from __future__ import annotations
 
 import unicodedata
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,15 +57,16 @@ def invalid(path: str, problem: str) -> ProtocolError:
     return ProtocolError(ErrorCode.INVALID, f"{path}: {problem}", field=path)
 
 
-class Spec:
+class Spec(ABC):
     """One field's type and bounds."""
 
+    @abstractmethod
     def check(self, value: Any, path: str) -> Any:
         """The validated (possibly normalised) value; raise ``invalid`` otherwise."""
-        raise NotImplementedError
 
+    @abstractmethod
     def describe(self) -> str:
-        raise NotImplementedError
+        """The type in words, as the docs' tables and error messages show it."""
 
     def expected(self) -> str:
         """'expected …' phrase for error messages."""
