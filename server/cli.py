@@ -77,7 +77,7 @@ def ssh_config(args: argparse.Namespace, db: Path) -> SSHConfig | None:
 
 
 class SSHListenError(Exception):
-    pass
+    """The SSH gateway could not listen on its address."""
 
 
 async def run_server(config: ServerConfig, ssh: SSHConfig | None = None) -> None:

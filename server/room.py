@@ -209,14 +209,16 @@ class Room:
         """Number the events, re-arm the clocks and send every receiver its filtered update."""
         self._arm_clocks()
         first_version = self.version + 1
-        self.version += self._event_count(engine_events, arbiter_before, arbiter_after)
+        public = self.game.events_for(list(engine_events), None)
+        self.version += len(arbiter_before) + len(public) + len(arbiter_after)
         self._flush_ack()
         clocks = self.clocks()
         cache: dict[str | None, m.Update] = {}
         for seat_name, participant in self._receivers():
             update = cache.get(seat_name)
             if update is None:
-                events = [*arbiter_before, *self.game.events_for(list(engine_events), seat_name), *arbiter_after]
+                mine = public if seat_name is None else self.game.events_for(list(engine_events), seat_name)
+                events = [*arbiter_before, *mine, *arbiter_after]
                 numbered = tuple({**e, "version": first_version + i} for i, e in enumerate(events))
                 update = m.Update(game=self.game_id, version=self.version, events=numbered,
                                   view=self.view_for(seat_name), clocks=clocks)
