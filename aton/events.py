@@ -23,14 +23,25 @@ class Event:
 
     def to_dict(self) -> dict:
         data: dict = {"type": self.kind}
-        for f in fields(self):
-            value = getattr(self, f.name)
+        for name in _field_names(type(self)):
+            value = getattr(self, name)
             if isinstance(value, Player):
                 value = str(value)
             elif isinstance(value, tuple):
                 value = list(value)
-            data[f.name] = value
+            data[name] = value
         return data
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """An event class's field names (``dataclasses.fields`` is slow enough to matter per move)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names
 
 
 @dataclass(frozen=True, slots=True)

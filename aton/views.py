@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, fields
+from functools import lru_cache
 
 from .board import SQUARES_PER_TEMPLE, TEMPLES, square_set
 from .cards import CARD_VALUES, FULL_DECK
@@ -170,6 +171,25 @@ def decision_for(state: GameState, player: int) -> Decision | None:
     )
 
 
+@lru_cache(maxsize=1024)
+def temple_owners(red_stones: int, blue_stones: int) -> tuple[tuple[str | None, ...], ...]:
+    """Whose stone stands on each square, temple by temple: "red", "blue" or None.
+
+    Cached on the two stone masks: the views of all receivers of one move share it.
+    """
+    square_bits = (1 << SQUARES_PER_TEMPLE) - 1
+    return tuple(
+        _temple_row(red_stones >> shift & square_bits, blue_stones >> shift & square_bits)
+        for shift in range(0, len(TEMPLES) * SQUARES_PER_TEMPLE, SQUARES_PER_TEMPLE)
+    )
+
+
+@lru_cache(maxsize=4096)
+def _temple_row(red: int, blue: int) -> tuple[str | None, ...]:
+    return tuple("red" if red >> bit & 1 else "blue" if blue >> bit & 1 else None
+                 for bit in range(SQUARES_PER_TEMPLE))
+
+
 def view(state: GameState, player: Player | int | None) -> View:
     """What ``player`` may know of ``state`` (None: a spectator)."""
     viewer = None if player is None else int(player)
@@ -183,9 +203,7 @@ def view(state: GameState, player: Player | int | None) -> View:
         range=state.range_value if state.active is not None else None,
         red=_player_view(state, 0, viewer),
         blue=_player_view(state, 1, viewer),
-        temples=tuple(
-            tuple(state.owner_name(t, s) for s in range(SQUARES_PER_TEMPLE)) for t in TEMPLES
-        ),
+        temples=temple_owners(state.stones[0], state.stones[1]),
         winner=None if state.phase is not OVER else (str(state.winner) if state.winner is not None else "draw"),
         reason=state.reason,
         decision=None if viewer is None else decision_for(state, viewer),

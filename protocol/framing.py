@@ -100,6 +100,11 @@ class FrameBuffer:
         return payloads
 
     @property
+    def error(self) -> ProtocolError | None:
+        """The error that made the stream unusable, once a header announced too much."""
+        return self._error
+
+    @property
     def buffered(self) -> int:
         return len(self._buffer)
 

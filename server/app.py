@@ -1,8 +1,9 @@
 """The arbiter server: accepts connections, runs the handshake, and routes requests.
 
-``ArbiterServer`` owns the lobby, the rooms (one per game), the store and the
-hosted bots.  Each connection has a reader (this module's ``_serve``) and a writer
-task (``Connection``); requests are handled synchronously on the event loop.
+``ArbiterServer`` owns the lobby, the rooms (one per game), the store, the outbox
+and the hosted bots.  It is the handler of every ``Connection``: frames arrive as
+calls and are handled synchronously on the event loop; replies and broadcasts are
+sent at the end of the loop turn, after the turn's writes are committed.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import PROTOCOL_MAJOR, PROTOCOL_VERSION, Direction
 
 from .config import ServerConfig
-from .connection import Connection
+from .connection import Connection, Outbox
 from .games import SEATS, AtonGame
 from .hosted_bots import BotRunner, HostedBot
 from .lobby import Lobby
@@ -40,11 +41,11 @@ class ArbiterServer:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.limits = config.limits
-        self.store = Store(config.db_path)
+        self.outbox = Outbox(before_sending=self._commit, on_failure=self._store_failed)
+        self.store = Store(config.db_path, on_write=self.outbox.wake)
         self.lobby = Lobby(self._start_game_between)
         self.rooms: dict[int, Room] = {}
         self.connections: set[Connection] = set()
-        self._serving: set[asyncio.Task] = set()
         self.by_token: dict[str, Connection] = {}  # token hash -> live connection
         self.per_address: Counter[str] = Counter()
         self.bot_runner = BotRunner()
@@ -52,12 +53,15 @@ class ArbiterServer:
         self.rng = random.SystemRandom() if config.game_seed is None else random.Random(config.game_seed)
         self._next_id = self.store.next_game_id()
         self._server: asyncio.base_events.Server | None = None
+        self.failed = asyncio.Event()  # the database refused a write: the server must stop
 
     # ------------------------------------------------------------------ life cycle
 
     async def start(self) -> None:
         self._restore_games()
-        self._server = await asyncio.start_server(self._serve, self.config.host, self.config.port)
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(lambda: Connection(self, self.outbox, self.limits),
+                                                self.config.host, self.config.port)
 
     @property
     def port(self) -> int:
@@ -69,17 +73,27 @@ class ArbiterServer:
         await self.stop()
 
     async def stop(self) -> None:
-        """Say bye to everyone, stop the timers and close the database (writes are synchronous)."""
+        """Say bye to everyone, stop the timers, commit the last writes and close the database."""
         if self._server is not None:
             self._server.close()
         for conn in list(self.connections):
             conn.close("shutdown", "the server is shutting down; your games are kept")
-        if self._serving:
-            await asyncio.wait(list(self._serving), timeout=5)
+        self.outbox.flush()
+        if self.connections:
+            await asyncio.wait([asyncio.ensure_future(c.wait_closed()) for c in self.connections], timeout=5)
         for room in self.rooms.values():
             room.close()
         self.bot_runner.close()
         self.store.close()
+
+    def _commit(self) -> None:
+        self.store.commit()
+
+    def _store_failed(self, exc: Exception) -> None:
+        """A commit failed: nothing of that turn was sent; stop rather than go on unstored."""
+        log.critical("the database refused a write (%s): stopping; restart the server to resume "
+                     "every game from its last stored move", exc)
+        self.failed.set()
 
     def _new_id(self) -> int:
         game_id = self._next_id
@@ -88,44 +102,54 @@ class ArbiterServer:
 
     # ------------------------------------------------------------------ connections
 
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        self._serving.add(task)
-        task.add_done_callback(self._serving.discard)
-        conn = Connection(reader, writer, self.limits)
+    def connection_opened(self, conn: Connection) -> None:
         if len(self.connections) >= self.limits.max_connections or \
                 self.per_address[conn.address] >= self.limits.max_connections_per_address:
             conn.send_error(ProtocolError(ErrorCode.SERVER_FULL, "the server is full; try again later"))
             conn.close("server_full", "too many connections")
-            await conn.finish()
             return
         self.connections.add(conn)
         self.per_address[conn.address] += 1
+
+    def frame_received(self, conn: Connection, raw: Any) -> None:
         try:
-            if await self._handshake(conn):
-                await self._read_loop(conn)
-        except (asyncio.IncompleteReadError, ConnectionError, OSError):
-            pass  # the peer went away
+            if conn.greeted:
+                self._handle_raw(conn, raw)
+            else:
+                self._handshake(conn, raw)
         except Exception:
             log.exception("connection %s failed", conn.name or conn.address)
-        finally:
-            self._gone(conn)
-            await conn.finish()
+            conn.abort()
 
-    async def _handshake(self, conn: Connection) -> bool:
+    def bad_frame(self, conn: Connection, error: ProtocolError) -> None:
+        conn.send_error(error)
+        if not conn.greeted:
+            conn.close("misbehaving", "the handshake failed: " + error.message)
+        elif error.code is ErrorCode.FRAME_TOO_LARGE:
+            conn.close("misbehaving", error.message)  # the stream cannot be resynchronised
+        elif conn.record_outcome(ok=False):
+            conn.close("misbehaving", "too many malformed messages")
+
+    def handshake_timed_out(self, conn: Connection) -> None:
+        conn.send_error(ProtocolError(ErrorCode.TIMEOUT, "no hello within the handshake time"))
+        conn.close("timeout", "handshake timeout")
+
+    def idle_timed_out(self, conn: Connection) -> None:
+        conn.close("timeout", "idle for too long")
+
+    def connection_closed(self, conn: Connection) -> None:
+        if conn in self.connections:
+            self._gone(conn)
+
+    def _handshake(self, conn: Connection, raw: Any) -> None:
         try:
-            raw = await conn.read_raw(self.limits.handshake_seconds)
             hello = m.parse(raw, Direction.CLIENT)
             if not isinstance(hello, m.Hello):
                 raise ProtocolError(ErrorCode.NOT_ALLOWED, "the first message must be hello")
-        except TimeoutError:
-            conn.send_error(ProtocolError(ErrorCode.TIMEOUT, "no hello within the handshake time"))
-            conn.close("timeout", "handshake timeout")
-            return False
         except ProtocolError as exc:
-            conn.send_error(exc, m.request_id(raw) if "raw" in locals() else None)
+            conn.send_error(exc, m.request_id(raw))
             conn.close("misbehaving", "the handshake failed: " + exc.message)
-            return False
+            return
         major = hello.version.split(".", 1)[0]
         if major != str(PROTOCOL_MAJOR):
             conn.send_error(ProtocolError(
@@ -133,9 +157,8 @@ class ArbiterServer:
                 f"this server speaks protocol {PROTOCOL_VERSION} (major {PROTOCOL_MAJOR}); "
                 f"your client speaks {hello.version}: please upgrade it"), hello.id)
             conn.close("unsupported_version", f"protocol {hello.version} is not supported")
-            return False
+            return
         self._open_session(conn, hello)
-        return True
 
     def _open_session(self, conn: Connection, hello: m.Hello) -> None:
         token = hello.resume or secrets.token_urlsafe(24)
@@ -150,6 +173,7 @@ class ArbiterServer:
         conn.kind = hello.kind
         conn.token = token
         conn.lobby_subscribed = hello.lobby if hello.lobby is not None else hello.kind != "bot"
+        conn.mark_greeted()
         self.by_token[digest] = conn
         conn.deliver(m.Welcome(server=self.config.server_name, version=PROTOCOL_VERSION,
                                session=secrets.token_hex(8), resume=token, name=conn.name,
@@ -173,24 +197,6 @@ class ArbiterServer:
         self.lobby.depart(conn)
         for room in self.rooms.values():
             room.detach(conn)
-
-    async def _read_loop(self, conn: Connection) -> None:
-        while not conn.closed.is_set():
-            try:
-                raw = await conn.read_raw(self.limits.idle_seconds)
-            except TimeoutError:
-                conn.close("timeout", "idle for too long")
-                return
-            except ProtocolError as exc:
-                conn.send_error(exc)
-                if exc.code is ErrorCode.FRAME_TOO_LARGE:
-                    conn.close("misbehaving", exc.message)  # the stream cannot be resynchronised
-                    return
-                if conn.record_outcome(ok=False):
-                    conn.close("misbehaving", "too many malformed messages")
-                    return
-                continue
-            self._handle_raw(conn, raw)
 
     def _handle_raw(self, conn: Connection, raw: Any) -> None:
         reply_to = m.request_id(raw)

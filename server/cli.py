@@ -50,6 +50,8 @@ def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
     ssh.add_argument("--ssh-host-key", type=Path, default=None,
                      help="the SSH host key (default: ssh_host_ed25519_key beside the database, created on first start)")
     ssh.add_argument("--no-guests", action="store_true", help="admit SSH players with a key only")
+    ssh.add_argument("--ssh-no-fork-server", action="store_true",
+                     help="start each SSH session's client as a new interpreter, not forked from a warm one")
     ssh.add_argument("--ssh-max-sessions", type=int, default=d.max_sessions, metavar="N",
                      help=f"SSH connections at once (default {d.max_sessions})")
     ssh.add_argument("--ssh-max-per-address", type=int, default=d.max_per_address, metavar="N",
@@ -73,11 +75,16 @@ def ssh_config(args: argparse.Namespace, db: Path) -> SSHConfig | None:
                        input_burst=8 * args.ssh_input_rate)
     return SSHConfig(host=args.ssh_host or args.host, port=args.ssh_port,
                      host_key=str(args.ssh_host_key) if args.ssh_host_key else None,
-                     data_dir=str(db.parent), guests=not args.no_guests, limits=limits)
+                     data_dir=str(db.parent), guests=not args.no_guests,
+                     fork_server=not args.ssh_no_fork_server, limits=limits)
 
 
 class SSHListenError(Exception):
     """The SSH gateway could not listen on its address."""
+
+
+class StoreFailure(Exception):
+    """The server stopped because the database refused a write."""
 
 
 async def run_server(config: ServerConfig, ssh: SSHConfig | None = None) -> None:
@@ -87,6 +94,8 @@ async def run_server(config: ServerConfig, ssh: SSHConfig | None = None) -> None
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
+    watch_failure = asyncio.ensure_future(server.failed.wait())
+    watch_failure.add_done_callback(lambda _: stop.set())
     print(f"listening on {config.host}:{server.port}", flush=True)
     if ssh is None:
         await server.serve_until(stop)
@@ -103,6 +112,9 @@ async def run_server(config: ServerConfig, ssh: SSHConfig | None = None) -> None
         await stop.wait()
         await gateway.stop()
         await server.stop()
+    watch_failure.cancel()
+    if server.failed.is_set():
+        raise StoreFailure("the database refused a write; see the log")
     logging.getLogger("server.cli").info("stopped cleanly")
 
 
@@ -118,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     config = ServerConfig(host=args.host, port=args.port, db_path=str(db))
     try:
         asyncio.run(run_server(config, ssh_config(args, db)))
-    except SSHListenError as exc:
+    except (SSHListenError, StoreFailure) as exc:
         print(f"aton-server: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:

@@ -37,7 +37,7 @@ class Limits:
     idle_seconds: float = 600.0  # no frame at all (pings count) for this long: closed
     max_connections: int = 2000
     max_connections_per_address: int = 1000
-    outbox_frames: int = 512  # frames queued for a slow client before it is dropped
+    outbox_bytes: int = 1024 * 1024  # bytes waiting for a client that does not read before it is dropped
     chat_chars: int = 200
     chat_interval: float = 1.0  # seconds between two chat lines of one connection
 
@@ -89,4 +89,6 @@ class SSHConfig:
     host_key: str | None = None  # default: ssh_host_ed25519_key in the data directory
     data_dir: str | None = None  # host key and resume secret; default: beside the database
     guests: bool = True  # keyboard-interactive logins without a key
+    #: Fork each session's client from a warm fork server (False: a new interpreter each time)
+    fork_server: bool = True
     limits: SSHLimits = field(default_factory=SSHLimits)

@@ -1,8 +1,16 @@
-"""One client connection: framing, a bounded outbox, rate limiting and error replies.
+"""One client connection: framing, the outbox, rate limiting, timeouts and error replies.
 
-Reading and writing are separate tasks.  Frames to the client go through a bounded
-queue, so a slow reader can never slow a game down: when its queue is full it is
-disconnected.
+A ``Connection`` is an asyncio protocol: bytes are cut into frames as they arrive and
+every frame goes to the server's handler at once, on the event loop, with no task
+switch per message.
+
+Frames to the client are not written when they are delivered: they wait in the
+connection until the end of the event-loop turn.  Then the ``Outbox`` first commits
+the database transaction that holds every move accepted during the turn, and only
+then writes every connection's frames.  So nothing a client receives can announce a
+move the database does not hold, and one commit serves all the moves of a turn.
+A client that does not read its frames is disconnected once more than
+``Limits.outbox_bytes`` wait in its transport, so it can never slow a game down.
 """
 
 from __future__ import annotations
@@ -10,15 +18,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
+from typing import Any, Callable, Protocol
 
 from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
-from protocol.framing import decode_payload, encode_frame, read_payload
+from protocol.framing import FrameBuffer, decode_payload, encode_frame
 
 from .config import Limits
 
 log = logging.getLogger(__name__)
+
+#: Seconds a closing connection may take to hand its last frames to a peer that does not read.
+CLOSE_GRACE = 5.0
 
 
 class TokenBucket:
@@ -40,40 +51,190 @@ class TokenBucket:
         return False
 
 
-class Connection:
-    """A protocol peer.  ``name``/``kind``/``token`` are set by the handshake."""
+class Outbox:
+    """Sends the frames of a loop turn at its end, after ``before_sending`` (the store's commit).
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limits: Limits) -> None:
-        self.reader = reader
-        self.writer = writer
+    If ``before_sending`` fails, the turn's frames are dropped (they could announce moves
+    that were not stored), their connections are closed and ``on_failure`` is told.
+    """
+
+    def __init__(self, before_sending: Callable[[], None], on_failure: Callable[[Exception], None]) -> None:
+        self.before_sending = before_sending
+        self.on_failure = on_failure
+        self._waiting: list[Connection] = []
+        self._scheduled = False
+
+    def wake(self) -> None:
+        """Make sure a flush follows in this loop turn."""
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    def add(self, conn: "Connection") -> None:
+        self._waiting.append(conn)
+        self.wake()
+
+    def flush(self) -> None:
+        self._scheduled = False
+        waiting, self._waiting = self._waiting, []
+        try:
+            self.before_sending()
+        except Exception as exc:
+            for conn in waiting:
+                conn.abort()
+            self.on_failure(exc)
+            return
+        for conn in waiting:
+            conn.send_pending()
+
+
+class ConnectionHandler(Protocol):
+    """What a connection reports to the server."""
+
+    def connection_opened(self, conn: "Connection") -> None: ...
+
+    def frame_received(self, conn: "Connection", raw: Any) -> None:
+        """A decoded frame (a msgpack object, not yet validated)."""
+
+    def bad_frame(self, conn: "Connection", error: ProtocolError) -> None:
+        """A frame that could not be decoded; FRAME_TOO_LARGE means the stream is unusable."""
+
+    def handshake_timed_out(self, conn: "Connection") -> None: ...
+
+    def idle_timed_out(self, conn: "Connection") -> None: ...
+
+    def connection_closed(self, conn: "Connection") -> None: ...
+
+
+class Connection(asyncio.Protocol):
+    """A protocol peer.  ``name``/``kind``/``token`` are set by the handshake (``greeted``)."""
+
+    def __init__(self, handler: ConnectionHandler, outbox: Outbox, limits: Limits) -> None:
+        self.handler = handler
+        self.outbox = outbox
         self.limits = limits
-        peer = writer.get_extra_info("peername")
-        self.address: str = peer[0] if isinstance(peer, tuple) else str(peer)
+        self.address = ""
         self.name = ""
         self.kind = ""
         self.token = ""
         self.lobby_subscribed = False
-        self.closed = asyncio.Event()
-        self._outbox: asyncio.Queue[bytes | None] = asyncio.Queue(limits.outbox_frames)
+        self.greeted = False
+        self.closed = asyncio.Event()  # set when the connection is gone or being dropped
+        self.closing = False  # a bye is on its way: nothing more is read or sent
+        self.transport: asyncio.Transport | None = None
+        self._lost: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._frames = FrameBuffer(limits.frame_bytes)
+        self._pending: list[bytes] = []
         self._bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
         self._bad_in_a_row = 0
         self._last_chat = 0.0
-        self._writer_task = asyncio.create_task(self._write_loop())
+        self._last_frame = 0.0
+        self._timer: asyncio.TimerHandle | None = None
+
+    # ------------------------------------------------------------------ asyncio protocol
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        peer = transport.get_extra_info("peername")
+        self.address = peer[0] if isinstance(peer, tuple) else str(peer)
+        loop = asyncio.get_running_loop()
+        self._last_frame = loop.time()
+        self._timer = loop.call_later(self.limits.handshake_seconds, self._check_silence)
+        self.handler.connection_opened(self)
+
+    def data_received(self, data: bytes) -> None:
+        if self.closing or self.closed.is_set():
+            return
+        try:
+            payloads = self._frames.feed(data)
+        except ProtocolError as exc:
+            self.handler.bad_frame(self, exc)
+            return
+        if payloads:
+            self._last_frame = asyncio.get_running_loop().time()
+        for payload in payloads:
+            if self.closing or self.closed.is_set():
+                return
+            try:
+                raw = decode_payload(payload, self.limits.frame_bytes)
+            except ProtocolError as exc:
+                self.handler.bad_frame(self, exc)
+                continue
+            self.handler.frame_received(self, raw)
+        if self._frames.error is not None and not self.closing:
+            self.handler.bad_frame(self, self._frames.error)
+
+    def eof_received(self) -> bool:
+        return False  # the peer has finished: close our side too
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._pending.clear()
+        self.closed.set()
+        if not self._lost.done():
+            self._lost.set_result(None)
+        self.handler.connection_closed(self)
+
+    # ------------------------------------------------------------------ time-outs
+
+    def mark_greeted(self) -> None:
+        """The handshake succeeded: from now on only idleness closes the connection."""
+        self.greeted = True
+        self._rearm(self._last_frame + self.limits.idle_seconds)
+
+    def _rearm(self, when: float) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = asyncio.get_running_loop().call_at(when, self._check_silence)
+
+    def _check_silence(self) -> None:
+        self._timer = None
+        if self.closing or self.closed.is_set():
+            return
+        if not self.greeted:
+            self.handler.handshake_timed_out(self)
+            return
+        due = self._last_frame + self.limits.idle_seconds
+        if asyncio.get_running_loop().time() >= due:
+            self.handler.idle_timed_out(self)
+        else:
+            self._rearm(due)
 
     # ------------------------------------------------------------------ sending
 
     def deliver(self, message: m.Message) -> None:
-        """Queue a frame for the client; a client that does not keep up is dropped."""
-        if self.closed.is_set():
+        """Queue a frame; it is written at the end of the loop turn, after the store's commit."""
+        if self.closing or self.closed.is_set():
             return
         try:
             frame = encode_frame(message.to_wire(), self.limits.frame_bytes)
         except ValueError:
             log.exception("frame too large for %s: %s", self.name or self.address, message.TYPE)
             return
-        try:
-            self._outbox.put_nowait(frame)
-        except asyncio.QueueFull:
+        if not self._pending:
+            self.outbox.add(self)
+        self._pending.append(frame)
+
+    def send_pending(self) -> None:
+        """Write the frames queued in this turn (called by the outbox)."""
+        frames, self._pending = self._pending, []
+        if self.closed.is_set() or self.transport is None or self.transport.is_closing():
+            return
+        self.transport.writelines(frames)
+        if self.closing:
+            # Half-close once the frames are written; what the peer still sends is read and
+            # ignored until it closes too (closing with unread input would reset the
+            # connection and could destroy the bye before the peer reads it).
+            try:
+                self.transport.write_eof()
+            except OSError:  # the peer is gone already
+                self.abort()
+                return
+            asyncio.get_running_loop().call_later(CLOSE_GRACE, self.abort)
+        elif self.transport.get_write_buffer_size() > self.limits.outbox_bytes:
             log.warning("%s does not read its frames: disconnected", self.name or self.address)
             self.abort()
 
@@ -81,46 +242,24 @@ class Connection:
         self.deliver(m.Error(code=error.code.value, message=error.message, field=error.field, reply_to=reply_to))
 
     def close(self, code: str, reason: str) -> None:
-        """Say ``bye`` and close once the queued frames are written."""
-        if self.closed.is_set():
+        """Say ``bye``, send what is queued, then close; what the peer sends from now on is ignored."""
+        if self.closing or self.closed.is_set():
             return
         self.deliver(m.Bye(code=code, reason=reason))
-        try:
-            self._outbox.put_nowait(None)
-        except asyncio.QueueFull:
-            self.abort()
+        self.closing = True
 
     def abort(self) -> None:
         """Close at once, dropping whatever is queued."""
+        self._pending.clear()
         if not self.closed.is_set():
             self.closed.set()
-            self.writer.close()
+            if self.transport is not None:
+                self.transport.abort()
 
-    async def _write_loop(self) -> None:
-        try:
-            while True:
-                frame = await self._outbox.get()
-                if frame is None or self.writer.is_closing():
-                    break  # the peer is gone: nothing more can reach it
-                self.writer.write(frame)
-                if self.writer.transport.get_write_buffer_size() > 4 * self.limits.frame_bytes:
-                    await self.writer.drain()
-            await self.writer.drain()
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            self.abort()
+    async def wait_closed(self) -> None:
+        await self._lost
 
-    # ------------------------------------------------------------------ receiving
-
-    async def read_raw(self, timeout: float) -> Any:
-        """The next decoded frame (a msgpack object), within ``timeout`` seconds.
-
-        Raises ProtocolError for a bad frame (the caller answers it), TimeoutError,
-        or IncompleteReadError/ConnectionError when the peer is gone.
-        """
-        payload = await asyncio.wait_for(read_payload(self.reader, self.limits.frame_bytes), timeout)
-        return decode_payload(payload, self.limits.frame_bytes)
+    # ------------------------------------------------------------------ limits
 
     def admit(self) -> None:
         """Rate-limit one inbound message; ProtocolError(RATE_LIMITED) when over."""
@@ -137,18 +276,3 @@ class Connection:
         """Count consecutive bad messages; True when the client should be disconnected."""
         self._bad_in_a_row = 0 if ok else self._bad_in_a_row + 1
         return self._bad_in_a_row >= self.limits.errors_before_disconnect
-
-    async def finish(self, timeout: float = 5.0) -> None:
-        """Let the queued frames (a last error, ``bye``) reach the peer, then close."""
-        if not self.closed.is_set():
-            try:
-                self._outbox.put_nowait(None)
-            except asyncio.QueueFull:
-                self.abort()
-        try:
-            await asyncio.wait_for(asyncio.shield(self._writer_task), timeout)
-        except TimeoutError:
-            self.abort()
-
-    async def wait_closed(self) -> None:
-        await self._writer_task

@@ -1,9 +1,13 @@
 """Persistence: every game, its seats, its accepted moves and its sealed commitments, in SQLite.
 
-The arbiter writes (and commits) a move before it acknowledges or broadcasts it,
-so a crash can lose nothing anyone has seen.  WAL mode with ``synchronous=NORMAL``
-makes each commit durable against a process crash (SIGKILL) at the cost of a few
-tens of microseconds; an operating-system crash may lose the last moments.
+Writes are group-committed: each write method queues its statements, and
+``commit`` runs everything queued in one transaction.  The server commits at the
+end of every event-loop turn, before it sends any frame of that turn
+(``server.connection.Outbox``), so a move is stored before it is acknowledged or
+broadcast and a crash can lose nothing anyone has seen, while one commit serves
+every move accepted in the turn.  WAL mode with ``synchronous=NORMAL`` makes a
+commit durable against a process crash (SIGKILL); an operating-system crash may
+lose the last moments.  Reads commit first, so they see every earlier write.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable, Iterable
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -60,8 +65,13 @@ class StoredGame:
 
 
 class Store:
-    def __init__(self, path: str | Path) -> None:
+    """The database.  ``on_write`` is called when a write is queued and nothing was before it
+    (the server uses it to make sure a commit follows in the same loop turn)."""
+
+    def __init__(self, path: str | Path, on_write: Callable[[], None] | None = None) -> None:
         self.path = Path(path)
+        self.on_write = on_write
+        self._queued: list[tuple[str, Iterable]] = []
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(self.path, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
@@ -70,64 +80,88 @@ class Store:
         self.db.executescript(SCHEMA)
 
     def close(self) -> None:
+        self.commit()
         self.db.close()
 
-    def _transaction(self):
-        return _Transaction(self.db)
+    def _queue(self, sql: str, params: Iterable = ()) -> None:
+        """Queue a statement for the next commit: ``params`` is a tuple for one row, a list of
+        tuples for many (``executemany``)."""
+        if not self._queued and self.on_write is not None:
+            self.on_write()
+        self._queued.append((sql, params))
+
+    @property
+    def uncommitted(self) -> int:
+        """Statements queued since the last commit."""
+        return len(self._queued)
+
+    def commit(self) -> None:
+        """Run every queued statement in one transaction (none of them if one fails)."""
+        if not self._queued:
+            return
+        queued, self._queued = self._queued, []
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            for sql, params in queued:
+                if isinstance(params, list):
+                    self.db.executemany(sql, params)
+                else:
+                    self.db.execute(sql, params)
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
 
     def next_game_id(self) -> int:
+        self.commit()
         row = self.db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()
         return row[0] + 1
 
     def create_game(self, game_id: int, seed: int, rules: dict, options: dict, seats: dict) -> None:
-        with self._transaction():
-            self.db.execute(
-                "INSERT INTO games (id, seed, rules, options, seats, status, created) "
-                "VALUES (?, ?, ?, ?, ?, 'playing', ?)",
-                (game_id, seed, json.dumps(rules), json.dumps(options), json.dumps(seats), time.time()),
-            )
+        self._queue(
+            "INSERT INTO games (id, seed, rules, options, seats, status, created) "
+            "VALUES (?, ?, ?, ?, ?, 'playing', ?)",
+            (game_id, seed, json.dumps(rules), json.dumps(options), json.dumps(seats), time.time()),
+        )
 
     def update_seats(self, game_id: int, seats: dict) -> None:
-        with self._transaction():
-            self.db.execute("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(seats), game_id))
+        self._queue("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(seats), game_id))
 
     def save_moves(self, game_id: int, first_seq: int, moves: list[tuple[str, dict]], version: int,
                    clear_seals: bool = False, result: dict | None = None) -> None:
-        """Store accepted moves (and the game's end) in one transaction."""
+        """Store accepted moves (and the game's end), committed with the rest of the turn's writes."""
         now = time.time()
-        with self._transaction():
-            self.db.executemany(
-                "INSERT INTO moves (game, seq, seat, move, at) VALUES (?, ?, ?, ?, ?)",
-                [(game_id, first_seq + i, seat, json.dumps(move), now) for i, (seat, move) in enumerate(moves)],
-            )
-            if clear_seals:
-                self.db.execute("DELETE FROM seals WHERE game = ?", (game_id,))
-            self._set_version_and_result(game_id, version, result, now)
+        self._queue(
+            "INSERT INTO moves (game, seq, seat, move, at) VALUES (?, ?, ?, ?, ?)",
+            [(game_id, first_seq + i, seat, json.dumps(move), now) for i, (seat, move) in enumerate(moves)],
+        )
+        if clear_seals:
+            self._queue("DELETE FROM seals WHERE game = ?", (game_id,))
+        self._set_version_and_result(game_id, version, result, now)
 
     def finish(self, game_id: int, version: int, result: dict) -> None:
         """Mark a game over without a move (forfeit on time or by abandoning)."""
-        with self._transaction():
-            self.db.execute("DELETE FROM seals WHERE game = ?", (game_id,))
-            self._set_version_and_result(game_id, version, result, time.time())
+        self._queue("DELETE FROM seals WHERE game = ?", (game_id,))
+        self._set_version_and_result(game_id, version, result, time.time())
 
     def _set_version_and_result(self, game_id: int, version: int, result: dict | None, now: float) -> None:
         if result is None:
-            self.db.execute("UPDATE games SET version = ? WHERE id = ?", (version, game_id))
+            self._queue("UPDATE games SET version = ? WHERE id = ?", (version, game_id))
         else:
-            self.db.execute(
+            self._queue(
                 "UPDATE games SET version = ?, status = 'over', result = ?, finished = ? WHERE id = ?",
                 (version, json.dumps(result), now, game_id),
             )
 
     def save_seal(self, game_id: int, seat: str, digest: bytes | None, cards: list[int] | None) -> None:
         """A sealed commitment (a digest from a client, or cards the server chose or a bot gave)."""
-        with self._transaction():
-            self.db.execute(
-                "INSERT OR REPLACE INTO seals (game, seat, digest, cards) VALUES (?, ?, ?, ?)",
-                (game_id, seat, digest, None if cards is None else json.dumps(cards)),
-            )
+        self._queue(
+            "INSERT OR REPLACE INTO seals (game, seat, digest, cards) VALUES (?, ?, ?, ?)",
+            (game_id, seat, digest, None if cards is None else json.dumps(cards)),
+        )
 
     def load_games(self, status: str | None = None) -> list[StoredGame]:
+        self.commit()
         query = "SELECT id, seed, rules, options, seats, status, result, version FROM games"
         rows = self.db.execute(query + (" WHERE status = ?" if status else "") + " ORDER BY id",
                                (status,) if status else ()).fetchall()
@@ -141,16 +175,3 @@ class Store:
             games.append(StoredGame(gid, seed, json.loads(rules), json.loads(options), json.loads(seats),
                                     st, None if result is None else json.loads(result), version, moves, seals))
         return games
-
-
-class _Transaction:
-    """BEGIN IMMEDIATE … COMMIT, rolled back on error."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-
-    def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, exc_type, exc, tb) -> None:
-        self.db.execute("ROLLBACK" if exc_type else "COMMIT")

@@ -31,18 +31,24 @@ async def test_a_bot_whose_connection_drops_mid_game_comes_back_and_finishes(ser
     a, b = bot(server, "ada", 3, []), bot(server, "bob", 4, [])
     games = asyncio.gather(a.play(1), b.play(1))
 
-    async def drop_ada_mid_game() -> None:
+    async def drop_ada_mid_game() -> bool:
+        """Drop ada's connection; True once a new connection of hers holds her seat again."""
         while not server.rooms or next(iter(server.rooms.values())).version < 30:
             await asyncio.sleep(0.01)
-        conn = next(c for c in server.connections if c.name == "ada")
-        conn.abort()  # the server drops the connection
+        room = next(iter(server.rooms.values()))
+        seat = next(s for s in room.seats.values() if s.name == "ada")
+        dropped = seat.participant
+        dropped.abort()  # the server drops the connection
+        while seat.participant in (None, dropped):
+            if room.game.is_over:
+                return False
+            await asyncio.sleep(0.01)
+        return True
 
     dropper = asyncio.create_task(drop_ada_mid_game())
     results_a, results_b = await asyncio.wait_for(games, 60)
-    await dropper
+    assert await dropper, "ada came back to her seat before the game ended"
     room = server.rooms[results_a[0].game]
     assert room.game.is_over
     assert room.game.result[1] not in ("abandoned", "time")
     assert results_a[0].winner == results_b[0].winner
-    ada = next(name for name, seat in room.seats.items() if seat.name == "ada")
-    assert room.seats[ada].participant is not None, "ada came back to her seat"
