@@ -51,6 +51,22 @@ class TokenBucket:
         return False
 
 
+class FrameCache:
+    """The frame of the last message encoded: one message sent to many receivers (a lobby
+    update, a spectators' update) is encoded once.  It holds the message, so its identity
+    cannot be reused by another object while cached; messages are not changed once sent."""
+
+    def __init__(self) -> None:
+        self._message: m.Message | None = None
+        self._frame = b""
+
+    def encode(self, message: m.Message, max_frame: int) -> bytes:
+        if message is not self._message:
+            self._frame = encode_frame(message.to_wire(), max_frame)
+            self._message = message
+        return self._frame
+
+
 class Outbox:
     """Sends the frames of a loop turn at its end, after ``before_sending`` (the store's commit).
 
@@ -63,6 +79,7 @@ class Outbox:
         self.on_failure = on_failure
         self._waiting: list[Connection] = []
         self._scheduled = False
+        self.frames = FrameCache()
 
     def wake(self) -> None:
         """Make sure a flush follows in this loop turn."""
@@ -210,7 +227,7 @@ class Connection(asyncio.Protocol):
         if self.closing or self.closed.is_set():
             return
         try:
-            frame = encode_frame(message.to_wire(), self.limits.frame_bytes)
+            frame = self.outbox.frames.encode(message, self.limits.frame_bytes)
         except ValueError:
             log.exception("frame too large for %s: %s", self.name or self.address, message.TYPE)
             return

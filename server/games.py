@@ -9,7 +9,7 @@ could be hosted by writing another implementation.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Iterable, Protocol
 
 from aton.errors import IllegalMove
 from aton.events import Committed, Event
@@ -40,8 +40,8 @@ class HostedGame(Protocol):
     def apply(self, seat: str, move: dict) -> list:
         """Apply a legal move; return the events it caused (opaque to the arbiter)."""
 
-    def events_for(self, events: list, seat: str | None) -> list[dict]:
-        """The events as ``seat`` (None: a spectator) may see them, as plain maps."""
+    def events_for(self, events: list, receivers: Iterable[str | None]) -> dict[str | None, list[dict]]:
+        """The events as each receiver (a seat, or None: a spectator) may see them, as plain maps."""
 
     def view(self, seat: str | None) -> dict: ...
 
@@ -107,11 +107,22 @@ class AtonGame:
         self.history.add(player, parsed)
         return events
 
-    def events_for(self, events: list[Event], seat: str | None) -> list[dict]:
+    def events_for(self, events: list[Event], receivers: Iterable[str | None]) -> dict[str | None, list[dict]]:
         # The arbiter announces each sealed commitment when it arrives, so the engine's
         # own "committed" events (emitted when the seals are applied) are left out.
-        viewer = None if seat is None else self._player(seat)
-        return [e.for_viewer(viewer).to_dict() for e in events if not isinstance(e, Committed)]
+        events = [e for e in events if not isinstance(e, Committed)]
+        public = [e.for_viewer(None) for e in events]
+        public_dicts = [e.to_dict() for e in public]
+        by_receiver: dict[str | None, list[dict]] = {}
+        for seat in receivers:
+            if seat is None:
+                by_receiver[None] = public_dicts
+                continue
+            viewer = self._player(seat)
+            # only what differs from the public copy (a player's own drawn cards) is converted again
+            by_receiver[seat] = [d if (mine := e.for_viewer(viewer)) == p else mine.to_dict()
+                                 for e, p, d in zip(events, public, public_dicts)]
+        return by_receiver
 
     def view(self, seat: str | None) -> dict:
         return view(self.state, None if seat is None else self._player(seat)).to_dict()

@@ -192,10 +192,14 @@ class Room:
             for name, seat in self.seats.items()
         }
 
-    def _event_count(self, engine_events, *arbiter_lists) -> int:
+    def _visible(self, engine_events) -> dict[str | None, list[dict]]:
+        """The engine's events as each seated receiver may see them; None: everyone else's copy."""
+        seats = [name for name, seat in self.seats.items() if seat.participant is not None]
+        return self.game.events_for(list(engine_events), [None, *seats])
+
+    def _event_count(self, visible: dict[str | None, list[dict]], *arbiter_lists) -> int:
         """How many numbered events a publication holds (the same for every receiver)."""
-        public = self.game.events_for(list(engine_events), None)
-        return len(public) + sum(len(events) for events in arbiter_lists)
+        return len(visible[None]) + sum(len(events) for events in arbiter_lists)
 
     def _receivers(self):
         for name, seat in self.seats.items():
@@ -204,21 +208,23 @@ class Room:
         for spectator in list(self.spectators):
             yield None, spectator
 
-    def _publish(self, engine_events: list = (), arbiter_before: list[dict] = (),
+    def _publish(self, visible: dict[str | None, list[dict]] | None = None, arbiter_before: list[dict] = (),
                  arbiter_after: list[dict] = ()) -> None:
-        """Number the events, re-arm the clocks and send every receiver its filtered update."""
+        """Number the events, re-arm the clocks and send every receiver its filtered update.
+
+        ``visible`` holds the engine's events as ``_visible`` filtered them (none if omitted).
+        """
         self._arm_clocks()
+        visible = visible or {None: []}
         first_version = self.version + 1
-        public = self.game.events_for(list(engine_events), None)
-        self.version += len(arbiter_before) + len(public) + len(arbiter_after)
+        self.version += self._event_count(visible, arbiter_before, arbiter_after)
         self._flush_ack()
         clocks = self.clocks()
         cache: dict[str | None, m.Update] = {}
         for seat_name, participant in self._receivers():
             update = cache.get(seat_name)
             if update is None:
-                mine = public if seat_name is None else self.game.events_for(list(engine_events), seat_name)
-                events = [*arbiter_before, *mine, *arbiter_after]
+                events = [*arbiter_before, *visible.get(seat_name, visible[None]), *arbiter_after]
                 numbered = tuple({**e, "version": first_version + i} for i, e in enumerate(events))
                 update = m.Update(game=self.game_id, version=self.version, events=numbered,
                                   view=self.view_for(seat_name), clocks=clocks)
@@ -340,10 +346,11 @@ class Room:
         for seat_name, move in moves:
             events.extend(self.game.apply(seat_name, move))
         result = self._result_row() if self.game.is_over else None
-        self.store.save_moves(self.game_id, self.move_count, moves, self.version + self._event_count(events, before),
+        visible = self._visible(events)
+        self.store.save_moves(self.game_id, self.move_count, moves, self.version + self._event_count(visible, before),
                               clear_seals=clear_seals, result=result)
         self.move_count += len(moves)
-        self._publish(engine_events=events, arbiter_before=before)
+        self._publish(visible, arbiter_before=before)
 
     def _result_row(self) -> dict:
         winner, reason = self.game.result
@@ -422,10 +429,10 @@ class Room:
             self._forfeit(seat_name, "abandoned")
 
     def _forfeit(self, seat_name: str, reason: str) -> None:
-        events = self.game.forfeit(seat_name, reason)
+        visible = self._visible(self.game.forfeit(seat_name, reason))
         self.seals = {}
-        self.store.finish(self.game_id, self.version + self._event_count(events), self._result_row())
-        self._publish(engine_events=events)
+        self.store.finish(self.game_id, self.version + self._event_count(visible), self._result_row())
+        self._publish(visible)
 
     # ----------------------------------------------------------------- after the game
 

@@ -72,17 +72,17 @@ class ScriptedGame:
         events = self.game.apply("blue", {"move": "commit", "cards": self._cards("blue")})
         events += self.game.apply("red", {"move": "commit", "cards": red})
         self._publish([{"type": "committed", "player": "red"}, {"type": "open_requested"},
-                       *self.game.events_for(events, SEAT)])
+                       *self.game.events_for(events, [SEAT])[SEAT]])
 
     def move(self, seat: str) -> None:
         """``seat`` chooses a square with the seeded choices."""
         decision = self.game.view(seat)["decision"]
         temple, square = self.rng.choice(decision["squares"])
         move = {"move": decision["kind"], "temple": temple, "square": square}
-        self._publish(self.game.events_for(self.game.apply(seat, move), SEAT))
+        self._publish(self.game.events_for(self.game.apply(seat, move), [SEAT])[SEAT])
 
     def resign(self, seat: str) -> None:
-        self._publish(self.game.events_for(self.game.apply(seat, {"move": "resign"}), SEAT))
+        self._publish(self.game.events_for(self.game.apply(seat, {"move": "resign"}), [SEAT])[SEAT])
 
     def play_until(self, done: Callable[["ScriptedGame"], bool], limit: int = 400) -> None:
         """Play decision by decision until ``done`` (checked before each one)."""
