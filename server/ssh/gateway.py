@@ -3,7 +3,8 @@
 ``SSHGateway`` listens with asyncssh beside the game server (same process, same
 event loop), authenticates (any public key is an identity; guests log in with
 keyboard-interactive and no prompt unless turned off), enforces the limits, and
-gives each session with a terminal its own game client (``session.GameSession``).
+gives each session with a terminal its own game client (``session.GameSession``),
+forked by the fork server it keeps running (``forkserver.ForkServer``).
 ``Link`` is asyncssh's per-connection ``SSHServer``: the auth callbacks, and the
 refusal of everything that is not a session (port forwarding of every kind;
 agent and X11 forwarding are off in the server options, SFTP and other
@@ -25,9 +26,10 @@ from typing import Awaitable
 import asyncssh
 
 from ..config import SSHConfig
+from . import forkserver
 from .identity import HOST_KEY_FILE, SECRET_FILE, Identities, Identity, fingerprint, load_or_create_host_key, \
     load_or_create_secret
-from .session import GameSession
+from .session import GameSession, forkserver_environment
 
 log = logging.getLogger(__name__)
 
@@ -203,6 +205,7 @@ class SSHGateway:
         self.games: set[GameSession] = set()
         self.by_fingerprint: dict[str, GameSession] = {}
         self.tasks: set[asyncio.Task] = set()
+        self.forkserver: forkserver.ForkServer | None = None
         self._server: asyncssh.SSHAcceptor | None = None
         self._stopping = False
 
@@ -218,6 +221,9 @@ class SSHGateway:
             login_timeout=self.limits.login_timeout,
             keepalive_interval=30, keepalive_count_max=4,
             server_version="AtonGateway")
+        if self.config.fork_server and forkserver.supported():
+            self.forkserver = forkserver.ForkServer(forkserver_environment())
+            self.forkserver.start()
 
     @property
     def port(self) -> int:
@@ -246,6 +252,8 @@ class SSHGateway:
             await asyncio.sleep(0.02)
         for task in list(self.tasks):
             task.cancel()
+        if self.forkserver is not None:
+            await self.forkserver.stop()
         self.identities.close()
 
     def track(self, coro: Awaitable, what: str) -> asyncio.Task:
@@ -326,4 +334,4 @@ class SSHGateway:
         return len(self.games)
 
     def child_pids(self) -> list[int]:
-        return [g.child.pid for g in self.games if g.child is not None]
+        return [g.child.pid for g in self.games if g.child is not None and g.child.pid]

@@ -1,16 +1,21 @@
 """One SSH session: the Textual client as one child process on a pseudo-terminal.
 
-The child is ``python -m aton_tui.cli connect 127.0.0.1:PORT --name NAME`` with
+The child runs ``aton_tui.cli connect 127.0.0.1:PORT --name NAME`` with
 ``ATON_RESUME_TOKEN`` in its environment: an ordinary protocol client of the game
 server for this one player, so it can never hold more than that player's view.
+It is forked by the fork server (``forkserver.py``: a process that has imported
+the client once), or, when there is none, started as a new interpreter.
 
-``PtyChild`` owns the process and the PTY master: it spawns the child in a new
-session with the PTY as its controlling terminal (``posix_spawn`` with
-``setsid`` opens the slave after ``setsid()``, which makes it the controlling
-terminal; every signal is reset to its default), forwards window sizes
-(``TIOCSWINSZ`` on the master: the kernel sends SIGWINCH), moves bytes both
-ways with flow control, and on the way out kills the child's process group and
-reaps it through a pidfd.  ``GameSession`` is the asyncssh side of it.
+``PtyChild`` owns the process and the PTY master.  Either way the child runs in a
+new session with the PTY as its controlling terminal and every signal as a fresh
+process has it: ``posix_spawn`` with ``setsid`` opens the slave after
+``setsid()``, which makes it the controlling terminal; the fork server's child
+calls ``setsid()`` and ``TIOCSCTTY`` on the slave it was passed.  ``PtyChild``
+forwards window sizes (``TIOCSWINSZ`` on the master: the kernel sends
+SIGWINCH), moves bytes both ways with flow control, and on the way out kills the
+child's process group; it reaps its own child through a pidfd, and learns a fork
+server child's exit status from the fork server.  ``GameSession`` is the
+asyncssh side of it.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import errno
 import fcntl
 import logging
 import os
+import select
 import shutil
 import signal
 import struct
@@ -32,6 +38,8 @@ from typing import TYPE_CHECKING, Callable
 
 import asyncssh
 
+from .forkserver import ForkServer, ForkServerUnavailable, spawn
+
 if TYPE_CHECKING:
     from .gateway import Link, SSHGateway
 
@@ -41,12 +49,6 @@ READ_CHUNK = 65536
 MAX_ENV = 32  # environment variables a client may send (asyncssh keeps them all)
 PENDING_INPUT_MAX = 65536  # bytes typed ahead of a child that does not read
 KILL_GRACE = 1.0  # seconds between SIGTERM and SIGKILL
-#: Signals whose disposition a child must not inherit (a server started with nohup
-#: or ``&`` ignores SIGHUP/SIGINT, and ignored signals survive exec).
-RESET_SIGNALS = frozenset(getattr(signal, name) for name in (
-    "SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM", "SIGPIPE", "SIGCHLD", "SIGTSTP", "SIGTTIN", "SIGTTOU",
-    "SIGWINCH", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGXFSZ", "SIGXCPU", "SIGCONT", "SIGURG",
-) if hasattr(signal, name))
 #: Put a terminal back the way it was when a client is killed without restoring it:
 #: leave the alternate screen, mouse reporting, bracketed paste, focus events,
 #: synchronised output and the kitty keyboard mode; line wrap, plain attributes, cursor shown.
@@ -55,23 +57,45 @@ TERMINAL_RESET = (b"\x1b[?1049l\x1b[?7h\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?10
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
-def child_command(game_host: str, game_port: int, name: str) -> list[str]:
+def client_arguments(game_host: str, game_port: int, name: str) -> list[str]:
+    """``aton_tui.cli``'s arguments for one player's client of the game server."""
     address = f"[{game_host}]" if ":" in game_host else game_host
-    return [sys.executable, "-m", "aton_tui.cli", "connect", f"{address}:{game_port}", "--name", name]
+    return ["connect", f"{address}:{game_port}", "--name", name]
+
+
+def client_command(args: list[str]) -> list[str]:
+    """The client as a program of its own (when there is no fork server)."""
+    return [sys.executable, "-m", "aton_tui.cli", *args]
+
+
+def base_environment() -> dict[str, str]:
+    """What every process the gateway starts gets: nothing of the server's own environment
+    but ``PATH`` (and, in a source checkout, the checkout on ``PYTHONPATH``)."""
+    env = {
+        "PATH": os.environ.get("PATH", os.defpath),
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "PYTHONIOENCODING": "utf-8",
+    }
+    if (PROJECT_ROOT / "aton_tui").is_dir():  # a source checkout: make it importable from anywhere
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(PROJECT_ROOT), os.environ.get("PYTHONPATH")) if p)
+    return env
+
+
+def forkserver_environment() -> dict[str, str]:
+    """The fork server's: no terminal, no player; a home where nothing is (no user site-packages)."""
+    return {**base_environment(), "HOME": "/nonexistent"}
 
 
 def child_environment(term: str | None, client_env: dict[str, str], resume_token: str, home: str) -> dict[str, str]:
-    """A fresh environment: nothing of the server's own leaks into a player's process."""
+    """A session's client's whole environment: nothing of the server's own leaks into it."""
     env = {
-        "PATH": os.environ.get("PATH", os.defpath),
+        **base_environment(),
         "HOME": home,
         "XDG_CONFIG_HOME": os.path.join(home, "config"),
         "XDG_DATA_HOME": os.path.join(home, "data"),
         "XDG_CACHE_HOME": os.path.join(home, "cache"),
         "TMPDIR": home,
-        "LANG": "C.UTF-8",
-        "LC_ALL": "C.UTF-8",
-        "PYTHONIOENCODING": "utf-8",
         "TERM": term or "xterm-256color",
         "ATON_RESUME_TOKEN": resume_token,
         "ATON_HOSTED": "ssh",
@@ -80,8 +104,6 @@ def child_environment(term: str | None, client_env: dict[str, str], resume_token
     colorterm = client_env.get("COLORTERM", "")
     if colorterm in ("truecolor", "24bit"):
         env["COLORTERM"] = colorterm
-    if (PROJECT_ROOT / "aton_tui").is_dir():  # a source checkout: make it importable from anywhere
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(PROJECT_ROOT), os.environ.get("PYTHONPATH")) if p)
     return env
 
 
@@ -90,40 +112,82 @@ def winsize(columns: int, rows: int, xpixels: int = 0, ypixels: int = 0) -> byte
 
 
 class PtyChild:
-    """A child process on a PTY, driven from the event loop without threads."""
+    """A client process on a PTY, driven from the event loop without threads.
 
-    def __init__(self, argv: list[str], env: dict[str, str], size: tuple[int, int, int, int],
-                 on_output: Callable[[bytes], None], on_input_blocked: Callable[[bool], None]) -> None:
+    Made with the PTY alone; then ``spawn`` (a new program, this process's child) or
+    ``fork`` (a child of the fork server) starts the process on it.  Everything else —
+    output, input, sizes, the end — is the same for both.
+    """
+
+    def __init__(self, size: tuple[int, int, int, int], on_output: Callable[[bytes], None],
+                 on_input_blocked: Callable[[bool], None]) -> None:
         self.loop = asyncio.get_running_loop()
         self.on_output = on_output
         self.on_input_blocked = on_input_blocked
+        self.size = size
         self.pending = bytearray()
         self.reading = False
+        self.pid = 0
+        self.pidfd = -1
+        self.forked = False  # a child of the fork server, which reaps it and reports its status
+        self.started: asyncio.Future[None] = self.loop.create_future()
         self.exited: asyncio.Future[int] = self.loop.create_future()
-        self.master, slave = os.openpty()
-        try:
-            fcntl.ioctl(self.master, termios.TIOCSWINSZ, winsize(*size))
-            slave_path = os.ttyname(slave)
-            os.set_blocking(self.master, False)
-            # after setsid() the child opens the slave without O_NOCTTY: it becomes the
-            # child's controlling terminal, so the child gets SIGWINCH and SIGHUP
-            self.pid = os.posix_spawn(
-                argv[0], argv, env,
-                file_actions=[(os.POSIX_SPAWN_OPEN, 0, slave_path, os.O_RDWR, 0),
-                              (os.POSIX_SPAWN_DUP2, 0, 1), (os.POSIX_SPAWN_DUP2, 0, 2)],
-                setsid=True, setsigmask=(), setsigdef=RESET_SIGNALS)
-        except BaseException:
-            os.close(self.master)
-            raise
-        finally:
-            os.close(slave)
-        try:
-            self.pidfd = os.pidfd_open(self.pid)
-            self.loop.add_reader(self.pidfd, self._reap)
-        except OSError:  # no pidfd (Linux < 5.3): look for the exit five times a second
-            self.pidfd = -1
-            self._poll()
+        self.master = self.slave = -1
+        self._open_pty()
         self.resume_output()
+
+    def _open_pty(self) -> None:
+        master, slave = os.openpty()
+        try:
+            fcntl.ioctl(master, termios.TIOCSWINSZ, winsize(*self.size))
+            os.set_blocking(master, False)
+        except BaseException:
+            os.close(master)
+            os.close(slave)
+            raise
+        self.master, self.slave = master, slave
+
+    # ------------------------------------------------------------------ the start
+
+    def spawn(self, argv: list[str], env: dict[str, str]) -> None:
+        """Run the program ``argv`` on the PTY (``posix_spawn``: a new interpreter)."""
+        # after setsid() the child opens the slave without O_NOCTTY: it becomes the
+        # child's controlling terminal, so the child gets SIGWINCH and SIGHUP
+        pid = spawn(argv, env, [(os.POSIX_SPAWN_OPEN, 0, os.ttyname(self.slave), os.O_RDWR, 0),
+                                (os.POSIX_SPAWN_DUP2, 0, 1), (os.POSIX_SPAWN_DUP2, 0, 2)])
+        try:
+            pidfd = os.pidfd_open(pid)
+        except OSError:  # no pidfd (Linux < 5.3): look for the exit five times a second
+            pidfd = -1
+        self._started(pid, pidfd)
+        self._watch()
+
+    async def fork(self, forkserver: ForkServer, args: list[str], env: dict[str, str]) -> None:
+        """Have the fork server run ``aton_tui.cli.main(args)`` on the PTY.  Raises
+        ``ForkServerUnavailable`` when it could not, leaving a fresh PTY to ``spawn`` on
+        (whatever the fork server might still start on the old one is cut off from it)."""
+        try:
+            pid, pidfd, status = await forkserver.fork(args, env, self.slave)
+        except ForkServerUnavailable:
+            self.pause_output()
+            self._close_pty()
+            self._open_pty()
+            self.resume_output()
+            raise
+        self.forked = True
+        self._started(pid, pidfd)
+        status.add_done_callback(self._reported)
+
+    def _started(self, pid: int, pidfd: int) -> None:
+        self.pid, self.pidfd = pid, pidfd
+        os.close(self.slave)
+        self.slave = -1
+        self.started.set_result(None)
+
+    def abandon(self) -> None:
+        """No process will run on this PTY (it could not be started)."""
+        if not self.exited.done():
+            self.exited.set_result(255)
 
     # ------------------------------------------------------------------ output (child → client)
 
@@ -198,10 +262,25 @@ class PtyChild:
             self.on_input_blocked(False)
 
     def resize(self, columns: int, rows: int, xpixels: int = 0, ypixels: int = 0) -> None:
+        self.size = (columns, rows, xpixels, ypixels)
         if self.master >= 0:
             fcntl.ioctl(self.master, termios.TIOCSWINSZ, winsize(columns, rows, xpixels, ypixels))
 
     # ------------------------------------------------------------------ the end
+
+    def _reported(self, status: asyncio.Future[int]) -> None:
+        """The fork server's word on its child's end.  If the fork server ended first, the
+        child is this process's own now (a subreaper adopts orphans): watch it here."""
+        if status.cancelled() or status.exception() is not None:
+            self._watch()
+        else:
+            self._finish(status.result())
+
+    def _watch(self) -> None:
+        if self.pidfd >= 0:
+            self.loop.add_reader(self.pidfd, self._reap)
+        else:
+            self._poll()
 
     def _poll(self) -> None:
         if not self.exited.done():
@@ -217,16 +296,25 @@ class PtyChild:
             pid, status = os.waitpid(self.pid, os.WNOHANG)
         except ChildProcessError:  # reaped elsewhere: its status is lost
             pid, status = self.pid, 255 << 8
-        if pid == 0:
-            return
+        if pid:
+            self._finish(os.waitstatus_to_exitcode(status))
+
+    def _finish(self, code: int) -> None:
         if self.pidfd >= 0:
             self.loop.remove_reader(self.pidfd)
             os.close(self.pidfd)
             self.pidfd = -1
         if not self.exited.done():
-            self.exited.set_result(os.waitstatus_to_exitcode(status))
+            self.exited.set_result(code)
 
     def kill_group(self, sig: int) -> None:
+        if self.pidfd >= 0:  # the leader by its pidfd (it may not have called setsid yet)
+            try:
+                signal.pidfd_send_signal(self.pidfd, sig)
+            except OSError:
+                pass
+            if self.forked and select.select([self.pidfd], [], [], 0)[0]:
+                return  # it has ended: the fork server kills the group's leftovers as it reaps it
         try:
             os.killpg(self.pid, sig)
         except (ProcessLookupError, PermissionError):
@@ -234,6 +322,8 @@ class PtyChild:
 
     async def terminate(self, grace: float = KILL_GRACE) -> int:
         """SIGTERM the child's process group, SIGKILL it after ``grace``; the exit code."""
+        if not self.started.done() and not self.exited.done():  # still starting
+            await asyncio.wait([self.started, self.exited], return_when=asyncio.FIRST_COMPLETED)
         if not self.exited.done():
             self.kill_group(signal.SIGTERM)
             try:
@@ -242,16 +332,19 @@ class PtyChild:
                 self.kill_group(signal.SIGKILL)
         return await self.exited
 
+    def _close_pty(self) -> None:
+        if self.pending:
+            self.loop.remove_writer(self.master)
+            self.pending.clear()
+        for fd in (self.master, self.slave):
+            if fd >= 0:
+                os.close(fd)
+        self.master = self.slave = -1
+
     def close(self) -> None:
         """Release the PTY (the process must have been reaped: see ``terminate``)."""
-        if self.master >= 0:
-            self.pause_output()
-            if self.pending:
-                self.loop.remove_writer(self.master)
-                self.pending.clear()
-            os.close(self.master)
-            self.master = -1
-
+        self.pause_output()
+        self._close_pty()
 
 
 def _state(pid: int) -> str:
@@ -360,24 +453,48 @@ class GameSession(asyncssh.SSHServerSession):
             self._finish_with_text(refusal + "\r\n", 1)
             return
         try:
-            self._spawn()
+            self.home = tempfile.mkdtemp(prefix="aton-ssh-")
+            self.child = PtyChild(self.size, self._output, self._input_blocked)
         except Exception:
-            log.exception("%s: cannot start the client", self.link.who)
-            self._release()
-            self._finish_with_text("The game client could not be started; please try again later.\r\n", 1)
+            self._cannot_start()
             return
         self._arm_idle_timer()
-        self.gateway.track(self._wait_for_child(), f"session of {self.link.who}")
+        self.gateway.track(self._run(), f"session of {self.link.who}")
 
-    def _spawn(self) -> None:
+    def _cannot_start(self) -> None:
+        log.exception("%s: cannot start the client", self.link.who)
+        self._release()
+        self._finish_with_text("The game client could not be started; please try again later.\r\n", 1)
+
+    async def _run(self) -> None:
+        try:
+            how = await self._start()
+        except BaseException as exc:
+            self.child.abandon()
+            if not isinstance(exc, Exception):
+                raise
+            self._cannot_start()
+            return
+        log.info("%s: session started as %r (pid %d, %s, %s, %dx%d)", self.link.who, self.link.identity.name,
+                 self.child.pid, how, self.term, self.size[0], self.size[1])
+        await self._wait_for_child()
+
+    async def _start(self) -> str:
+        """Start the client: forked by the fork server when there is one, else a new interpreter."""
         identity = self.link.identity
-        assert identity is not None
-        self.home = tempfile.mkdtemp(prefix="aton-ssh-")
-        env = child_environment(self.term, dict(self.chan.get_environment()), identity.resume_token, self.home)
-        argv = child_command(self.gateway.game_host, self.gateway.game_port, identity.name)
-        self.child = PtyChild(argv, env, self.size, self._output, self._input_blocked)
-        log.info("%s: session started as %r (pid %d, %s, %dx%d)", self.link.who, identity.name,
-                 self.child.pid, self.term, self.size[0], self.size[1])
+        assert identity is not None and self.home is not None and self.child is not None
+        env = child_environment(self.term, dict(self.chan.get_environment()) if self.chan else {},
+                                identity.resume_token, self.home)
+        args = client_arguments(self.gateway.game_host, self.gateway.game_port, identity.name)
+        forkserver = self.gateway.forkserver
+        if forkserver is not None and forkserver.available:
+            try:
+                await self.child.fork(forkserver, args, env)
+                return "forked"
+            except ForkServerUnavailable as exc:
+                log.warning("%s: %s; starting the client as a new interpreter", self.link.who, exc)
+        self.child.spawn(client_command(args), env)
+        return "spawned"
 
     # ------------------------------------------------------------------ traffic
 

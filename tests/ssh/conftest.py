@@ -13,8 +13,8 @@ from .terminal import Stack
 async def stack_factory(tmp_path):
     stacks: list[Stack] = []
 
-    async def make(guests: bool = True, **limits) -> Stack:
-        config = SSHConfig(guests=guests, limits=SSHLimits(**limits))
+    async def make(guests: bool = True, fork_server: bool = True, **limits) -> Stack:
+        config = SSHConfig(guests=guests, fork_server=fork_server, limits=SSHLimits(**limits))
         stack = await Stack(tmp_path / f"s{len(stacks)}", config).start()
         stacks.append(stack)
         return stack

@@ -37,6 +37,7 @@ class Stack:
         self.server = ArbiterServer(ServerConfig(port=0, db_path=self.db))
         self.ssh = replace(ssh, port=0, data_dir=ssh.data_dir or str(tmp_path))
         self.gateway: SSHGateway | None = None
+        self.stopped = False
 
     async def start(self) -> "Stack":
         await self.server.start()
@@ -44,11 +45,19 @@ class Stack:
         await self.gateway.start()
         return self
 
+    async def forkserver_ready(self) -> int:
+        """Wait until the fork server answers at once; its pid."""
+        assert await self.gateway.forkserver.wait_ready(), "the fork server never got ready"
+        return self.gateway.forkserver.pid
+
     @property
     def port(self) -> int:
         return self.gateway.port
 
     async def stop(self) -> None:
+        if self.stopped:
+            return
+        self.stopped = True
         if self.gateway is not None:
             await self.gateway.stop()
         await self.server.stop()
@@ -156,26 +165,55 @@ def process_gone(pid: int) -> bool:
     return not Path(f"/proc/{pid}").exists()
 
 
-def children_of_this_process() -> set[int]:
+def children_of(pid: int) -> set[int]:
     pids: set[int] = set()
-    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
-        try:
-            pids.update(int(p) for p in (task / "children").read_text().split())
-        except FileNotFoundError:
-            pass
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            try:
+                pids.update(int(p) for p in (task / "children").read_text().split())
+            except FileNotFoundError:
+                pass
+    except FileNotFoundError:
+        pass
     return pids
 
 
-def client_children() -> set[int]:
-    """Our children that run the game client (the bots' process pool is not one)."""
-    found = set()
-    for pid in children_of_this_process():
-        try:
-            if b"aton_tui.cli" in Path(f"/proc/{pid}/cmdline").read_bytes():
-                found.add(pid)
-        except FileNotFoundError:
-            pass
+def children_of_this_process() -> set[int]:
+    return children_of(os.getpid())
+
+
+def _read(path: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except (FileNotFoundError, ProcessLookupError):
+        return b""
+
+
+def is_client(pid: int) -> bool:
+    """Runs the game client: spawned (``aton_tui.cli``) or forked by a fork server (its name)."""
+    return b"aton_tui.cli" in _read(f"/proc/{pid}/cmdline") or _read(f"/proc/{pid}/comm") == b"aton-client\n"
+
+
+def is_forkserver(pid: int) -> bool:
+    return _read(f"/proc/{pid}/comm") == b"aton-forkserver\n"
+
+
+def forkservers_of(pid: int) -> set[int]:
+    return {child for child in children_of(pid) if is_forkserver(child)}
+
+
+def clients_of(pid: int) -> set[int]:
+    """The game clients process ``pid`` runs: its own children, and its fork servers' (the
+    bots' process pool is neither)."""
+    found = {child for child in children_of(pid) if is_client(child)}
+    for server in forkservers_of(pid):
+        found |= {child for child in children_of(server) if is_client(child)}
     return found
+
+
+def client_children() -> set[int]:
+    """The game clients this process runs (see ``clients_of``)."""
+    return clients_of(os.getpid())
 
 
 def open_fds() -> set[str]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import asyncssh
 
-from .terminal import LOBBY, connect, open_terminal
+from .terminal import LOBBY, clients_of, connect, open_terminal
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,13 +31,6 @@ def start_server(db: Path, *extra: str) -> tuple[subprocess.Popen, int, int]:
     return proc, int(first.rsplit(":", 1)[1]), int(second.rsplit(":", 1)[1])
 
 
-def children(pid: int) -> set[int]:
-    found = set()
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        found.update(int(p) for p in (task / "children").read_text().split())
-    return {p for p in found if b"aton_tui.cli" in Path(f"/proc/{p}/cmdline").read_bytes()}
-
-
 async def test_the_server_serves_ssh_and_stops_cleanly_with_its_players(tmp_path):
     db = tmp_path / "data" / "aton.db"
     proc, game_port, ssh_port = start_server(db)
@@ -51,7 +44,7 @@ async def test_the_server_serves_ssh_and_stops_cleanly_with_its_players(tmp_path
         chan, term = await open_terminal(conn)
         await term.wait_for(LOBBY, timeout=15)
         assert f"lobby of 127.0.0.1:{game_port}" in term.text()
-        [pid] = children(proc.pid)
+        [pid] = clients_of(proc.pid)
         proc.send_signal(signal.SIGTERM)
         await asyncio.wait_for(term.closed.wait(), 10)
         assert "The server is restarting" in term.text() and term.exit_status == 1

@@ -27,7 +27,9 @@ class Collector:
 
 def spawn(script: str, out: Collector, size=(100, 30, 0, 0)) -> PtyChild:
     env = {"PATH": os.environ.get("PATH", os.defpath), "TERM": "xterm"}
-    return PtyChild(["/bin/sh", "-c", script], env, size, out, lambda blocked: None)
+    child = PtyChild(size, out, lambda blocked: None)
+    child.spawn(["/bin/sh", "-c", script], env)
+    return child
 
 
 async def test_size_output_exit_status_and_leftovers_of_the_group(tmp_path):

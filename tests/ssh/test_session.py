@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import time
 from pathlib import Path
 
 import asyncssh
+import pytest
+
+from server.ssh.session import forkserver_environment
 
 from .terminal import (LOBBY, client_children, connect, leaked_fds, open_fds, open_terminal, process_gone,
                        wait_for_extent)
@@ -25,6 +29,16 @@ def session_and_tty(pid: int) -> tuple[int, int]:
     return int(fields[3]), int(fields[4])  # session id, controlling tty
 
 
+def parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def environ(pid: int) -> dict[str, str]:
+    """The environment /proc shows: the one the process's last exec left."""
+    items = Path(f"/proc/{pid}/environ").read_bytes().decode().split("\0")
+    return dict(item.split("=", 1) for item in items if item)
+
+
 def my_seat_moved(store, game: int, seat: str, room) -> bool:
     """The server holds a commitment of this seat, or has applied one of its moves.
 
@@ -36,7 +50,11 @@ def my_seat_moved(store, game: int, seat: str, room) -> bool:
     return store.db.execute(query, (game, seat)).fetchone()[0] > 0
 
 
-async def test_a_key_login_plays_a_bot_resizes_and_leaves_nothing_behind(stack):
+@pytest.mark.parametrize("fork_server", [True, False], ids=["forked", "spawned"])
+async def test_a_key_login_plays_a_bot_resizes_and_leaves_nothing_behind(stack_factory, fork_server):
+    stack = await stack_factory(fork_server=fork_server)
+    if fork_server:
+        await stack.forkserver_ready()  # or the session could be spawned instead, if it took long
     fds_before = open_fds()
     key = asyncssh.generate_private_key("ssh-ed25519")
     # a server started with nohup ignores SIGHUP: its players' clients must not inherit that
@@ -58,9 +76,17 @@ async def test_a_key_login_plays_a_bot_resizes_and_leaves_nothing_behind(stack):
     sid, tty = session_and_tty(pid)
     assert sid == pid and tty != 0  # its own session, with the PTY as controlling terminal
     assert not int(proc_status(pid)["SigIgn"], 16) & SIGHUP_BIT
-    env = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
-    assert b"TERM=xterm-256color" in env and not any(v.startswith(b"COLORTERM=") for v in env)
-    assert any(v.startswith(b"ATON_RESUME_TOKEN=") for v in env)
+    env = environ(pid)
+    if fork_server:
+        assert parent_of(pid) == stack.gateway.forkserver.pid
+        # /proc shows the environment exec left: for a forked child, the fork server's own,
+        # which has nothing of this process's; the session's (TERM, the resume token) is set
+        # in the child after the fork (test_forkserver.py reads it from inside), and the
+        # 256 colours above show that TERM arrived
+        assert env == forkserver_environment()
+    else:
+        assert parent_of(pid) == os.getpid()
+        assert env["TERM"] == "xterm-256color" and "COLORTERM" not in env and "ATON_RESUME_TOKEN" in env
 
     # b: the bot dialog; Enter: start with its defaults
     chan.write(b"b")
@@ -106,10 +132,9 @@ async def test_quitting_the_client_ends_the_ssh_session_with_its_status(stack):
     chan, term = await open_terminal(conn, env={"COLORTERM": "truecolor", "LD_PRELOAD": "/tmp/evil.so"})
     await term.wait_for(LOBBY, timeout=15)
     [pid] = stack.gateway.child_pids()
-    env = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
-    assert b"COLORTERM=truecolor" in env and not any(v.startswith(b"LD_PRELOAD") for v in env)
+    assert "LD_PRELOAD" not in environ(pid)
     await term.wait_for("bob")
-    assert b"38;2;" in term.output
+    assert b"38;2;" in term.output  # COLORTERM reached the (forked) client
     chan.write(b"\x11")  # ctrl+q
     await asyncio.wait_for(term.closed.wait(), 10)
     assert term.exit_status == 0
