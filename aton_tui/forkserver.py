@@ -48,6 +48,7 @@ import ctypes
 import errno
 import fcntl
 import gc
+import importlib
 import json
 import os
 import select
@@ -89,7 +90,20 @@ def warm_up() -> None:
     import aton_tui.cli  # noqa: F401
     import aton_tui.local_server  # noqa: F401
     import aton_tui.settings  # noqa: F401
-    import textual.drivers.linux_driver  # noqa: F401  chosen when the app starts
+    # what a client imports later, on its way to the first frame (measured): shared if imported here
+    import rich._emoji_codes  # noqa: F401
+    import textual.drivers.headless_driver  # noqa: F401
+    import textual.drivers.linux_driver  # noqa: F401
+    import textual.layouts.factory  # noqa: F401
+    import textual.layouts.horizontal  # noqa: F401
+    import textual.layouts.stream  # noqa: F401
+    import textual.pilot  # noqa: F401
+    import textual.scrollbar  # noqa: F401
+    from rich._unicode_data._versions import VERSIONS
+
+    # the newest table, which a client loads unless UNICODE_VERSION says otherwise (imported,
+    # not loaded: rich.cells caches its choice, made from the environment, in the child)
+    importlib.import_module(f"rich._unicode_data.unicode{VERSIONS[-1].replace('.', '-')}")
 
 
 class ForkServer:

@@ -67,11 +67,24 @@ def become_subreaper() -> bool:
         return False
 
 
-def spawn(argv: list[str], env: dict[str, str], file_actions: list[tuple]) -> int:
+def spawn(argv: list[str], env: dict[str, str], file_actions: list[tuple], keep: tuple[int, ...] = ()) -> int:
     """``posix_spawn`` a program in a new session, with the signal dispositions and mask of a
-    fresh process."""
-    return os.posix_spawn(argv[0], argv, env, file_actions=file_actions, setsid=True, setsigmask=(),
-                          setsigdef=RESET_SIGNALS)
+    fresh process, and no descriptor of this process but 0-2 (set by ``file_actions``) and
+    ``keep`` (inheritable descriptors this process got from its own parent would pass)."""
+    closes = [(os.POSIX_SPAWN_CLOSE, fd) for fd in _inheritable_fds() if fd > 2 and fd not in keep]
+    return os.posix_spawn(argv[0], argv, env, file_actions=[*file_actions, *closes], setsid=True,
+                          setsigmask=(), setsigdef=RESET_SIGNALS)
+
+
+def _inheritable_fds() -> list[int]:
+    found = []
+    for name in os.listdir("/proc/self/fd"):
+        try:
+            if os.get_inheritable(int(name)):
+                found.append(int(name))
+        except OSError:  # listdir's own descriptor, closed by now
+            pass
+    return found
 
 
 def supported() -> bool:
@@ -119,7 +132,8 @@ class ForkServer:
             os.set_inheritable(theirs.fileno(), True)
             argv = [*self.command, str(theirs.fileno())]
             self.pid = spawn(argv, self.env, [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-                                              (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0)])
+                                              (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0)],
+                             keep=(theirs.fileno(),))
         except BaseException:
             ours.close()
             raise

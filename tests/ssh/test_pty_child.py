@@ -24,6 +24,16 @@ class Collector:
             assert time.monotonic() < end, f"{text!r} not in {bytes(self.data)!r}"
             await asyncio.sleep(0.02)
 
+    async def line(self, prefix: str, timeout: float = 20.0) -> str:
+        """The rest of the first line that starts with ``prefix``."""
+        end = time.monotonic() + timeout
+        while True:
+            for line in self.data.decode(errors="replace").splitlines():
+                if line.startswith(prefix):
+                    return line[len(prefix):]
+            assert time.monotonic() < end, f"no {prefix!r} line in {bytes(self.data)!r}"
+            await asyncio.sleep(0.02)
+
 
 def spawn(script: str, out: Collector, size=(100, 30, 0, 0)) -> PtyChild:
     env = {"PATH": os.environ.get("PATH", os.defpath), "TERM": "xterm"}
