@@ -79,12 +79,21 @@ class ArbiterServer:
         for conn in list(self.connections):
             conn.close("shutdown", "the server is shutting down; your games are kept")
         self.outbox.flush()
-        if self.connections:
-            await asyncio.wait([asyncio.ensure_future(c.wait_closed()) for c in self.connections], timeout=5)
+        await self._until_sent(timeout=5)
+        for conn in list(self.connections):
+            self._gone(conn)
+            conn.abort()  # its bye is written: the peer's own close is not waited for
         for room in self.rooms.values():
             room.close()
         self.bot_runner.close()
         self.store.close()
+
+    async def _until_sent(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` seconds) until every connection's frames are written."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline and any(c.unsent for c in self.connections):
+            await asyncio.sleep(0.01)
 
     def _commit(self) -> None:
         self.store.commit()

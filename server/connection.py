@@ -139,7 +139,6 @@ class Connection(asyncio.Protocol):
         self.closed = asyncio.Event()  # set when the connection is gone or being dropped
         self.closing = False  # a bye is on its way: nothing more is read or sent
         self.transport: asyncio.Transport | None = None
-        self._lost: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._frames = FrameBuffer(limits.frame_bytes)
         self._pending: list[bytes] = []
         self._bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
@@ -191,8 +190,6 @@ class Connection(asyncio.Protocol):
             self._timer = None
         self._pending.clear()
         self.closed.set()
-        if not self._lost.done():
-            self._lost.set_result(None)
         self.handler.connection_closed(self)
 
     # ------------------------------------------------------------------ time-outs
@@ -273,8 +270,12 @@ class Connection(asyncio.Protocol):
             if self.transport is not None:
                 self.transport.abort()
 
-    async def wait_closed(self) -> None:
-        await self._lost
+    @property
+    def unsent(self) -> int:
+        """Bytes queued or buffered for the peer and not yet handed to the kernel."""
+        if self.closed.is_set() or self.transport is None:
+            return 0
+        return sum(map(len, self._pending)) + self.transport.get_write_buffer_size()
 
     # ------------------------------------------------------------------ limits
 

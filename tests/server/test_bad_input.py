@@ -149,6 +149,23 @@ async def test_a_silent_socket_is_closed_after_the_handshake_time(tmp_path):
         await srv.stop()
 
 
+async def test_an_idle_connection_is_closed_and_a_pinging_one_is_kept(tmp_path):
+    srv = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "i.db"), limits=Limits(idle_seconds=0.5)))
+    await srv.start()
+    try:
+        silent, lively = await RawPeer.open(srv.port), await RawPeer.open(srv.port)
+        for i in range(8):  # 0.8 s in all, never 0.5 s without a frame
+            lively.send({"type": "ping", "id": i})
+            assert (await lively.read())["type"] == "pong"
+            await asyncio.sleep(0.1)
+        frames = await silent.read_until_closed()
+        assert frames[-1]["type"] == "bye" and frames[-1]["code"] == "timeout"
+        lively.send({"type": "ping", "id": 99})
+        assert (await lively.read())["type"] == "pong"
+    finally:
+        await srv.stop()
+
+
 async def test_a_flood_is_rate_limited_then_disconnected(tmp_path):
     limits = Limits(messages_per_second=5, message_burst=5, errors_before_disconnect=5)
     srv = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "f.db"), limits=limits))
