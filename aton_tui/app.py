@@ -274,6 +274,12 @@ class AtonApp(App):
 
     # ------------------------------------------------------------------ requests
 
+    @property
+    def chat_chars(self) -> int:
+        """The longest chat line this server takes (told in its welcome)."""
+        welcome = self.session.client.welcome if self.session and self.session.client else None
+        return int(welcome.limits.get("chat_chars", m.CHAT_CHARS)) if welcome else m.CHAT_CHARS
+
     async def send(self, msg: m.Message) -> int | None:
         """Send a request; its id, or None (and a notice) when the connection is down."""
         try:

@@ -24,6 +24,7 @@ MAX_ID = 2**31 - 1
 GAME_ID = Int(1, 2**53)
 REQUEST_ID = Optional(Int(0, MAX_ID))
 NAME = Text(1, 24)
+CHAT_CHARS = 200  # the longest chat line the protocol carries (a server may allow less)
 CLOCKS = ("blitz", "normal", "relaxed")
 BOT_LEVELS = ("random", "easy", "normal", "hard")
 SEATS = ("red", "blue")
@@ -453,5 +454,5 @@ class Chat(Message):
     """Say something at the table (players and spectators read it)."""
 
     game: Annotated[int, GAME_ID]
-    text: Annotated[str, Text(1, 200)]
+    text: Annotated[str, Text(1, CHAT_CHARS)]
     id: Annotated[int | None, REQUEST_ID] = None

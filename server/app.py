@@ -231,7 +231,7 @@ class ArbiterServer:
         if isinstance(msg, GAME_MESSAGES):
             room, seat = self._room_and_seat(conn, msg.game)
             if isinstance(msg, m.Chat):
-                conn.admit_chat()
+                conn.admit_chat(msg.text)
             room.handle(seat, msg, conn)
         elif isinstance(msg, m.Ping):
             conn.deliver(m.Pong(reply_to=msg.id))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from protocol.messages import CHAT_CHARS
+
 
 @dataclass(frozen=True)
 class TimeControl:
@@ -38,7 +40,7 @@ class Limits:
     max_connections: int = 2000
     max_connections_per_address: int = 1000
     outbox_bytes: int = 1024 * 1024  # bytes waiting for a client that does not read before it is dropped
-    chat_chars: int = 200
+    chat_chars: int = CHAT_CHARS  # at most the protocol's own bound
     chat_interval: float = 1.0  # seconds between two chat lines of one connection
 
     def public(self) -> dict:

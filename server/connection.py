@@ -284,7 +284,11 @@ class Connection(asyncio.Protocol):
         if not self._bucket.take():
             raise ProtocolError(ErrorCode.RATE_LIMITED, "too many messages: slow down")
 
-    def admit_chat(self) -> None:
+    def admit_chat(self, text: str) -> None:
+        """Refuse a chat line that is too long or comes too soon after the last one."""
+        if len(text) > self.limits.chat_chars:
+            raise ProtocolError(ErrorCode.INVALID, f"chat lines are at most {self.limits.chat_chars} characters",
+                                field="text")
         now = time.monotonic()
         if now - self._last_chat < self.limits.chat_interval:
             raise ProtocolError(ErrorCode.RATE_LIMITED, "one chat line a second, please")

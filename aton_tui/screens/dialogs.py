@@ -86,18 +86,18 @@ class Choices(ModalScreen[dict | None]):
 
 
 class Prompt(ModalScreen[str | None]):
-    """One line of text (an invite code, a file name); Enter accepts, Escape cancels."""
+    """One line of text (an invite code, a file name, a chat line); Enter accepts, Escape cancels."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, question: str, value: str = "", placeholder: str = "") -> None:
+    def __init__(self, question: str, value: str = "", placeholder: str = "", max_length: int = 0) -> None:
         super().__init__(classes="dialog")
-        self.question, self.value, self.placeholder = question, value, placeholder
+        self.question, self.value, self.placeholder, self.max_length = question, value, placeholder, max_length
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
             yield Label(self.question, classes="dialog-text")
-            yield Input(value=self.value, placeholder=self.placeholder)
+            yield Input(value=self.value, placeholder=self.placeholder, max_length=self.max_length)
             yield Label("Enter accepts · Esc cancels", classes="dialog-hint")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

@@ -30,7 +30,7 @@ from ..widgets.notice import Notice
 from ..widgets.players import Cartouche, PlayerRow, PlayersPanel
 from ..widgets.score_track import ScoreTrack
 from ..widgets.symbols import SEAT_SYMBOL
-from .dialogs import Confirm
+from .dialogs import Confirm, Prompt
 from .end import EndScreen
 from .scoring import ScoringScreen
 
@@ -66,6 +66,7 @@ class GameScreen(Screen):
         Binding("enter", "choose", "Choose", tooltip="remove from, or place on, the square under the cursor"),
         Binding("space", "skip", "Skip", tooltip="turn all cartouches over now"),
         Binding("e", "show_end", "Result", tooltip="show the result of the game again"),
+        Binding("t", "chat", "Chat", tooltip="say something to your opponent"),
         Binding("pageup", "log(-1)", "Log back", show=False, tooltip="scroll the log back"),
         Binding("pagedown", "log(1)", "Log forward", show=False, tooltip="scroll the log forward"),
         Binding("question_mark", "app.help", "Help", key_display="?", tooltip="the rules in short and every key"),
@@ -381,6 +382,20 @@ class GameScreen(Screen):
             self.hidden_reveals.pop(0)
             self.refresh_view()
 
+    def action_chat(self) -> None:
+        def said(text: str | None) -> None:
+            if text:
+                self.run_worker(self.aton.send(m.Chat(game=self.model.game, text=text)))
+
+        opponent = self.model.name(self.model.opponent)
+        self.app.push_screen(Prompt(f"Say to {opponent}:", placeholder="one line; it appears in both logs",
+                                    max_length=self.aton.chat_chars), said)
+
+    def _can_chat(self) -> bool:
+        """Players chat with a human opponent (bots do not read)."""
+        model = self.model
+        return model.seat is not None and model.players.get(model.opponent, {}).get("kind") == "human"
+
     def action_log(self, pages: int) -> None:
         log = self.query_one(GameLog)
         if pages < 0:
@@ -445,5 +460,7 @@ class GameScreen(Screen):
             return bool(self.hidden_reveals)
         if action == "show_end":
             return self.model.is_over
+        if action == "chat":
+            return self._can_chat()
         return True
 

@@ -7,6 +7,8 @@ import random
 
 from aton.record import GameRecord, replay, summary
 from protocol import messages as m
+from server.app import ArbiterServer
+from server.config import Limits, ServerConfig
 
 from .players import Recorder, matched_pair
 
@@ -191,6 +193,22 @@ async def test_chat_reaches_both_players_and_is_rate_limited(server):
     assert error.code == "rate_limited"
 
 
+async def test_chat_lines_longer_than_the_servers_limit_are_refused(tmp_path):
+    srv = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "chat.db"), limits=Limits(chat_chars=10)))
+    await srv.start()
+    try:
+        red, blue = await matched_pair(srv.port)
+        assert red.client.welcome.limits["chat_chars"] == 10
+        await red.send(m.Chat(game=red.game, text="far too long a line"))
+        error = await red.expect(m.Error)
+        assert (error.code, error.field) == ("invalid", "text") and "10 characters" in error.message
+        await red.send(m.Chat(game=red.game, text="short one"))
+        update = await blue.expect(m.Update)
+        assert update.events[-1]["text"] == "short one"
+    finally:
+        await srv.stop()
+
+
 async def test_a_rematch_starts_a_new_game_with_colours_swapped(server):
     red, blue = await matched_pair(server.port)
     first_game = red.game
@@ -220,9 +238,6 @@ async def test_a_finished_games_record_is_available_and_replays_to_its_end(serve
 
 
 async def test_a_finished_game_leaves_memory_after_a_while_but_stays_in_the_database(tmp_path):
-    from server.app import ArbiterServer
-    from server.config import ServerConfig
-
     srv = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "r.db"), finished_game_seconds=0.2))
     await srv.start()
     try:
