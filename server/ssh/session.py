@@ -272,6 +272,7 @@ class PtyChild:
         """The fork server's word on its child's end.  If the fork server ended first, the
         child is this process's own now (a subreaper adopts orphans): watch it here."""
         if status.cancelled() or status.exception() is not None:
+            self.forked = False  # ours to reap now, group leftovers included
             self._watch()
         else:
             self._finish(status.result())
@@ -471,7 +472,8 @@ class GameSession(asyncssh.SSHServerSession):
             how = await self._start()
         except BaseException as exc:
             self.child.abandon()
-            if not isinstance(exc, Exception):
+            if not isinstance(exc, Exception):  # cancelled: the gateway is stopping
+                self._release()
                 raise
             self._cannot_start()
             return
