@@ -21,6 +21,7 @@ from protocol import messages as m
 
 from .commands import AtonCommands
 from .record_file import record_filename, save_record
+from .saved_sessions import SavedSessions
 from .lobby_model import LobbyModel
 from .local_server import LocalServer
 from .model import GameModel
@@ -82,10 +83,12 @@ class AtonApp(App):
 
     def __init__(self, launch: Launch, settings: Settings | None = None,
                  clock: Callable[[], float] = time.monotonic,
-                 wall_clock: Callable[[], float] = time.time) -> None:
+                 wall_clock: Callable[[], float] = time.time,
+                 sessions: SavedSessions | None = None) -> None:
         super().__init__()
         self.launch = launch
         self.settings = settings or Settings()
+        self.sessions = sessions  # where session tokens are kept between runs (None: not kept)
         self.clock = clock
         self.wall_clock = wall_clock
         self.lobby = LobbyModel()
@@ -127,10 +130,19 @@ class AtonApp(App):
                 self.on_status_changed(StatusChanged(Status("failed", f"cannot serve on port {port}: {exc.strerror}")))
                 return
             port = self.local.port
-        self.session = Session(self.launch.host, port, self.launch.name, resume=self.launch.resume,
+        resume = self.launch.resume
+        if resume is None and self.sessions is not None:
+            resume = self.sessions.token(self._server_key())
+        self.session = Session(self.launch.host, port, self.launch.name, resume=resume,
                                on_frame=lambda frame: self.post_message(Frame(frame)),
                                on_status=lambda status: self.post_message(StatusChanged(status)))
         await self.session.run()
+
+    def _server_key(self) -> str:
+        """Which server this is, for the saved session tokens: our own by its database."""
+        if self.local is not None:
+            return f"local:{self.local.config.db_path}"
+        return f"{self.launch.host}:{self.launch.port}"
 
     async def action_quit(self) -> None:
         await self._shut_down()
@@ -155,9 +167,13 @@ class AtonApp(App):
             self._banner("")
             if was.state == "lost":
                 self.notify("Reconnected: the game goes on.", timeout=3)
+            welcome = self.session.welcome if self.session is not None else None
+            if welcome is not None and self.sessions is not None:
+                self.sessions.remember(self._server_key(), welcome.resume)
             if not self.started:
                 self.started = True
-                self.run_worker(self._first_request())
+                if welcome is None or not welcome.games:  # else: an unfinished game of ours goes on
+                    self.run_worker(self._first_request())
         elif status.state == "lost":
             self._banner(f"⚠ Connection trouble — reconnecting (attempt {status.attempt})…  {status.detail}")
         elif status.state == "failed":
@@ -277,7 +293,7 @@ class AtonApp(App):
     @property
     def chat_chars(self) -> int:
         """The longest chat line this server takes (told in its welcome)."""
-        welcome = self.session.client.welcome if self.session and self.session.client else None
+        welcome = self.session.welcome if self.session is not None else None
         return int(welcome.limits.get("chat_chars", m.CHAT_CHARS)) if welcome else m.CHAT_CHARS
 
     async def send(self, msg: m.Message) -> int | None:

@@ -94,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
 def play(args: argparse.Namespace) -> int:
     from .app import AtonApp, Launch
     from .local_server import data_dir, lan_address, log_to_file
+    from .saved_sessions import SavedSessions, sessions_path
     from .settings import Settings, settings_path
 
     name = (args.name or login_name())[:24]
@@ -108,7 +109,9 @@ def play(args: argparse.Namespace) -> int:
         launch = Launch(name=name, serve="127.0.0.1", start="bot", level=args.level, clock=args.clock)
     if launch.serve:
         log_to_file(data_dir() / "server.log")
-    app = AtonApp(launch, Settings.load(settings_path()))
+    # a hosted client (SSH) is handed its session and keeps no files on the server's machine
+    sessions = None if launch.hosted else SavedSessions(sessions_path())
+    app = AtonApp(launch, Settings.load(settings_path()), sessions=sessions)
     try:
         app.run()
     except OSError as exc:

@@ -54,6 +54,11 @@ class Session:
     def connected(self) -> bool:
         return self.client is not None
 
+    @property
+    def welcome(self) -> m.Welcome | None:
+        """The server's welcome on the current connection (None while not connected)."""
+        return self.client.welcome if self.client is not None else None
+
     async def run(self) -> None:
         """Stay connected until ``close``; report every change of state."""
         attempt = 0

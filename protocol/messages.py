@@ -17,7 +17,7 @@ from typing import Annotated, Any, ClassVar
 from .errors import ErrorCode, ProtocolError
 from .schema import Binary, Bool, Int, Items, ListOf, OneOf, Optional, Record, Spec, Text, brief, invalid
 
-PROTOCOL_VERSION = "1.0"
+PROTOCOL_VERSION = "1.1"
 PROTOCOL_MAJOR = 1
 
 MAX_ID = 2**31 - 1
@@ -148,6 +148,9 @@ class Welcome(Message):
     name: Annotated[str, NAME]
     limits: Annotated[dict, Record("frame_bytes, messages_per_second, chat_chars, handshake_seconds")]
     reply_to: Annotated[int | None, REQUEST_ID] = None
+    #: Unfinished games this session holds a seat in (since 1.1): a ``game_state`` for each
+    #: follows, so a client that resumes need not start a new game.
+    games: Annotated[tuple[int, ...], ListOf(GAME_ID, 0, 64)] = ()
 
 
 @_client("ping")

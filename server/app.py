@@ -186,7 +186,8 @@ class ArbiterServer:
         self.by_token[digest] = conn
         conn.deliver(m.Welcome(server=self.config.server_name, version=PROTOCOL_VERSION,
                                session=secrets.token_hex(8), resume=token, name=conn.name,
-                               limits=self.limits.public(), reply_to=hello.id))
+                               limits=self.limits.public(), reply_to=hello.id,
+                               games=tuple(room.game_id for room, _ in seats)))
         self.lobby.arrive(conn)
         for room, seat in seats:
             room.attach(seat, conn)

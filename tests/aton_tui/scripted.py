@@ -117,6 +117,8 @@ def just_scored(script: ScriptedGame) -> bool:
 class RecordingSession:
     """Stands in for the connection: it keeps what the client sends."""
 
+    welcome = None  # no server: nothing was said on connecting
+
     def __init__(self) -> None:
         self.sent: list = []
 

@@ -11,7 +11,7 @@ import pytest
 
 from protocol import messages as m
 from protocol.framing import decode_payload, encode_frame
-from protocol.messages import Direction, parse
+from protocol.messages import PROTOCOL_VERSION, Direction, parse
 from server.app import ArbiterServer
 from server.config import Limits, ServerConfig
 
@@ -134,7 +134,7 @@ async def test_an_unsupported_major_version_is_told_so_and_closed(server):
     peer.send({"type": "hello", "version": "2.0", "name": "future", "kind": "human", "id": 1})
     frames = await peer.read_until_closed()
     assert frames[0]["code"] == "unsupported_version"
-    assert "1.0" in frames[0]["message"] and "2.0" in frames[0]["message"]
+    assert PROTOCOL_VERSION in frames[0]["message"] and "2.0" in frames[0]["message"]
     assert frames[-1]["code"] == "unsupported_version"
 
 

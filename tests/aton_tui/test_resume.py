@@ -1,0 +1,71 @@
+"""Starting ``aton`` again takes back the unfinished game; session tokens are kept privately."""
+
+from __future__ import annotations
+
+import json
+import stat
+
+from aton_tui.app import AtonApp, Launch
+from aton_tui.saved_sessions import MAX_SERVERS, SavedSessions
+from server.store import Store
+
+from .conftest import quiet_settings
+from .driving import game_screen, wait_until
+
+
+def tokens_file(tmp_path) -> SavedSessions:
+    return SavedSessions(tmp_path / "data" / "sessions.json")
+
+
+def test_tokens_are_kept_per_server_in_a_file_only_this_user_can_read(tmp_path):
+    sessions = tokens_file(tmp_path)
+    assert sessions.token("example.org:2866") is None
+    sessions.remember("example.org:2866", "token-a" * 3)
+    sessions.remember("local:/db", "token-b" * 3)
+    assert SavedSessions(sessions.path).token("example.org:2866") == "token-a" * 3
+    assert sessions.token("local:/db") == "token-b" * 3
+    assert stat.S_IMODE(sessions.path.stat().st_mode) == 0o600
+
+
+def test_a_damaged_tokens_file_is_ignored_and_only_recent_servers_are_kept(tmp_path):
+    sessions = tokens_file(tmp_path)
+    sessions.path.parent.mkdir(parents=True)
+    sessions.path.write_text("{not json")
+    assert sessions.token("x:1") is None
+    for n in range(MAX_SERVERS + 5):
+        sessions.remember(f"host{n}:1", f"token-{n:04d}-padding")
+    kept = json.loads(sessions.path.read_text())
+    assert len(kept) == MAX_SERVERS and "host0:1" not in kept and f"host{MAX_SERVERS + 4}:1" in kept
+
+
+def bot_game_app(tmp_path, sessions: SavedSessions) -> AtonApp:
+    launch = Launch(name="tester", serve="127.0.0.1", db_path=str(tmp_path / "aton.db"),
+                    start="bot", level="random", clock="relaxed")
+    return AtonApp(launch, quiet_settings(), sessions=sessions)
+
+
+async def test_starting_aton_again_takes_back_the_unfinished_game(tmp_path):
+    sessions = tokens_file(tmp_path)
+    first = bot_game_app(tmp_path, sessions)
+    async with first.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: first.model is not None and first.model.decision is not None,
+                         what="the first game")
+        game, seat = first.model.game, first.model.seat
+        await pilot.press(*(str(v) for v in sorted(first.model.decision.hand)), "enter")
+        await wait_until(pilot, lambda: first.model.view.round == 1 and first.model.view.phase != "commit",
+                         what="the first round's reveal")
+        await first.action_quit()
+
+    second = bot_game_app(tmp_path, sessions)
+    async with second.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: second.model is not None and game_screen(second) is not None,
+                         what="the game taken back")
+        assert (second.model.game, second.model.seat) == (game, seat)
+        await pilot.pause(0.3)
+        assert second.model.game == game, "no new game was started"
+        await second.action_quit()
+    store = Store(tmp_path / "aton.db")
+    try:
+        assert [g.id for g in store.load_games()] == [game]
+    finally:
+        store.close()
