@@ -216,12 +216,12 @@ def client_children() -> set[int]:
     return clients_of(os.getpid())
 
 
-def open_fds() -> set[str]:
-    """This process's open files, as 'fd->target'."""
+def open_fds(pid: int | str = "self") -> set[str]:
+    """A process's open files (this one's by default), as 'fd->target'."""
     fds = set()
-    for fd in os.listdir("/proc/self/fd"):
+    for fd in os.listdir(f"/proc/{pid}/fd"):
         try:
-            fds.add(f"{fd}->{os.readlink(f'/proc/self/fd/{fd}')}")
+            fds.add(f"{fd}->{os.readlink(f'/proc/{pid}/fd/{fd}')}")
         except FileNotFoundError:
             pass
     return fds

@@ -78,7 +78,7 @@ async def facts_of(child: PtyChild, screen: Screen) -> dict:
 
 
 async def test_a_forked_child_is_a_fresh_client_with_exactly_its_environment(probe_server, tmp_path):
-    fds_before = open_fds()
+    fds_before, server_fds_before = open_fds(), open_fds(probe_server.pid)
     env = session_environment(tmp_path, "xterm-256color")
     screen = Screen()
     child = PtyChild((91, 27, 0, 0), screen, lambda blocked: None)
@@ -88,6 +88,7 @@ async def test_a_forked_child_is_a_fresh_client_with_exactly_its_environment(pro
     child.close()
     assert not leaked_fds(fds_before, open_fds())
     await ended(child.pid)
+    assert open_fds(probe_server.pid) == server_fds_before and probe_server.statuses == {}
     assert b"ATON_SERVER_SECRET" not in Path(f"/proc/{probe_server.pid}/environ").read_bytes()
     assert facts["environ"] == env  # exactly: nothing of the server's, nothing else of the client's
     assert facts["ppid"] == probe_server.pid and facts["pid"] == child.pid and facts["name"] == "aton-client"

@@ -55,6 +55,7 @@ async def test_a_key_login_plays_a_bot_resizes_and_leaves_nothing_behind(stack_f
     stack = await stack_factory(fork_server=fork_server)
     if fork_server:
         await stack.forkserver_ready()  # or the session could be spawned instead, if it took long
+        forkserver_fds = open_fds(stack.gateway.forkserver.pid)
     fds_before = open_fds()
     key = asyncssh.generate_private_key("ssh-ed25519")
     # a server started with nohup ignores SIGHUP: its players' clients must not inherit that
@@ -121,6 +122,8 @@ async def test_a_key_login_plays_a_bot_resizes_and_leaves_nothing_behind(stack_f
     assert stack.gateway.session_count == 0
     assert stack.gateway.by_fingerprint == {}
     assert not leaked_fds(fds_before, open_fds())
+    if fork_server:  # and nothing in the fork server either
+        assert open_fds(stack.gateway.forkserver.pid) == forkserver_fds and stack.gateway.forkserver.statuses == {}
     # the seat is kept for the player's return
     assert room.seats[seat].participant is None and not room.game.is_over
     print(f"first frame {first_frame:.2f}s")
