@@ -88,7 +88,11 @@ def forkserver_environment() -> dict[str, str]:
 
 
 def child_environment(term: str | None, client_env: dict[str, str], resume_token: str, home: str) -> dict[str, str]:
-    """A session's client's whole environment: nothing of the server's own leaks into it."""
+    """A session's client's whole environment: nothing of the server's own leaks into it.
+
+    A forked client gets it after the fork server's imports: a variable that a module reads
+    at import time (Textual's ``TEXTUAL_*`` and ``TERM_PROGRAM``, say) would be ignored if
+    added here; what is here is read when the app starts (see tests/ssh/test_forkserver.py)."""
     env = {
         **base_environment(),
         "HOME": home,
