@@ -41,8 +41,9 @@ class ArbiterServer:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.limits = config.limits
-        self.outbox = Outbox(before_sending=self._commit, on_failure=self._store_failed)
-        self.store = Store(config.db_path, on_write=self.outbox.wake)
+        self.store = Store(config.db_path)
+        self.outbox = Outbox(before_sending=self.store.commit, on_failure=self._store_failed)
+        self.store.on_write = self.outbox.wake  # a write is always followed by a commit in its turn
         self.lobby = Lobby(self._start_game_between)
         self.rooms: dict[int, Room] = {}
         self.connections: set[Connection] = set()
@@ -94,9 +95,6 @@ class ArbiterServer:
         deadline = loop.time() + timeout
         while loop.time() < deadline and any(c.unsent for c in self.connections):
             await asyncio.sleep(0.01)
-
-    def _commit(self) -> None:
-        self.store.commit()
 
     def _store_failed(self, exc: Exception) -> None:
         """A commit failed: nothing of that turn was sent; stop rather than go on unstored."""

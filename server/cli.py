@@ -18,6 +18,7 @@ import platformdirs
 from .app import ArbiterServer
 from .config import ServerConfig, SSHConfig, SSHLimits
 from .export import export_games
+from .store import StoreFailed
 
 DEFAULT_PORT = 2866
 SSH_DEFAULTS = SSHLimits()
@@ -83,10 +84,6 @@ class SSHListenError(Exception):
     """The SSH gateway could not listen on its address."""
 
 
-class StoreFailure(Exception):
-    """The server stopped because the database refused a write."""
-
-
 async def run_server(config: ServerConfig, ssh: SSHConfig | None = None) -> None:
     server = ArbiterServer(config)
     await server.start()
@@ -114,7 +111,7 @@ async def run_server(config: ServerConfig, ssh: SSHConfig | None = None) -> None
         await server.stop()
     watch_failure.cancel()
     if server.failed.is_set():
-        raise StoreFailure("the database refused a write; see the log")
+        raise StoreFailed("the database refused a write; see the log")
     logging.getLogger("server.cli").info("stopped cleanly")
 
 
@@ -130,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     config = ServerConfig(host=args.host, port=args.port, db_path=str(db))
     try:
         asyncio.run(run_server(config, ssh_config(args, db)))
-    except (SSHListenError, StoreFailure) as exc:
+    except (SSHListenError, StoreFailed) as exc:
         print(f"aton-server: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:

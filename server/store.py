@@ -50,6 +50,10 @@ CREATE TABLE IF NOT EXISTS seals (
 """
 
 
+class StoreFailed(Exception):
+    """The store refuses to write after a failed commit."""
+
+
 @dataclass
 class StoredGame:
     id: int
@@ -68,9 +72,10 @@ class Store:
     """The database.  ``on_write`` is called when a write is queued and nothing was before it
     (the server uses it to make sure a commit follows in the same loop turn)."""
 
-    def __init__(self, path: str | Path, on_write: Callable[[], None] | None = None) -> None:
+    def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.on_write = on_write
+        self.on_write: Callable[[], None] | None = None
+        self.failure: sqlite3.Error | None = None  # the error of a failed commit: no more writes
         self._queued: list[tuple[str, Iterable]] = []
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(self.path, isolation_level=None)
@@ -80,7 +85,8 @@ class Store:
         self.db.executescript(SCHEMA)
 
     def close(self) -> None:
-        self.commit()
+        if self.failure is None:
+            self.commit()
         self.db.close()
 
     def _queue(self, sql: str, params: Iterable = ()) -> None:
@@ -90,27 +96,34 @@ class Store:
             self.on_write()
         self._queued.append((sql, params))
 
-    @property
-    def uncommitted(self) -> int:
-        """Statements queued since the last commit."""
-        return len(self._queued)
-
     def commit(self) -> None:
-        """Run every queued statement in one transaction (none of them if one fails)."""
+        """Run every queued statement in one transaction (none of them if one fails).
+
+        After a failed commit the games in memory are ahead of the database, so nothing
+        more is ever written: every later commit raises ``StoreFailed`` (the server stops,
+        and a restart resumes every game from what the database holds).
+        """
+        if self.failure is not None:
+            self._queued.clear()
+            raise StoreFailed(f"an earlier write failed: {self.failure}")
         if not self._queued:
             return
         queued, self._queued = self._queued, []
-        self.db.execute("BEGIN IMMEDIATE")
         try:
-            for sql, params in queued:
-                if isinstance(params, list):
-                    self.db.executemany(sql, params)
-                else:
-                    self.db.execute(sql, params)
-        except BaseException:
-            self.db.execute("ROLLBACK")
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, params in queued:
+                    if isinstance(params, list):
+                        self.db.executemany(sql, params)
+                    else:
+                        self.db.execute(sql, params)
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            self.failure = exc
             raise
-        self.db.execute("COMMIT")
 
     def next_game_id(self) -> int:
         self.commit()

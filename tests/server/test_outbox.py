@@ -8,9 +8,12 @@ import random
 import socket
 import sqlite3
 
+import pytest
+
 from protocol import messages as m
 from server.app import ArbiterServer
 from server.config import Limits, ServerConfig
+from server.store import Store, StoreFailed
 
 from .players import Recorder, matched_pair
 from .test_bad_input import RawPeer
@@ -128,3 +131,24 @@ async def test_a_write_the_database_refuses_is_never_announced_and_the_server_st
             "the game resumes before the refused write"
     finally:
         await restarted.stop()
+
+
+def test_after_a_failed_commit_the_store_writes_nothing_more(tmp_path):
+    """The games in memory are ahead of the database then: a later write would leave a gap."""
+    store = Store(tmp_path / "latch.db")
+    store.create_game(1, seed=5, rules={}, options={}, seats={})
+    store.commit()
+    saboteur = sqlite3.connect(tmp_path / "latch.db")
+    saboteur.execute("CREATE TRIGGER refuse BEFORE INSERT ON moves BEGIN SELECT RAISE(ABORT, 'no'); END")
+    saboteur.commit()
+    store.save_moves(1, 0, [("red", {"move": "exchange"})], version=1)
+    with pytest.raises(sqlite3.Error):
+        store.commit()
+    saboteur.execute("DROP TRIGGER refuse")
+    saboteur.commit()
+    store.save_moves(1, 1, [("blue", {"move": "exchange"})], version=2)
+    with pytest.raises(StoreFailed):
+        store.commit()
+    store.close()
+    assert saboteur.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 0
+    saboteur.close()
