@@ -16,6 +16,7 @@ from typing import Callable
 from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
+from textual.timer import Timer
 
 from protocol import messages as m
 
@@ -38,6 +39,9 @@ STYLES = Path(__file__).parent / "styles"
 #: Textual's own key, listed on the help screen
 PALETTE_KEY = Binding("ctrl+p", "command_palette", "Commands", tooltip="the command palette: every main action")
 CLOCKS = ("blitz", "normal", "relaxed")
+#: Seconds between a lobby update and its drawing: the updates that come meanwhile (on a
+#: busy server, every login and every game's new score) are drawn together.
+LOBBY_REDRAW_DELAY = 0.2
 LEVELS = ("random", "easy", "normal", "hard")
 
 
@@ -101,6 +105,7 @@ class AtonApp(App):
         self.lobby_notice = ""  # what the lobby says we wait for
         self.record_paths: dict[int, Path] = {}  # get_record request id -> where to save the record
         self.banner_text = ""  # connection trouble, shown on every screen
+        self._lobby_redraw: Timer | None = None  # lobby updates are drawn together, after a moment
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(DARK_BOARD)
@@ -199,7 +204,8 @@ class AtonApp(App):
             self._refresh_lobby()
         elif isinstance(frame, m.LobbyUpdate):
             self.lobby.apply(frame)
-            self._refresh_lobby()
+            if self._lobby_redraw is None:  # a burst of updates (a busy server) is drawn once
+                self._lobby_redraw = self.set_timer(LOBBY_REDRAW_DELAY, self._refresh_lobby)
         elif isinstance(frame, m.GameState):
             self._game_state(frame)
         elif isinstance(frame, m.Update):
@@ -241,6 +247,9 @@ class AtonApp(App):
                 screen.refresh_bindings()
 
     def _refresh_lobby(self) -> None:
+        if self._lobby_redraw is not None:
+            self._lobby_redraw.stop()
+            self._lobby_redraw = None
         for screen in self.screen_stack:
             if isinstance(screen, LobbyScreen):
                 screen.refresh_lists(self.lobby)

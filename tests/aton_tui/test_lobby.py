@@ -87,3 +87,21 @@ async def test_a_lost_connection_shows_a_banner_and_the_game_resumes(embedded_ap
         await wait_until(pilot, lambda: app.status.state == "connected" and not banner.has_class("-shown"),
                          what="the reconnection")
         assert app.model.game == game and app.model.decision is not None
+
+
+async def test_a_burst_of_lobby_updates_is_drawn_once(server):
+    app = remote_app(server.port)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen) and rows(app, "players") == 1,
+                         what="the lobby")
+        drawn = []
+        original = app.screen.refresh_lists
+        app.screen.refresh_lists = lambda lobby: (drawn.append(len(lobby.players)), original(lobby))
+        others = await asyncio.gather(*(Client.connect("127.0.0.1", server.port, name=f"p{n}", lobby=False)
+                                        for n in range(12)))
+        try:
+            await wait_until(pilot, lambda: rows(app, "players") == 13, what="twelve arrivals drawn")
+            assert 1 <= len(drawn) <= 4, f"twelve arrivals were drawn {len(drawn)} times"
+        finally:
+            for other in others:
+                await other.close()
