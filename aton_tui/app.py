@@ -120,6 +120,8 @@ class AtonApp(App):
         self.run_worker(self._run(), name="session", exit_on_error=False)
 
     def _where(self) -> str:
+        if self.launch.hosted:  # over SSH: the address is the gateway's own loopback, not the player's business
+            return "this server"
         if self.launch.serve == "0.0.0.0":
             return f"this machine (LAN {self.launch.lan_address}:{self.launch.port})"
         if self.launch.serve:

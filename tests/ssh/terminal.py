@@ -22,7 +22,7 @@ from server.ssh import SSHGateway
 
 ANSI = re.compile(rb"\x1b\[[0-9;?<>=$]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Za-z0-9]|\x1b[=>78]")
 CURSOR_TO = re.compile(rb"\x1b\[(\d+);(\d+)H")
-LOBBY = "lobby of"  # the lobby screen's top bar: " ATON  ·  lobby of HOST:PORT"
+LOBBY = "lobby of"  # the lobby screen's top bar: " ATON  ·  lobby of this server"
 
 
 def plain(data: bytes) -> str:

@@ -52,7 +52,7 @@ async def test_openssh_in_tmux_logs_in_sees_the_lobby_and_quits(stack, tmp_path,
                            " ".join(command))
     assert code == 0, out
     try:
-        await screen_until(sock, target, "lobby of 127.0.0.1")
+        await screen_until(sock, target, "lobby of this server")
         await screen_until(sock, target, "olive")  # in the players online
         [game] = stack.gateway.games
         assert game.link.identity.guest is not with_key
