@@ -266,8 +266,7 @@ class AtonApp(App):
         screen = self._game_screen()
         self.syncing = False
         if self.model is not None and self.model.game == frame.game and screen is not None:
-            self.model.resync(frame, self.clock())
-            screen.apply([], fresh=True)
+            screen.apply(self.model.resync(frame, self.clock()), fresh=True)
             return
         self.model = GameModel.from_state(frame, self.clock())
         self._set_notice("")

@@ -48,13 +48,18 @@ class GameModel:
     def from_state(cls, msg: m.GameState, now: float) -> "GameModel":
         return cls(game=msg.game, seat=msg.seat, players=dict(msg.players), options=dict(msg.options),
                    version=msg.version, view=parse_view(msg.view), raw_view=msg.view,
-                   commitments=dict(msg.view.get("commitments", {})), clocks=dict(msg.clocks), clocks_at=now)
+                   commitments=dict(msg.view.get("commitments", {})), clocks=dict(msg.clocks), clocks_at=now,
+                   events=list(msg.log))
 
-    def resync(self, msg: m.GameState, now: float) -> None:
-        """Take a fresh ``game_state`` of the same game (after a gap or a reconnection)."""
+    def resync(self, msg: m.GameState, now: float) -> list[dict]:
+        """Take a fresh ``game_state`` of the same game (after a gap or a reconnection);
+        the events of its log that are new to us (what happened while we were away)."""
+        missed = [e for e in msg.log if e.get("version", 0) > self.version]
+        self.events.extend(missed)
         self.players = dict(msg.players)
         self.version = msg.version
         self._take_view(msg.view, msg.clocks, now)
+        return missed
 
     def advance(self, msg: m.Update, now: float) -> list[dict] | None:
         """Apply an update; the events new to us, or None when some were missed (ask ``sync``)."""

@@ -17,7 +17,7 @@ from typing import Annotated, Any, ClassVar
 from .errors import ErrorCode, ProtocolError
 from .schema import Binary, Bool, Int, Items, ListOf, OneOf, Optional, Record, Spec, Text, brief, invalid
 
-PROTOCOL_VERSION = "1.1"
+PROTOCOL_VERSION = "1.2"
 PROTOCOL_MAJOR = 1
 
 MAX_ID = 2**31 - 1
@@ -25,6 +25,7 @@ GAME_ID = Int(1, 2**53)
 REQUEST_ID = Optional(Int(0, MAX_ID))
 NAME = Text(1, 24)
 CHAT_CHARS = 200  # the longest chat line the protocol carries (a server may allow less)
+LOG_EVENTS = 150  # the most events a game_state recounts
 CLOCKS = ("blitz", "normal", "relaxed")
 BOT_LEVELS = ("random", "easy", "normal", "hard")
 SEATS = ("red", "blue")
@@ -334,6 +335,9 @@ class GameState(Message):
     view: Annotated[dict, Record("the receiver's view, see 'The view'")]
     clocks: Annotated[dict, Record("see 'Clocks and forfeits'")]
     reply_to: Annotated[int | None, REQUEST_ID] = None
+    #: The game's latest events as this receiver may see them, oldest first (since 1.2):
+    #: the story so far for a spectator who comes in, or what a player missed while away.
+    log: Annotated[tuple, Items("events, see 'Events'", LOG_EVENTS)] = ()
 
 
 @_server("update")

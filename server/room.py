@@ -16,6 +16,7 @@ import asyncio
 import hashlib
 import logging
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Protocol
 
@@ -98,6 +99,10 @@ class Room:
     _ack_to: tuple | None = None
     on_rematch: Callable[["Room"], None] | None = None
     on_over: Callable[["Room"], None] | None = None  # called once, when the game ends
+    #: The latest numbered events as each seat (None: everyone else) saw them, recounted in
+    #: ``game_state``; not kept across a restart.
+    recent_events: dict[str | None, deque] = field(
+        default_factory=lambda: {s: deque(maxlen=m.LOG_EVENTS) for s in (None, *SEATS)})
 
     # ----------------------------------------------------------------- participants
 
@@ -160,6 +165,7 @@ class Room:
             view=self.view_for(seat_name),
             clocks=self.clocks(),
             reply_to=reply_to,
+            log=tuple(self.recent_events[seat_name]),
         )
 
     def options_public(self) -> dict:
@@ -193,9 +199,8 @@ class Room:
         }
 
     def _visible(self, engine_events) -> dict[str | None, list[dict]]:
-        """The engine's events as each seated receiver may see them; None: everyone else's copy."""
-        seats = [name for name, seat in self.seats.items() if seat.participant is not None]
-        return self.game.events_for(list(engine_events), [None, *seats])
+        """The engine's events as each seat may see them; None: everyone else's copy."""
+        return self.game.events_for(list(engine_events), [None, *self.seats])
 
     def _event_count(self, visible: dict[str | None, list[dict]], *arbiter_lists) -> int:
         """How many numbered events a publication holds (the same for every receiver)."""
@@ -219,14 +224,13 @@ class Room:
         first_version = self.version + 1
         self.version += self._event_count(visible, arbiter_before, arbiter_after)
         self._flush_ack()
+        numbered = self._number(visible, arbiter_before, arbiter_after, first_version)
         clocks = self.clocks()
         cache: dict[str | None, m.Update] = {}
         for seat_name, participant in self._receivers():
             update = cache.get(seat_name)
             if update is None:
-                events = [*arbiter_before, *visible.get(seat_name, visible[None]), *arbiter_after]
-                numbered = tuple({**e, "version": first_version + i} for i, e in enumerate(events))
-                update = m.Update(game=self.game_id, version=self.version, events=numbered,
+                update = m.Update(game=self.game_id, version=self.version, events=numbered[seat_name],
                                   view=self.view_for(seat_name), clocks=clocks)
                 cache[seat_name] = update
             participant.deliver(update)
@@ -236,6 +240,23 @@ class Room:
                 self.on_over(self)
                 self.on_over = None
         self.lobby.game_changed(self)
+
+    def _number(self, visible: dict[str | None, list[dict]], before: list[dict], after: list[dict],
+                first_version: int) -> dict[str | None, tuple[dict, ...]]:
+        """Each seat's (and everyone else's) numbered events of a publication, also kept as recent.
+
+        An event every receiver sees alike is numbered once and shared.
+        """
+        public = [*before, *visible[None], *after]
+        shared = tuple({**e, "version": first_version + i} for i, e in enumerate(public))
+        numbered: dict[str | None, tuple[dict, ...]] = {None: shared}
+        for seat_name in self.seats:
+            mine = [*before, *visible.get(seat_name, visible[None]), *after]
+            numbered[seat_name] = tuple(
+                same if e is p else {**e, "version": same["version"]} for e, p, same in zip(mine, public, shared))
+        for receiver, events in numbered.items():
+            self.recent_events[receiver].extend(events)
+        return numbered
 
     # ----------------------------------------------------------------- requests from a seat
 

@@ -46,6 +46,18 @@ def test_a_resync_takes_the_fresh_state_and_keeps_the_log():
     assert len(model.events) == len(script.updates[0].events)
 
 
+def test_a_resync_adds_the_events_of_its_log_that_were_missed_and_only_those():
+    script = played()
+    model = GameModel.from_state(script.first, now=0.0)
+    model.advance(script.updates[0], 0.0)
+    seen = len(model.events)
+    later = [e for update in script.updates[1:] for e in update.events]
+    log = (*script.updates[0].events[-2:], *later)  # overlaps what we have, then goes on
+    fresh = dataclasses.replace(script.game_state(), version=script.version, log=log)
+    assert model.resync(fresh, now=5.0) == later
+    assert model.events[seen:] == later
+
+
 def test_after_sealing_there_is_nothing_to_decide_until_the_next_round():
     script = ScriptedGame()
     model = GameModel.from_state(script.first, 0.0)

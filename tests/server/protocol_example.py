@@ -225,10 +225,10 @@ class Narrator:
 async def narrate(port: int) -> str:
     n = Narrator(port)
     n.note("ann says hello and subscribes to the lobby; the server welcomes her and sends the lobby.")
-    await n.send("ann", {"type": "hello", "version": "1.1", "name": "ann", "kind": "human", "id": 1})
+    await n.send("ann", {"type": "hello", "version": "1.2", "name": "ann", "kind": "human", "id": 1})
     await n.receive_all("ann", 2)
     n.note("ben says hello without the lobby (as a bot would); ann sees him arrive.")
-    await n.send("ben", {"type": "hello", "version": "1.1", "name": "ben", "kind": "human", "lobby": False, "id": 1})
+    await n.send("ben", {"type": "hello", "version": "1.2", "name": "ben", "kind": "human", "lobby": False, "id": 1})
     await n.receive("ben")
     await n.receive("ann")
     n.note("ann opens a public table; everyone in the lobby sees it.")

@@ -42,7 +42,7 @@ def assert_nothing_hidden(frames: list[m.Message], receiver: str | None, seed: i
         scalars = list(walk(wire))
         assert seed not in scalars, "the game's seed reached a client"
         assert not any(isinstance(v, bytes) for v in scalars), "binary data (a digest or nonce) reached a client"
-        for event in getattr(frame, "events", ()):
+        for event in (*getattr(frame, "log", ()), *getattr(frame, "events", ())):
             if event["type"] == "round_started":
                 revealed.clear()
             elif event["type"] == "card_revealed":
@@ -91,6 +91,28 @@ async def test_two_clients_play_a_whole_game_and_a_spectator_sees_nothing_hidden
     spectator_versions = [e["version"] for e in spectator.events()]
     assert spectator_versions == sorted(spectator_versions)
     assert [e["type"] for e in red.events()] == [e["type"] for e in blue.events()]
+
+
+async def test_a_game_state_recounts_the_latest_events_as_its_receiver_may_see_them(server):
+    red, blue = await matched_pair(server.port)
+    seed = server.rooms[red.game].game.seed
+    in_round_3 = lambda player: player.view["round"] >= 3  # noqa: E731
+    await asyncio.gather(red.play(random.Random(5), stop=in_round_3), blue.play(random.Random(6), stop=in_round_3))
+    spectator = await Recorder.connect(server.port, "watcher", kind="spectator", lobby=False)
+    await spectator.send(m.Watch(game=red.game))
+    watched = await spectator.expect(m.GameState)
+    await red.send(m.Sync(game=red.game))
+    synced = await red.expect(m.GameState)
+    for state in (watched, synced):
+        versions = [e["version"] for e in state.log]
+        assert versions == list(range(state.version - len(versions) + 1, state.version + 1)), "the latest, in order"
+        assert {"round_started", "card_revealed", "cards_drawn"} <= {e["type"] for e in state.log}
+    assert list(synced.log) == red.events()[-len(synced.log):], "what red was told, as red was told it"
+    own_draws = [e for e in synced.log if e["type"] == "cards_drawn" and e["player"] == "red"]
+    assert own_draws and all(e["cards"] is not None for e in own_draws)
+    assert all(e["cards"] is None for e in watched.log if e["type"] == "cards_drawn")
+    assert assert_nothing_hidden([watched], None, seed) == 1
+    assert assert_nothing_hidden([synced], "red", seed) == 1
 
 
 async def test_the_opponent_only_learns_that_a_commitment_was_made(server):
