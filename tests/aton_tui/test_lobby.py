@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 
 from textual.widgets import DataTable
 
@@ -13,7 +14,9 @@ from aton_tui.app import AtonApp, Launch
 from aton_tui.screens.dialogs import Choices
 from aton_tui.screens.game import GameScreen
 from aton_tui.screens.lobby import LobbyScreen
+from aton_tui.widgets.game_log import GameLog
 
+from ..server.players import matched_pair
 from .conftest import quiet_settings
 from .driving import game_screen, wait_until
 from .test_session import bob_plays
@@ -105,3 +108,19 @@ async def test_a_burst_of_lobby_updates_is_drawn_once(server):
         finally:
             for other in others:
                 await other.close()
+
+
+async def test_watching_a_game_in_progress_tells_its_story_so_far(server):
+    red, blue = await matched_pair(server.port)
+    in_round_3 = lambda player: player.view["round"] >= 3  # noqa: E731
+    await asyncio.gather(red.play(random.Random(1), stop=in_round_3), blue.play(random.Random(2), stop=in_round_3))
+    app = remote_app(server.port)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen) and rows(app, "games") == 1,
+                         what="the game in the lobby")
+        await pilot.press("tab", "enter")
+        await wait_until(pilot, lambda: game_screen(app) is not None and app.screen is game_screen(app),
+                         what="the game screen")
+        log = "\n".join("".join(s.text for s in line) for line in app.screen.query_one(GameLog).lines)
+        assert "── Round 2 ──" in log and "── Round 3 ──" in log, log
+        assert app.model.seat is None
