@@ -36,7 +36,7 @@ import math
 import time
 
 from aton.board import RANGE_MASK, temple_square
-from aton.game import COMMIT, OVER, PLACE, REMOVE, GameState
+from aton.game import COMMIT, OVER, GameState
 from aton.moves import EXCHANGE, place_move, remove_move
 from aton.sampling import Sampler
 from aton.views import View
@@ -48,7 +48,6 @@ from ..evaluation import (
     commit_of,
     commit_options,
     evaluate,
-    greedy_square,
     lowest_square,
     play_out_turns,
     win_probability,
@@ -222,22 +221,14 @@ def lookahead_commit(state: GameState, player: int, rng, noise: float = 2.0):
 def rollout(state: GameState, me: int, rounds: int, rng) -> float:
     """Play the current round to its end and ``rounds`` more with the cheap policy;
     the result for ``me`` as a win probability."""
-    play = state.play
     target_round = state.round + rounds
     while True:
-        phase = state.phase
-        if phase is PLACE:
-            play(state.active, place_move(greedy_square(state)))
-        elif phase is REMOVE:
-            play(state.active, remove_move(greedy_square(state)))
-        elif phase is COMMIT:
-            if state.round > target_round:
-                break
-            for p in (0, 1):
-                if state.cartouches[p] is None and state.phase is COMMIT:
-                    play(p, quick_commit(state, p, rng))
-        else:  # OVER
+        play_out_turns(state)
+        if state.phase is not COMMIT or state.round > target_round:  # over, or far enough
             break
+        for p in (0, 1):
+            if state.cartouches[p] is None and state.phase is COMMIT:
+                state.play(p, quick_commit(state, p, rng))
     return win_probability(state, me)
 
 
