@@ -38,11 +38,9 @@ from .widgets.notice import Notice
 STYLES = Path(__file__).parent / "styles"
 #: Textual's own key, listed on the help screen
 PALETTE_KEY = Binding("ctrl+p", "command_palette", "Commands", tooltip="the command palette: every main action")
-CLOCKS = ("blitz", "normal", "relaxed")
 #: Seconds between a lobby update and its drawing: the updates that come meanwhile (on a
 #: busy server, every login and every game's new score) are drawn together.
 LOBBY_REDRAW_DELAY = 0.2
-LEVELS = ("random", "easy", "normal", "hard")
 
 
 @dataclass(frozen=True)
@@ -370,8 +368,8 @@ class AtonApp(App):
         self.notify(f"Forced moves are made automatically: {state}.", timeout=3)
 
     def action_play_bot(self) -> None:
-        choices = (Choice("level", "Strength", LEVELS, self.launch.level),
-                   Choice("clock", "Clock", CLOCKS, self.launch.clock),
+        choices = (Choice("level", "Strength", m.BOT_LEVELS, self.launch.level),
+                   Choice("clock", "Clock", m.CLOCKS, self.launch.clock),
                    Choice("seat", "Colour", ("random", "red", "blue"), "random"))
 
         def chosen(result: dict | None) -> None:
@@ -386,11 +384,11 @@ class AtonApp(App):
             if result:
                 self.run_worker(self.send(m.QuickMatch(clock=result["clock"])))
 
-        self.push_screen(Choices("Quick match", (Choice("clock", "Clock", CLOCKS, "normal"),), accept="Find"),
+        self.push_screen(Choices("Quick match", (Choice("clock", "Clock", m.CLOCKS, "normal"),), accept="Find"),
                          chosen)
 
     def action_new_table(self) -> None:
-        choices = (Choice("clock", "Clock", CLOCKS, "normal"),
+        choices = (Choice("clock", "Clock", m.CLOCKS, "normal"),
                    Choice("access", "Table", ("public", "private (invite code)"), "public"))
 
         def chosen(result: dict | None) -> None:

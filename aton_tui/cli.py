@@ -19,13 +19,11 @@ import sys
 from aton.errors import RecordError
 from aton.record import GameRecord, replay, summary
 from aton.text import position_text
+from protocol.handoff import HOSTED_VARIABLE, RESUME_VARIABLE
+from protocol.messages import BOT_LEVELS, CLOCKS
 
 EXIT_BAD_RECORD = 2
 DEFAULT_PORT = 2866  # the server's default (server.cli)
-RESUME_VARIABLE = "ATON_RESUME_TOKEN"  # a session to take back (set by the SSH gateway)
-HOSTED_VARIABLE = "ATON_HOSTED"  # set by the SSH gateway: the client runs on the server's machine
-LEVELS = ("random", "easy", "normal", "hard")
-CLOCKS = ("blitz", "normal", "relaxed")
 
 
 def replay_command(path: str, as_json: bool) -> int:
@@ -75,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      "play a bot at once, on a server inside this process.")
     name_help = "your name at the table (default: your login name)"
     parser.add_argument("--name", default=None, help=name_help)
-    parser.add_argument("--level", choices=LEVELS, default="normal", help="the bot's strength (default normal)")
+    parser.add_argument("--level", choices=BOT_LEVELS, default="normal", help="the bot's strength (default normal)")
     parser.add_argument("--clock", choices=CLOCKS, default="relaxed", help="time per decision (default relaxed)")
     commands = parser.add_subparsers(dest="command")
     cp = commands.add_parser("connect", help="the lobby of a remote server")

@@ -13,19 +13,17 @@ What it holds: imported modules, and nothing else.  It opens no connection, read
 no file of a player and holds no game state; each child, once forked, connects to
 the game server as an ordinary protocol client for its one player, so a session's
 client never holds more than that player's view (issue 6, "Separation").  The
-gateway (``server/ssh/forkserver.py``) never imports this module: it runs it.
+gateway (``server/ssh/forkserver.py``, ``ForkServerSupervisor``) never imports this
+module: it runs it.  ``ClientLauncher`` is this side's loop.
 
-The messages, one JSON object a packet:
+The messages (``protocol/handoff.py`` declares them, and the process names and
+``prctl`` calls, once for both sides):
 
-- gateway → here: ``{"id": N, "args": [...], "env": {...}}`` with the PTY slave
-  passed along (``SCM_RIGHTS``).  ``args`` are ``aton_tui.cli``'s arguments and
-  ``env`` the child's whole environment.
-- here → gateway: ``{"ready": PID}`` once the imports are done; ``{"id": N,
-  "pid": P}`` with a pidfd of the child passed along (opened before the child
-  can be reaped, so it cannot name another process), or ``{"id": N, "error":
-  "..."}``; and ``{"exit": P, "status": S}`` when child P has ended
-  (``os.waitstatus_to_exitcode``: negative for a signal).  The gateway cannot
-  wait for its grandchildren: this process reaps them and reports.
+- gateway → here: ``ForkRequest`` (an id, ``aton_tui.cli``'s arguments and the
+  child's whole environment) with the PTY slave passed along (``SCM_RIGHTS``).
+- here → gateway: ``Ready`` once the imports are done; ``Forked`` with a pidfd of
+  the child passed along, or ``Refused``; and ``Exited`` when a child has ended.
+  The gateway cannot wait for its grandchildren: this process reaps them and reports.
 
 The child: a new session (``setsid``) with the slave as its controlling terminal
 (``TIOCSCTTY``) and as fd 0, 1 and 2, every other descriptor closed, signal
@@ -44,12 +42,10 @@ then ends its children's process groups (SIGTERM, SIGKILL after a second).
 from __future__ import annotations
 
 import atexit
-import ctypes
 import errno
 import fcntl
 import gc
 import importlib
-import json
 import os
 import select
 import signal
@@ -60,22 +56,12 @@ import termios
 import traceback
 from typing import Callable
 
-MAX_MESSAGE = 65536
+from protocol import handoff
+from protocol.handoff import PR_SET_NAME, PR_SET_PDEATHSIG, prctl
+
 KILL_GRACE = 1.0
-PR_SET_PDEATHSIG = 1
-PR_SET_NAME = 15
-PR_SET_CHILD_SUBREAPER = 36
-CHILD_NAME = b"aton-client"  # /proc/PID/comm of a child (ps -o comm, top)
 
 Entry = Callable[[list[str]], int]
-
-
-def prctl(option: int, value: int | bytes) -> bool:
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(option, value, 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
 
 
 def client_main(args: list[str]) -> int:
@@ -106,7 +92,10 @@ def warm_up() -> None:
     importlib.import_module(f"rich._unicode_data.unicode{VERSIONS[-1].replace('.', '-')}")
 
 
-class ForkServer:
+class ClientLauncher:
+    """The fork server's own side: answers the gateway's requests with forked clients, reaps
+    them and reports their ends."""
+
     def __init__(self, sock: socket.socket, entry: Entry) -> None:
         self.sock = sock
         self.entry = entry
@@ -125,7 +114,7 @@ class ForkServer:
     # ------------------------------------------------------------------ the loop
 
     def run(self) -> None:
-        self.send({"ready": os.getpid()})
+        self.send(handoff.Ready(os.getpid()))
         poller = select.poll()
         poller.register(self.sock, select.POLLIN)
         poller.register(self.wake_r, select.POLLIN)
@@ -144,7 +133,7 @@ class ForkServer:
 
     def receive(self) -> bool:
         try:
-            data, fds, _flags, _addr = socket.recv_fds(self.sock, MAX_MESSAGE, 4)
+            data, fds, _flags, _addr = socket.recv_fds(self.sock, handoff.MAX_PACKET, handoff.MAX_FDS)
         except (BlockingIOError, InterruptedError):
             return True
         except OSError:
@@ -161,29 +150,24 @@ class ForkServer:
         return True
 
     def handle(self, data: bytes, fds: list[int]) -> None:
-        request_id = None
         try:
-            request = json.loads(data)
-            request_id = request["id"]
-            args, env = request["args"], request["env"]
-            if len(fds) != 1 or not isinstance(args, list) or not isinstance(env, dict):
-                raise ValueError("a request is args, env and one terminal")
-            args = [str(a) for a in args]
-            env = {str(k): str(v) for k, v in env.items()}
+            request = handoff.decode(data)
+            if not isinstance(request, handoff.ForkRequest) or len(fds) != 1:
+                raise handoff.BadMessage("a request is args, env and one terminal")
             pid = self.fork()
         except Exception as exc:
-            self.send({"id": request_id, "error": f"{type(exc).__name__}: {exc}"})
+            self.send(handoff.Refused(handoff.request_id(data), f"{type(exc).__name__}: {exc}"))
             return
         if pid == 0:
-            self.become_client(fds[0], args, env)  # never returns
+            self.become_client(fds[0], request.args, request.env)  # never returns
         self.children.add(pid)
         try:
             pidfd = os.pidfd_open(pid)  # before any reaping: it names this very child
         except OSError:
-            self.send({"id": request_id, "pid": pid})
+            self.send(handoff.Forked(request.id, pid))
         else:
             try:
-                self.send({"id": request_id, "pid": pid}, [pidfd])
+                self.send(handoff.Forked(request.id, pid), [pidfd])
             finally:
                 os.close(pidfd)
 
@@ -202,10 +186,9 @@ class ForkServer:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         return pid
 
-    def send(self, message: dict, fds: list[int] = ()) -> None:
-        data = json.dumps(message).encode()
+    def send(self, message: handoff.HandoffMessage, fds: list[int] = ()) -> None:
         try:
-            socket.send_fds(self.sock, [data], list(fds))
+            socket.send_fds(self.sock, [message.encode()], list(fds))
         except OSError as exc:
             if exc.errno not in (errno.EPIPE, errno.ECONNRESET, errno.ENOTCONN):
                 raise
@@ -245,7 +228,7 @@ class ForkServer:
     def _reaped(self, pid: int, status: int) -> None:
         if pid in self.children:
             self.children.discard(pid)
-            self.send({"exit": pid, "status": os.waitstatus_to_exitcode(status)})
+            self.send(handoff.Exited(pid, os.waitstatus_to_exitcode(status)))
 
     def shutdown(self) -> None:
         """The gateway is gone or stopping: end every child's process group and reap it."""
@@ -283,7 +266,7 @@ class ForkServer:
             for fd in (0, 1, 2):
                 os.dup2(slave, fd)
             os.closerange(3, os.sysconf("SC_OPEN_MAX"))
-            prctl(PR_SET_NAME, CHILD_NAME)
+            prctl(PR_SET_NAME, handoff.CLIENT_NAME)
             os.environ.clear()
             os.environ.update(env)
             fresh_process_state(args)
@@ -324,12 +307,12 @@ def fresh_process_state(args: list[str]) -> None:
 def serve(fd: int, entry: Entry = client_main, warm: Callable[[], None] = warm_up) -> None:
     """Run the fork server on the socket ``fd`` until the gateway goes away."""
     prctl(PR_SET_PDEATHSIG, signal.SIGTERM)  # and, should that fail, end of file on the socket
-    prctl(PR_SET_CHILD_SUBREAPER, 1)
-    prctl(PR_SET_NAME, b"aton-forkserver")
+    handoff.become_subreaper()
+    prctl(PR_SET_NAME, handoff.FORKSERVER_NAME)
     sock = socket.socket(fileno=fd)
     sock.setblocking(True)
     warm()
-    server = ForkServer(sock, entry)
+    server = ClientLauncher(sock, entry)
     # the imported modules' objects are never freed: move them out of the collector's
     # reach, so that collections in the children do not write to (and unshare) their pages
     gc.collect()

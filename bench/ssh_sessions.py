@@ -42,6 +42,8 @@ from pathlib import Path
 
 import asyncssh
 
+from protocol.handoff import CLIENT_MODULE, CLIENT_NAME, FORKSERVER_NAME
+
 ROOT = Path(__file__).resolve().parent.parent
 LOBBY = b"lobby of"
 F2 = b"\x1bOQ"
@@ -87,14 +89,14 @@ def identity(pid: int) -> tuple[bytes, bytes]:
 
 
 def fork_servers(pid: int) -> list[int]:
-    return [child for child in children(pid) if identity(child)[1] == b"aton-forkserver"]
+    return [child for child in children(pid) if identity(child)[1] == FORKSERVER_NAME]
 
 
 def client_children(pid: int) -> list[int]:
     """The server's game clients: its own children (spawned) and its fork server's (forked)."""
     def is_client(p: int) -> bool:
         cmdline, name = identity(p)
-        return b"aton_tui.cli" in cmdline or name == b"aton-client"
+        return CLIENT_MODULE.encode() in cmdline or name == CLIENT_NAME
 
     found = [child for child in children(pid) if is_client(child)]
     for server in fork_servers(pid):

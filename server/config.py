@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from protocol.framing import MAX_FRAME_BYTES
 from protocol.messages import CHAT_CHARS
 
 
@@ -31,7 +32,7 @@ TIME_CONTROLS: dict[str, TimeControl] = {
 
 @dataclass(frozen=True)
 class Limits:
-    frame_bytes: int = 64 * 1024
+    frame_bytes: int = MAX_FRAME_BYTES
     messages_per_second: float = 20.0  # sustained, per connection
     message_burst: int = 60
     errors_before_disconnect: int = 10  # consecutive bad messages

@@ -26,7 +26,11 @@ log = logging.getLogger(__name__)
 
 #: levels whose strategy searches: run in a worker process
 SEARCHING = {level for level, (base, _) in LEVELS.items() if base == "mcts"}
-BOT_NAMES = {"random": "Bot (random)", "easy": "Bot (easy)", "normal": "Bot (normal)", "hard": "Bot (hard)"}
+
+
+def bot_name(level: str) -> str:
+    """The name a hosted bot of ``level`` plays under, e.g. ``Bot (easy)``."""
+    return f"Bot ({level})"
 
 
 def decide(level: str, seed: int, view_data: dict) -> dict:
@@ -62,7 +66,7 @@ class HostedBot:
 
     def __init__(self, level: str, runner: BotRunner, seed: int | None = None) -> None:
         self.level = level
-        self.name = BOT_NAMES[level]
+        self.name = bot_name(level)
         self.runner = runner
         self.rng = random.Random(seed)
         self.room: "Room | None" = None

@@ -6,9 +6,11 @@ imported Textual and the client once and forks one child per SSH session: a
 session starts in a fraction of the CPU time of a new interpreter, and the
 children share the pages of everything imported.  It holds no connection and no
 game state; each child connects to the game server as an ordinary client for its
-one player.  Its protocol is described in ``aton_tui/forkserver.py``.
+one player.  Its messages, process names and ``prctl`` calls are declared once in
+``protocol/handoff.py``, which both sides import.
 
-``ForkServer`` runs it on one end of a ``SOCK_SEQPACKET`` socket pair, with an
+``ForkServerSupervisor`` (the gateway's side; the fork server's own loop is
+``aton_tui.forkserver.ClientLauncher``) runs it on one end of a ``SOCK_SEQPACKET`` socket pair, with an
 environment as clean as a session's (``session.base_environment``), restarts it
 when it dies (at once, then with a growing delay if it keeps dying young), and
 turns each ``fork`` request into (pid, pidfd, exit-status future).  The gateway
@@ -25,9 +27,7 @@ request fails with ``ForkServerUnavailable`` and the session falls back to
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import itertools
-import json
 import logging
 import os
 import signal
@@ -35,14 +35,14 @@ import socket
 import sys
 import time
 
+from protocol import handoff
+
 log = logging.getLogger(__name__)
 
 REQUEST_TIMEOUT = 10.0  # seconds for an answer (a fork server still importing answers once ready)
 STOP_TIMEOUT = 5.0
-MAX_MESSAGE = 65536
 YOUNG = 30.0  # a fork server that dies younger than this is restarted after a growing delay
 MAX_RESTART_DELAY = 60.0
-PR_SET_CHILD_SUBREAPER = 36
 #: Signals whose disposition a child must not inherit (a server started with nohup
 #: or ``&`` ignores SIGHUP/SIGINT, and ignored signals survive exec).
 RESET_SIGNALS = frozenset(getattr(signal, name) for name in (
@@ -57,14 +57,6 @@ class ForkServerUnavailable(Exception):
 
 class Orphaned(Exception):
     """The fork server ended before this child: wait for the child yourself."""
-
-
-def become_subreaper() -> bool:
-    """Orphans below this process become its children (not PID 1's), so it can reap them."""
-    try:
-        return ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
 
 
 def spawn(argv: list[str], env: dict[str, str], file_actions: list[tuple], keep: tuple[int, ...] = ()) -> int:
@@ -91,12 +83,13 @@ def supported() -> bool:
     return hasattr(os, "pidfd_open") and hasattr(socket, "send_fds") and hasattr(signal, "pidfd_send_signal")
 
 
-class ForkServer:
-    """One ``aton_tui.forkserver`` process at a time, restarted when it dies."""
+class ForkServerSupervisor:
+    """The gateway's side of the fork server: one ``aton_tui.forkserver`` process at a time,
+    restarted when it dies, asked for one client per session."""
 
     def __init__(self, env: dict[str, str], command: list[str] | None = None) -> None:
         self.env = env
-        self.command = command or [sys.executable, "-m", "aton_tui.forkserver"]
+        self.command = command or [sys.executable, "-m", handoff.FORKSERVER_MODULE]
         self.loop = asyncio.get_running_loop()
         self.sock: socket.socket | None = None
         self.pid = 0
@@ -111,7 +104,7 @@ class ForkServer:
         self.pending: dict[int, asyncio.Future] = {}  # request id → (pid, pidfd, exit status future)
         self.statuses: dict[int, asyncio.Future[int]] = {}  # child pid → its exit code
         self.exited: asyncio.Future[None] | None = None
-        become_subreaper()
+        handoff.become_subreaper()
 
     # ------------------------------------------------------------------ life cycle
 
@@ -187,7 +180,7 @@ class ForkServer:
         if not self.available:
             raise ForkServerUnavailable("the fork server is not running")
         request_id = next(self.ids)
-        data = json.dumps({"id": request_id, "args": args, "env": env}).encode()
+        data = handoff.ForkRequest(request_id, args, env).encode()
         answer = self.loop.create_future()
         try:
             socket.send_fds(self.sock, [data], [terminal])
@@ -206,7 +199,7 @@ class ForkServer:
     def _readable(self) -> None:
         while self.sock is not None:
             try:
-                data, fds, _flags, _addr = socket.recv_fds(self.sock, MAX_MESSAGE, 4)
+                data, fds, _flags, _addr = socket.recv_fds(self.sock, handoff.MAX_PACKET, handoff.MAX_FDS)
             except (BlockingIOError, InterruptedError):
                 return
             except OSError:
@@ -215,33 +208,40 @@ class ForkServer:
                 self._lost("its socket closed")
                 return
             try:
-                self._dispatch(json.loads(data), fds)
-            except (ValueError, KeyError, TypeError):
-                log.error("fork server: unreadable message %r", data[:200])
-                for fd in fds:
-                    os.close(fd)
+                message = handoff.decode(data)
+            except handoff.BadMessage as exc:
+                log.error("fork server: unreadable message %r (%s)", data[:200], exc)
+                _close(fds)
+                continue
+            self._dispatch(message, fds)
 
-    def _dispatch(self, message: dict, fds: list[int]) -> None:
-        if "ready" in message:
-            self.ready = True
-            log.info("fork server ready (pid %d)", self.pid)
-        elif "exit" in message:
-            status = self.statuses.pop(message["exit"], None)
-            if status is not None and not status.done():
-                status.set_result(int(message["status"]))
-        elif "id" in message:
-            answer = self.pending.pop(message["id"], None)
-            if "pid" in message:
-                pid, pidfd = int(message["pid"]), (fds[0] if fds else -1)
-                for extra in fds[1:]:
-                    os.close(extra)
+    def _dispatch(self, message: handoff.HandoffMessage, fds: list[int]) -> None:
+        """Act on one message; ``fds`` came with it (a pidfd with ``Forked``, else none)."""
+        if not isinstance(message, handoff.Forked):
+            _close(fds)
+        match message:
+            case handoff.Ready():
+                self.ready = True
+                log.info("fork server ready (pid %d)", self.pid)
+            case handoff.Exited(pid, code):
+                status = self.statuses.pop(pid, None)
+                if status is not None and not status.done():
+                    status.set_result(code)
+            case handoff.Forked(request_id, pid):
+                answer = self.pending.pop(request_id, None)
+                pidfd = fds[0] if fds else -1
+                _close(fds[1:])
                 status = self.statuses[pid] = self.loop.create_future()
                 if answer is not None and not answer.done():
                     answer.set_result((pid, pidfd, status))
                 else:  # nobody waits for it any more
                     _kill_unwanted_child(pid, pidfd)
-            elif answer is not None and not answer.done():
-                answer.set_exception(ForkServerUnavailable(str(message.get("error"))))
+            case handoff.Refused(request_id, error):
+                answer = self.pending.pop(request_id, None)
+                if answer is not None and not answer.done():
+                    answer.set_exception(ForkServerUnavailable(error))
+            case _:
+                log.error("fork server: unexpected message %r", message)
 
     # ------------------------------------------------------------------ its end
 
@@ -290,6 +290,11 @@ class ForkServer:
         self.restart_timer = None
         if not self.stopping:
             self.start()
+
+
+def _close(fds: list[int]) -> None:
+    for fd in fds:
+        os.close(fd)
 
 
 def _kill_unwanted(answer: asyncio.Future) -> None:

@@ -4,7 +4,7 @@
 event loop), authenticates (any public key is an identity; guests log in with
 keyboard-interactive and no prompt unless turned off), enforces the limits, and
 gives each session with a terminal its own game client (``session.GameSession``),
-forked by the fork server it keeps running (``forkserver.ForkServer``).
+forked by the fork server it keeps running (``forkserver.ForkServerSupervisor``).
 ``Link`` is asyncssh's per-connection ``SSHServer``: the auth callbacks, and the
 refusal of everything that is not a session (port forwarding of every kind;
 agent and X11 forwarding are off in the server options, SFTP and other
@@ -205,7 +205,7 @@ class SSHGateway:
         self.games: set[GameSession] = set()
         self.by_fingerprint: dict[str, GameSession] = {}
         self.tasks: set[asyncio.Task] = set()
-        self.forkserver: forkserver.ForkServer | None = None
+        self.forkserver: forkserver.ForkServerSupervisor | None = None
         self._server: asyncssh.SSHAcceptor | None = None
         self._stopping = False
 
@@ -222,7 +222,7 @@ class SSHGateway:
             keepalive_interval=30, keepalive_count_max=4,
             server_version="AtonGateway")
         if self.config.fork_server and forkserver.supported():
-            self.forkserver = forkserver.ForkServer(forkserver_environment())
+            self.forkserver = forkserver.ForkServerSupervisor(forkserver_environment())
             self.forkserver.start()
 
     @property

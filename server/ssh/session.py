@@ -1,7 +1,7 @@
 """One SSH session: the Textual client as one child process on a pseudo-terminal.
 
 The child runs ``aton_tui.cli connect 127.0.0.1:PORT --name NAME`` with
-``ATON_RESUME_TOKEN`` in its environment: an ordinary protocol client of the game
+the player's resume token in its environment (``protocol.handoff``): an ordinary protocol client of the game
 server for this one player, so it can never hold more than that player's view.
 It is forked by the fork server (``forkserver.py``: a process that has imported
 the client once), or, when there is none, started as a new interpreter.
@@ -38,7 +38,9 @@ from typing import TYPE_CHECKING, Callable
 
 import asyncssh
 
-from .forkserver import ForkServer, ForkServerUnavailable, spawn
+from protocol import handoff
+
+from .forkserver import ForkServerSupervisor, ForkServerUnavailable, spawn
 
 if TYPE_CHECKING:
     from .gateway import Link, SSHGateway
@@ -65,7 +67,7 @@ def client_arguments(game_host: str, game_port: int, name: str) -> list[str]:
 
 def client_command(args: list[str]) -> list[str]:
     """The client as a program of its own (when there is no fork server)."""
-    return [sys.executable, "-m", "aton_tui.cli", *args]
+    return [sys.executable, "-m", handoff.CLIENT_MODULE, *args]
 
 
 def base_environment() -> dict[str, str]:
@@ -101,8 +103,8 @@ def child_environment(term: str | None, client_env: dict[str, str], resume_token
         "XDG_CACHE_HOME": os.path.join(home, "cache"),
         "TMPDIR": home,
         "TERM": term or "xterm-256color",
-        "ATON_RESUME_TOKEN": resume_token,
-        "ATON_HOSTED": "ssh",
+        handoff.RESUME_VARIABLE: resume_token,
+        handoff.HOSTED_VARIABLE: handoff.HOSTED_BY_SSH,
     }
     # OpenSSH forwards TERM but not COLORTERM: pass it on only when the client sent it.
     colorterm = client_env.get("COLORTERM", "")
@@ -166,7 +168,7 @@ class PtyChild:
         self._started(pid, pidfd)
         self._watch()
 
-    async def fork(self, forkserver: ForkServer, args: list[str], env: dict[str, str]) -> None:
+    async def fork(self, forkserver: ForkServerSupervisor, args: list[str], env: dict[str, str]) -> None:
         """Have the fork server run ``aton_tui.cli.main(args)`` on the PTY.  Raises
         ``ForkServerUnavailable`` when it could not, leaving a fresh PTY to ``spawn`` on
         (whatever the fork server might still start on the old one is cut off from it)."""

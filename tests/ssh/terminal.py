@@ -16,6 +16,7 @@ from pathlib import Path
 
 import asyncssh
 
+from protocol.handoff import CLIENT_MODULE, CLIENT_NAME, FORKSERVER_NAME
 from server.app import ArbiterServer
 from server.config import ServerConfig, SSHConfig
 from server.ssh import SSHGateway
@@ -191,11 +192,12 @@ def _read(path: str) -> bytes:
 
 def is_client(pid: int) -> bool:
     """Runs the game client: spawned (``aton_tui.cli``) or forked by a fork server (its name)."""
-    return b"aton_tui.cli" in _read(f"/proc/{pid}/cmdline") or _read(f"/proc/{pid}/comm") == b"aton-client\n"
+    return (CLIENT_MODULE.encode() in _read(f"/proc/{pid}/cmdline")
+            or _read(f"/proc/{pid}/comm") == CLIENT_NAME + b"\n")
 
 
 def is_forkserver(pid: int) -> bool:
-    return _read(f"/proc/{pid}/comm") == b"aton-forkserver\n"
+    return _read(f"/proc/{pid}/comm") == FORKSERVER_NAME + b"\n"
 
 
 def forkservers_of(pid: int) -> set[int]:

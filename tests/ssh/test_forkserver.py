@@ -1,6 +1,6 @@
 """The fork server: what its children are, their exit statuses, its death, its restart, its end.
 
-The first tests drive ``ForkServer`` and ``PtyChild`` directly with a probe fork server
+The first tests drive ``ForkServerSupervisor`` and ``PtyChild`` directly with a probe fork server
 (forkserver_probe.py) whose children describe themselves; the others drive real SSH
 sessions of the gateway, whose fork server is the real one.
 """
@@ -19,7 +19,8 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from server.ssh.forkserver import ForkServer, ForkServerUnavailable, become_subreaper
+from protocol.handoff import become_subreaper
+from server.ssh.forkserver import ForkServerSupervisor, ForkServerUnavailable
 from server.ssh.session import PtyChild, child_environment, forkserver_environment
 
 from .terminal import (LOBBY, children_of, client_children, clients_of, connect, forkservers_of, leaked_fds, open_fds,
@@ -57,7 +58,7 @@ async def ended(pid: int, timeout: float = 15.0) -> None:
 @pytest.fixture
 async def probe_server(monkeypatch):
     monkeypatch.setenv("ATON_SERVER_SECRET", "the server's own")  # must reach no client
-    server = ForkServer(forkserver_environment(), command=[sys.executable, str(PROBE)])
+    server = ForkServerSupervisor(forkserver_environment(), command=[sys.executable, str(PROBE)])
     server.start()
     assert await server.wait_ready(60)
     yield server
@@ -164,7 +165,7 @@ async def test_children_outlive_a_killed_fork_server_and_still_report_their_stat
 
 
 async def test_without_a_fork_server_a_request_fails_and_leaves_a_fresh_terminal(tmp_path):
-    broken = ForkServer(forkserver_environment(), command=[sys.executable, "-c", "raise SystemExit(3)"])
+    broken = ForkServerSupervisor(forkserver_environment(), command=[sys.executable, "-c", "raise SystemExit(3)"])
     broken.start()
     screen = Screen()
     child = PtyChild((80, 24, 0, 0), screen, lambda blocked: None)

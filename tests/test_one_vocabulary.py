@@ -1,0 +1,38 @@
+"""Names the packages share are defined once (protocol/) and every user agrees with them."""
+
+from __future__ import annotations
+
+from aton_tui.cli import build_parser
+from bots.strategy import LEVELS
+from protocol import messages as m
+from server.config import TIME_CONTROLS, Limits
+from protocol.framing import MAX_FRAME_BYTES
+from server.hosted_bots import HostedBot, bot_name
+
+
+def _choices(parser, dest: str) -> tuple:
+    return tuple(next(a for a in parser._actions if a.dest == dest).choices)
+
+
+def test_every_clock_has_a_time_control_and_nothing_else_does():
+    assert tuple(TIME_CONTROLS) == m.CLOCKS
+
+
+def test_every_bot_level_has_a_strategy_and_nothing_else_does():
+    assert tuple(LEVELS) == m.BOT_LEVELS
+
+
+def test_the_aton_command_offers_the_protocols_clocks_and_levels():
+    parser = build_parser()
+    assert _choices(parser, "clock") == m.CLOCKS
+    assert _choices(parser, "level") == m.BOT_LEVELS
+
+
+def test_a_hosted_bot_is_named_after_its_level():
+    assert [bot_name(level) for level in m.BOT_LEVELS] == ["Bot (random)", "Bot (easy)", "Bot (normal)",
+                                                          "Bot (hard)"]
+    assert HostedBot("easy", runner=None).name == "Bot (easy)"
+
+
+def test_the_server_frame_limit_is_the_protocols():
+    assert Limits().frame_bytes == MAX_FRAME_BYTES == 65536
