@@ -96,6 +96,7 @@ class Room:
     seals: dict[str, Seal] = field(default_factory=dict)
     spectators: set = field(default_factory=set)
     rematch_offers: set = field(default_factory=set)
+    rematch_game: int | None = None  # the game the players agreed to play next, once started
     _ack_to: tuple | None = None
     on_rematch: Callable[["Room"], None] | None = None
     on_over: Callable[["Room"], None] | None = None  # called once, when the game ends
@@ -458,14 +459,19 @@ class Room:
     # ----------------------------------------------------------------- after the game
 
     def _rematch(self, seat_name: str, accept: bool) -> None:
+        """An offer or an answer: when every seat has agreed, one new game starts, and only one."""
         if not self.game.is_over:
             raise ProtocolError(ErrorCode.NOT_ALLOWED, "a rematch can be offered once the game is over")
+        if self.rematch_game is not None:
+            raise ProtocolError(ErrorCode.NOT_ALLOWED,
+                                f"the rematch of this game has started already: game {self.rematch_game}")
         if not accept:
             self.rematch_offers.clear()
             self._publish(arbiter_after=[{"type": "rematch_declined", "player": seat_name}])
             return
         self.rematch_offers.add(seat_name)
-        if len(self.rematch_offers) == 2 and self.on_rematch:
+        if len(self.rematch_offers) == len(self.seats) and self.on_rematch:
+            self.rematch_offers.clear()  # the agreement is spent on the game it starts
             self.on_rematch(self)
         else:
             self._publish(arbiter_after=[{"type": "rematch_offered", "player": seat_name}])
@@ -478,6 +484,7 @@ class Room:
         return self.game.record(meta)
 
     def announce_rematch(self, new_game_id: int) -> None:
+        self.rematch_game = new_game_id
         self._publish(arbiter_after=[{"type": "rematch_started", "game": new_game_id}])
 
     def close(self) -> None:

@@ -272,3 +272,27 @@ async def test_a_finished_game_leaves_memory_after_a_while_but_stays_in_the_data
         assert [g.status for g in srv.store.load_games()] == ["over"]
     finally:
         await srv.stop()
+
+
+async def test_a_rematch_that_has_started_cannot_be_started_again_by_one_player(server):
+    red, blue = await matched_pair(server.port)
+    first_game = red.game
+    await red.send(m.Resign(game=first_game))
+    await blue.until(lambda f: isinstance(f, m.Update) and f.view["winner"] is not None)
+    await red.send(m.Rematch(game=first_game))
+    await blue.until(lambda f: isinstance(f, m.Update) and f.events[-1]["type"] == "rematch_offered")
+    await blue.send(m.Rematch(game=first_game, accept=True))
+    second_game = (await red.expect(m.GameState)).game
+    await blue.expect(m.GameState)
+    games_before = set(server.rooms)
+    # red repeats its rematch on the first game: blue has agreed to one rematch, not to more
+    request = await red.send(m.Rematch(game=first_game))
+    error = await red.until(lambda f: isinstance(f, (m.Error, m.GameState)))
+    assert isinstance(error, m.Error), f"a third game started: {error}"
+    assert (error.code, error.reply_to) == ("not_allowed", request)
+    assert error.message == f"the rematch of this game has started already: game {second_game}"
+    assert set(server.rooms) == games_before
+    await red.send(m.Ping())
+    await red.expect(m.Pong)
+    assert not any(isinstance(f, m.GameState) and f.game not in (first_game, second_game)
+                   for f in (*red.frames, *blue.frames))
