@@ -389,7 +389,7 @@ class ArbiterServer:
         seats = {name: Seat(**info) for name, info in stored.seats.items()}
         seals = {}
         for order, (seat_name, info) in enumerate(stored.seals.items()):
-            seals[seat_name] = Seal(digest=info["digest"], cards=info["cards"], order=order)
+            seals[seat_name] = Seal(**info, order=order)
         room = self._make_room(stored.id, game, stored.options, seats, version=stored.version,
                                move_count=len(stored.moves), seals=seals)
         for name, seat in seats.items():

@@ -75,6 +75,7 @@ class Seal:
 
     digest: bytes | None = None
     cards: list[int] | None = None  # known once opened (or from the start for server-made seals)
+    nonce: bytes | None = None  # the client's, once opened: with the cards it reproduces the digest
     order: int = 0
 
     @property
@@ -343,7 +344,8 @@ class Room:
             raise ProtocolError(ErrorCode.COMMITMENT_MISMATCH,
                                 "these cards and nonce do not match your commitment")
         self._check_legal(seat_name, {"move": self.game.sealed_kind, "cards": cards})
-        seal.cards = cards
+        self.store.save_opening(self.game_id, seat_name, cards, nonce)  # stored before it is acknowledged
+        seal.cards, seal.nonce = cards, nonce
         if all(s.opened for s in self.seals.values()):
             self._resolve_seals([])
         else:

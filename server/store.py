@@ -45,9 +45,15 @@ CREATE TABLE IF NOT EXISTS seals (
     seat TEXT NOT NULL,
     digest BLOB,
     cards TEXT,
+    nonce BLOB,
     PRIMARY KEY (game, seat)
 );
 """
+#: Columns added since a table was first released: (table, column, declaration), for databases
+#: made by an earlier version (``CREATE TABLE IF NOT EXISTS`` leaves an existing table as it is).
+ADDED_COLUMNS = (
+    ("seals", "nonce", "BLOB"),
+)
 
 
 class StoreFailed(Exception):
@@ -65,7 +71,7 @@ class StoredGame:
     result: dict | None
     version: int
     moves: list[tuple[str, dict]]
-    seals: dict  # seat -> {"digest": bytes | None, "cards": list | None}
+    seals: dict  # seat -> {"digest": bytes | None, "cards": list | None, "nonce": bytes | None}, in sealing order
 
 
 class Store:
@@ -83,6 +89,12 @@ class Store:
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
+        self._add_new_columns()
+
+    def _add_new_columns(self) -> None:
+        for table, column, declaration in ADDED_COLUMNS:
+            if column not in {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}:
+                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
 
     def close(self) -> None:
         if self.failure is None:
@@ -173,6 +185,11 @@ class Store:
             (game_id, seat, digest, None if cards is None else json.dumps(cards)),
         )
 
+    def save_opening(self, game_id: int, seat: str, cards: list[int], nonce: bytes) -> None:
+        """The opening of a client's sealed commitment (its digest stays, and so does its order)."""
+        self._queue("UPDATE seals SET cards = ?, nonce = ? WHERE game = ? AND seat = ?",
+                    (json.dumps(cards), nonce, game_id, seat))
+
     def load_games(self, status: str | None = None) -> list[StoredGame]:
         self.commit()
         query = "SELECT id, seed, rules, options, seats, status, result, version FROM games"
@@ -182,9 +199,9 @@ class Store:
         for gid, seed, rules, options, seats, st, result, version in rows:
             moves = [(seat, json.loads(move)) for seat, move in self.db.execute(
                 "SELECT seat, move FROM moves WHERE game = ? ORDER BY seq", (gid,))]
-            seals = {seat: {"digest": digest, "cards": None if cards is None else json.loads(cards)}
-                     for seat, digest, cards in self.db.execute(
-                         "SELECT seat, digest, cards FROM seals WHERE game = ? ORDER BY rowid", (gid,))}
+            seals = {seat: {"digest": digest, "cards": None if cards is None else json.loads(cards), "nonce": nonce}
+                     for seat, digest, cards, nonce in self.db.execute(
+                         "SELECT seat, digest, cards, nonce FROM seals WHERE game = ? ORDER BY rowid", (gid,))}
             games.append(StoredGame(gid, seed, json.loads(rules), json.loads(options), json.loads(seats),
                                     st, None if result is None else json.loads(result), version, moves, seals))
         return games

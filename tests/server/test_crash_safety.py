@@ -12,6 +12,7 @@ import sys
 
 from aton.record import GameRecord, replay, summary
 from protocol import messages as m
+from protocol.commitment import seal
 from server.export import export_games
 
 from .players import Recorder, matched_pair
@@ -92,3 +93,37 @@ async def test_sigkill_mid_game_loses_nothing_and_doubles_nothing(tmp_path):
                 position += 1
             position += 1
         assert len(stored) - position <= len(in_flight[player.seat])
+
+
+async def test_an_acknowledged_opening_survives_a_crash_before_the_other_opening(tmp_path):
+    db = str(tmp_path / "crash.db")
+    first = ServerProcess(db)
+    red, blue = await matched_pair(first.port)
+    openings = {}
+    for player in (red, blue):  # sealed by hand: the client opens nothing by itself
+        cards = tuple(player.view["decision"]["hand"])
+        digest, nonce = seal(cards)
+        openings[player.seat] = (cards, nonce)
+        await player.send(m.Commit(game=player.game, digest=digest))
+        await player.expect(m.Ack)
+    await red.until(lambda f: isinstance(f, m.Update) and f.view["commitments"]["red"] == "awaiting_open")
+    cards, nonce = openings["red"]
+    await red.send(m.Open(game=red.game, cards=cards, nonce=nonce))
+    await red.expect(m.Ack)  # the server promises that red's opening is stored
+    first.kill()
+
+    second = ServerProcess(db)
+    try:
+        for player in (red, blue):
+            await player.client.reconnect("127.0.0.1", second.port)
+            state = await player.expect(m.GameState)
+            assert state.view["commitments"] == {"red": "opened", "blue": "awaiting_open"}
+        # red, told that its opening was safe, never sends it again: blue's completes the round
+        cards, nonce = openings["blue"]
+        await blue.send(m.Open(game=blue.game, cards=cards, nonce=nonce))
+        reveal = await red.until(lambda f: isinstance(f, m.Update)
+                                 and any(e["type"] == "card_revealed" for e in f.events))
+        assert reveal.view["red"]["cartouches"][0] == openings["red"][0][0]
+        assert not red.errors() and not blue.errors()
+    finally:
+        assert second.terminate() == 0

@@ -152,3 +152,21 @@ def test_after_a_failed_commit_the_store_writes_nothing_more(tmp_path):
     store.close()
     assert saboteur.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 0
     saboteur.close()
+
+
+def test_a_database_from_before_openings_were_stored_opens_and_keeps_its_seals(tmp_path):
+    """A database made when the seals table had no nonce column (before protocol 1.3's server)."""
+    old = sqlite3.connect(tmp_path / "old.db")
+    old.executescript("""
+        CREATE TABLE seals (game INTEGER NOT NULL, seat TEXT NOT NULL, digest BLOB, cards TEXT,
+                            PRIMARY KEY (game, seat));
+        INSERT INTO seals VALUES (1, 'red', x'00', NULL);
+    """)
+    old.close()
+    store = Store(tmp_path / "old.db")
+    store.create_game(1, seed=5, rules={}, options={}, seats={})
+    store.save_opening(1, "red", [4, 3, 2, 1], b"nonce")
+    store.close()
+    reopened = Store(tmp_path / "old.db")
+    assert reopened.load_games()[0].seals == {"red": {"digest": b"\x00", "cards": [4, 3, 2, 1], "nonce": b"nonce"}}
+    reopened.close()
