@@ -20,6 +20,7 @@ from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import PROTOCOL_MAJOR, PROTOCOL_VERSION, Direction
 
+from .clock import Clock, LoopClock
 from .config import ServerConfig
 from .connection import Connection, Outbox
 from .games import SEATS, AtonGame
@@ -38,8 +39,12 @@ PACED_BY_THE_GAME = (m.Commit, m.Open, m.Exchange, m.Remove, m.Place, m.Resign)
 
 
 class ArbiterServer:
-    def __init__(self, config: ServerConfig) -> None:
+    """The arbiter.  ``clock`` runs the games' clocks and the retirement of finished games
+    (default: the event loop's)."""
+
+    def __init__(self, config: ServerConfig, clock: Clock | None = None) -> None:
         self.config = config
+        self.clock = clock or LoopClock()
         self.limits = config.limits
         self.store = Store(config.db_path)
         self.outbox = Outbox(before_sending=self.store.commit, on_failure=self._store_failed)
@@ -345,7 +350,8 @@ class ArbiterServer:
 
     def _make_room(self, game_id: int, game: AtonGame, options: dict, seats: dict[str, Seat], **state) -> Room:
         room = Room(game_id=game_id, game=game, options=options, seats=seats, store=self.store,
-                    time_control=self.config.time_controls[options["clock"]], lobby=self.lobby, **state)
+                    time_control=self.config.time_controls[options["clock"]], lobby=self.lobby, clock=self.clock,
+                    **state)
         room.on_rematch = self._rematch
         room.on_over = self._retire_later
         room.start_clocks()
@@ -354,7 +360,7 @@ class ArbiterServer:
 
     def _retire_later(self, room: Room) -> None:
         """A finished game stays in memory for rematches and records a while, then only in the database."""
-        asyncio.get_running_loop().call_later(self.config.finished_game_seconds, self._retire, room)
+        self.clock.call_later(self.config.finished_game_seconds, self._retire, room)
 
     def _retire(self, room: Room) -> None:
         if self.rooms.get(room.game_id) is room:

@@ -12,10 +12,8 @@ The room knows nothing of Aton's rules: it talks to the game through
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
-import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Protocol
@@ -25,6 +23,7 @@ from protocol import messages as m
 from protocol.commitment import opens
 from protocol.errors import ErrorCode, ProtocolError
 
+from .clock import Clock, Timer
 from .config import TimeControl
 from .export import record_meta
 from .games import SEATS, HostedGame
@@ -56,10 +55,13 @@ class Seat:
     level: str | None = None  # for hosted bots
     participant: Participant | None = None
     strikes: int = 0
-    deadline: float | None = None  # time.monotonic() when the current decision times out
+    #: Moves this seat made since the room was made or restored: a new one gives it a new
+    #: decision, with its full time (another seat's move never restarts this seat's clock).
+    moves_made: int = 0
+    deadline: float | None = None  # the room clock's time when the current decision times out
     obligation: tuple | None = None  # what the deadline is for
-    timer: asyncio.TimerHandle | None = None
-    grace_timer: asyncio.TimerHandle | None = None
+    timer: Timer | None = None
+    grace_timer: Timer | None = None
 
     def stored(self) -> dict:
         return {"name": self.name, "kind": self.kind, "token_hash": self.token_hash, "level": self.level}
@@ -92,6 +94,7 @@ class Room:
     store: Store
     time_control: TimeControl
     lobby: "Lobby"
+    clock: Clock
     version: int = 0
     move_count: int = 0
     seals: dict[str, Seal] = field(default_factory=dict)
@@ -150,7 +153,7 @@ class Room:
     def start_grace(self, seat_name: str) -> None:
         """The seat is empty: its player forfeits unless they are back within the grace period."""
         grace = self.time_control.grace
-        self.seats[seat_name].grace_timer = asyncio.get_running_loop().call_later(grace, self._abandoned, seat_name)
+        self.seats[seat_name].grace_timer = self.clock.call_later(grace, self._abandoned, seat_name)
         self._publish(arbiter_before=[{"type": "disconnected", "player": seat_name, "grace_s": grace}])
 
     def watch(self, participant: Participant, reply_to: int | None = None) -> None:
@@ -190,7 +193,7 @@ class Room:
         return "opened" if seal.opened else "awaiting_open"
 
     def clocks(self) -> dict:
-        now = time.monotonic()
+        now = self.clock.now()
         return {
             name: {
                 "remaining_ms": None if seat.deadline is None else max(0, int((seat.deadline - now) * 1000)),
@@ -374,6 +377,8 @@ class Room:
         self.store.save_moves(self.game_id, self.move_count, moves, self.version + self._event_count(visible, before),
                               clear_seals=clear_seals, result=result)
         self.move_count += len(moves)
+        for seat_name, _ in moves:
+            self.seats[seat_name].moves_made += 1
         self._publish(visible, arbiter_before=before)
 
     def _result_row(self) -> dict:
@@ -383,17 +388,18 @@ class Room:
     # ----------------------------------------------------------------- clocks
 
     def _obligation(self, seat_name: str) -> tuple | None:
-        """What ``seat_name`` must do now, and since which move: the key of its deadline."""
+        """What ``seat_name`` must do now, and since which of its own moves: the key of its deadline."""
         if self.game.is_over:
             return None
+        since = self.seats[seat_name].moves_made
         seal = self.seals.get(seat_name)
         if seal is not None:
             if len(self.seals) == 2 and not seal.opened:
-                return ("open", self.move_count)
+                return ("open", since)
             return None
         if seat_name in self.game.pending():
             kind = self.game.decision_kind(seat_name)
-            return ("commit" if kind == self.game.sealed_kind else "move", self.move_count)
+            return ("commit" if kind == self.game.sealed_kind else "move", since)
         return None
 
     def start_clocks(self) -> None:
@@ -401,7 +407,6 @@ class Room:
         self._arm_clocks()
 
     def _arm_clocks(self) -> None:
-        loop = asyncio.get_running_loop()
         for seat_name, seat in self.seats.items():
             obligation = self._obligation(seat_name)
             if obligation == seat.obligation:
@@ -414,8 +419,8 @@ class Room:
                 seat.deadline = None
                 continue
             seconds = getattr(self.time_control, obligation[0])
-            seat.deadline = time.monotonic() + seconds
-            seat.timer = loop.call_later(seconds, self._timed_out, seat_name)
+            seat.deadline = self.clock.now() + seconds
+            seat.timer = self.clock.call_later(seconds, self._timed_out, seat_name)
 
     def _stop_clocks(self) -> None:
         for seat in self.seats.values():

@@ -7,11 +7,18 @@ import pytest
 from server.app import ArbiterServer
 from server.config import ServerConfig
 
+from .manual_clock import ManualClock
+
+#: The shared server's game seed: every test that uses it gets the same deals, run after run.
+GAME_SEED = 20261203
+
 
 @pytest.fixture
 async def server(tmp_path):
-    """A running server on a free loopback port, with its own database."""
-    srv = ArbiterServer(ServerConfig(host="127.0.0.1", port=0, db_path=str(tmp_path / "aton.db")))
+    """A running server on a free loopback port, with its own database, a fixed game seed and
+    a manual clock (``server.clock.advance(seconds)`` moves every game's clocks)."""
+    srv = ArbiterServer(ServerConfig(host="127.0.0.1", port=0, db_path=str(tmp_path / "aton.db"),
+                                     game_seed=GAME_SEED), clock=ManualClock())
     await srv.start()
     yield srv
     await srv.stop()

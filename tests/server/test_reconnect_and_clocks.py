@@ -113,3 +113,23 @@ async def test_no_game_stalls_even_when_nobody_moves(fast_server):
     red, blue = await matched_pair(fast_server.port)
     update = await red.until(lambda f: isinstance(f, m.Update) and f.view["winner"] is not None, timeout=10)
     assert update.view["reason"] == "time"
+
+
+def with_event(kind: str):
+    """A predicate: an update that carries an event of ``kind``."""
+    return lambda f: isinstance(f, m.Update) and any(e["type"] == kind for e in f.events)
+
+
+async def test_the_opponents_exchange_does_not_restart_your_commit_clock(server):
+    red, blue = await matched_pair(server.port)
+    commit_ms = red.frames[0].options["time_control"]["commit"] * 1000
+    server.clock.advance(10)
+    await red.send(m.Exchange(game=red.game))
+    await red.expect(m.Ack)
+    update = await blue.until(with_event("exchanged"))
+    assert update.clocks["blue"]["remaining_ms"] == commit_ms - 10_000, "blue's clock runs on"
+    assert update.clocks["red"]["remaining_ms"] == commit_ms, "red has a new hand to decide on"
+    server.clock.advance(80)  # blue's commit time is up; red's is not
+    timeout = await blue.until(with_event("timeout"))
+    assert [(e["player"], e["action"]) for e in timeout.events if e["type"] == "timeout"] == [("blue", "commit")]
+    assert timeout.clocks["red"]["remaining_ms"] == commit_ms - 80_000
