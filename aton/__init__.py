@@ -11,6 +11,7 @@ from .events import Event
 from .game import GameState, Phase, apply, new_game
 from .moves import Commit, Exchange, Move, Place, Remove, Resign, move_from_dict
 from .options import DEFAULT_RULES, Rules
+from .outcome import Outcome, Termination
 from .players import BLUE, PLAYERS, RED, Player
 from .record import GameRecord, replay
 from .views import Decision, PlayerView, View, view
@@ -18,7 +19,7 @@ from .views import Decision, PlayerView, View, view
 __all__ = [
     "BLUE", "DEFAULT_RULES", "LAYOUT", "PLAYERS", "RED",
     "Commit", "Decision", "Event", "Exchange", "GameRecord", "GameState", "IllegalMove",
-    "Move", "Phase", "Place", "Player", "PlayerView", "RecordError", "Remove", "Resign",
-    "Rules", "SquareKind", "View",
+    "Move", "Outcome", "Phase", "Place", "Player", "PlayerView", "RecordError", "Remove", "Resign",
+    "Rules", "SquareKind", "Termination", "View",
     "apply", "move_from_dict", "new_game", "replay", "view",
 ]

@@ -81,17 +81,6 @@ BLUE_MASK = _kind_mask(SquareKind.BLUE)
 BONUS1_MASK = _kind_mask(SquareKind.BONUS1)
 BONUS2_MASK = _kind_mask(SquareKind.BONUS2)
 
-#: The areas whose complete occupation wins at once, in the order the rules name them.
-AREA_MASKS: tuple[tuple[str, int], ...] = (
-    ("temple", TEMPLE_MASK[1]),
-    ("temple", TEMPLE_MASK[2]),
-    ("temple", TEMPLE_MASK[3]),
-    ("temple", TEMPLE_MASK[4]),
-    ("yellow", YELLOW_MASK),
-    ("green", GREEN_MASK),
-)
-
-
 def iter_indices(mask: int) -> Iterator[int]:
     """The bit indices set in ``mask``, lowest first."""
     while mask:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import ClassVar
 
+from .outcome import Outcome, Termination
 from .players import Player
 
 
@@ -27,6 +28,8 @@ class Event:
             value = getattr(self, name)
             if isinstance(value, Player):
                 value = str(value)
+            elif isinstance(value, Termination):
+                value = value.value
             elif isinstance(value, tuple):
                 value = list(value)
             data[name] = value
@@ -233,13 +236,17 @@ class Resigned(Event):
 
 @dataclass(frozen=True, slots=True)
 class GameOver(Event):
-    """``winner`` None is a draw; ``reason`` as in the record's summary."""
+    """``winner`` None is a draw; ``reason`` why the game ended (see ``aton.outcome``)."""
 
     kind: ClassVar[str] = "game_over"
     winner: Player | None
-    reason: str
+    reason: Termination
     red_score: int
     blue_score: int
+
+    @property
+    def outcome(self) -> Outcome:
+        return Outcome(self.reason, self.winner)
 
 
 EVENT_TYPES: dict[str, type[Event]] = {

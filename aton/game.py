@@ -17,13 +17,15 @@ from enum import Enum
 
 from . import events as E
 from .board import (
-    AREA_MASKS,
     BLACK_MASK,
     BLUE_MASK,
     BONUS1_MASK,
     BONUS2_MASK,
+    GREEN_MASK,
     RANGE_MASK,
     TEMPLE_MASK,
+    TEMPLES,
+    YELLOW_MASK,
     describe_temples,
     index_of,
 )
@@ -43,6 +45,7 @@ from .moves import (
     remove_moves,
 )
 from .options import DEFAULT_RULES, Rules
+from .outcome import Outcome, Termination
 from .players import PLAYERS, Player
 
 STONES_PER_PLAYER = 29
@@ -60,6 +63,13 @@ class Phase(str, Enum):
 COMMIT, REMOVE, PLACE, OVER = Phase.COMMIT, Phase.REMOVE, Phase.PLACE, Phase.OVER
 _BOTH, _RED_ONLY, _BLUE_ONLY = PLAYERS, PLAYERS[:1], PLAYERS[1:]
 
+#: The areas whose complete occupation wins at once, in the order the rules name them.
+_AREA_WINS: tuple[tuple[Termination, int], ...] = (
+    *((Termination.TEMPLE, TEMPLE_MASK[t]) for t in TEMPLES),
+    (Termination.YELLOW, YELLOW_MASK),
+    (Termination.GREEN, GREEN_MASK),
+)
+
 
 class GameState:
     """The complete state of one game, hidden information included (only the server holds it)."""
@@ -70,7 +80,7 @@ class GameState:
         "cartouches", "revealed", "exchange_used",
         "scores", "supply", "dead", "retired", "stones",
         "first", "active", "turn_index", "remaining", "target", "range_value",
-        "winner", "reason",
+        "_outcome",
     )
 
     def __init__(self, rules: Rules, seed: int, decks: tuple[list[int], list[int]]) -> None:
@@ -97,8 +107,7 @@ class GameState:
         self.remaining = 0
         self.target = 0
         self.range_value = 0
-        self.winner: Player | None = None
-        self.reason: str | None = None
+        self._outcome: Outcome | None = None
 
     # ------------------------------------------------------------------ copying
 
@@ -127,8 +136,7 @@ class GameState:
         new.remaining = self.remaining
         new.target = self.target
         new.range_value = self.range_value
-        new.winner = self.winner
-        new.reason = self.reason
+        new._outcome = self._outcome
         return new
 
     # ------------------------------------------------------------------ queries
@@ -136,6 +144,10 @@ class GameState:
     @property
     def is_over(self) -> bool:
         return self.phase is OVER
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended (who won, and why); None while it goes on."""
+        return self._outcome
 
     def pending(self) -> tuple[Player, ...]:
         """The players who have a decision to make now (both while committing)."""
@@ -209,17 +221,20 @@ class GameState:
         elif kind is Exchange:
             self._exchange(player, events)
         elif kind is Resign:
-            if events is not None:
-                events.append(E.Resigned(PLAYERS[player]))
-            self._finish(PLAYERS[1 - player], "resign", events)
+            self.forfeit(player, Termination.RESIGN, events)
         else:
             raise IllegalMove(f"unknown move {move!r}")
 
-    def forfeit(self, player: int, reason: str, events: list | None = None) -> None:
-        """End the game against ``player`` for a reason outside the rules (time, abandoning)."""
+    def forfeit(self, player: int, termination: Termination, events: list | None = None) -> None:
+        """End the game against ``player``, who gives it up (``termination`` is a forfeit:
+        time or abandoning, decided outside the rules, or resigning)."""
+        if not termination.is_forfeit:
+            raise ValueError(f"{termination!r} is not a forfeit")
         if self.phase is OVER:
             raise IllegalMove("the game is over")
-        self._finish(PLAYERS[1 - player], reason, events)
+        if termination is Termination.RESIGN and events is not None:
+            events.append(E.Resigned(PLAYERS[player]))
+        self._finish(Outcome(termination, PLAYERS[1 - player]), events)
 
     def _check_committing(self, player: int, what: str) -> None:
         if self.phase is not COMMIT:
@@ -372,7 +387,7 @@ class GameState:
                     PLAYERS[scorer], points, max(red[0], blue[0]), min(red[0], blue[0]),
                     self.scores[scorer]))
             if self.scores[scorer] >= WINNING_SCORE:
-                self._finish(PLAYERS[scorer], "points", events)
+                self._finish(Outcome(Termination.POINTS, PLAYERS[scorer]), events)
                 return
         for p in (0, 1):
             self._reveal(p, range(1, 2), events)
@@ -473,9 +488,9 @@ class GameState:
 
     def _check_area_win(self, player: int, events: list | None) -> bool:
         own = self.stones[player]
-        for reason, mask in AREA_MASKS:
+        for termination, mask in _AREA_WINS:
             if own & mask == mask:
-                self._finish(PLAYERS[player], reason, events)
+                self._finish(Outcome(termination, PLAYERS[player]), events)
                 return True
         return False
 
@@ -490,7 +505,7 @@ class GameState:
             if self.phase is OVER:
                 return
         if self.round >= self.rules.max_rounds:
-            self._finish_on_points("round_limit", events)
+            self._finish_on_points(Termination.ROUND_LIMIT, events)
             return
         self._start_round(events)
 
@@ -527,7 +542,7 @@ class GameState:
             events.append(E.StonesReturned(returned[0], returned[1], self.rules.dead_return_to_supply))
         if max(self.scores) >= WINNING_SCORE:
             if self.scores[0] != self.scores[1] or self.rules.equal_points_draw:
-                self._finish_on_points("scoring", events)
+                self._finish_on_points(Termination.SCORING, events)
 
     def _score_category(self, category, title, counts, points, events) -> None:
         self.scores[0] += points[0]
@@ -535,18 +550,17 @@ class GameState:
         if events is not None:
             events.append(E.CategoryScored(category, title, counts[0], counts[1], points[0], points[1]))
 
-    def _finish_on_points(self, reason: str, events: list | None) -> None:
+    def _finish_on_points(self, termination: Termination, events: list | None) -> None:
         red, blue = self.scores
-        self._finish(None if red == blue else PLAYERS[0 if red > blue else 1], reason, events)
+        self._finish(Outcome(termination, None if red == blue else PLAYERS[0 if red > blue else 1]), events)
 
-    def _finish(self, winner: Player | None, reason: str, events: list | None) -> None:
+    def _finish(self, outcome: Outcome, events: list | None) -> None:
         self.phase = OVER
-        self.winner = winner
-        self.reason = reason
+        self._outcome = outcome
         self.active = None
         self.remaining = 0
         if events is not None:
-            events.append(E.GameOver(winner, reason, self.scores[0], self.scores[1]))
+            events.append(E.GameOver(outcome.winner, outcome.termination, self.scores[0], self.scores[1]))
 
 
 # category number, title, the squares compared, points to the holder of the majority

@@ -101,9 +101,7 @@ def summary(state: GameState) -> dict:
     def both(values) -> dict:
         return {"red": values[0], "blue": values[1]}
 
-    winner = None
-    if state.is_over:
-        winner = str(state.winner) if state.winner is not None else "draw"
+    outcome = state.outcome()
     return {
         "round": state.round,
         "phase": state.phase.value,
@@ -112,6 +110,5 @@ def summary(state: GameState) -> dict:
         "dead": both(state.dead),
         "temples": [[state.owner_name(t, s) for s in range(SQUARES_PER_TEMPLE)] for t in TEMPLES],
         "exchange_used": both(state.exchange_used),
-        "winner": winner,
-        "reason": state.reason,
+        **({"winner": None, "reason": None} if outcome is None else outcome.to_dict()),
     }

@@ -44,8 +44,6 @@ class Sampler:
         s.first = None if v.first is None else int(Player.parse(v.first))
         s.active = None if v.active is None else int(Player.parse(v.active))
         s.turn_index = 0 if s.active is None or s.active == s.first else 1
-        s.winner = None if v.winner in (None, "draw") else Player.parse(v.winner)
-        s.reason = v.reason
         stones = [0, 0]
         for t, row in zip(TEMPLES, v.temples):
             for sq, owner in enumerate(row):

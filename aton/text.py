@@ -48,9 +48,10 @@ def position_text(state: GameState) -> str:
         )
     dead = state.dead[0] + state.dead[1]
     lines.append(f"Kingdom of the Dead: {dead}/{KINGDOM_CAPACITY}")
-    if state.is_over:
-        result = "a draw" if state.winner is None else f"{state.winner} wins"
-        lines.append(f"Game over: {result} ({state.reason})")
+    outcome = state.outcome()
+    if outcome is not None:
+        result = "a draw" if outcome.winner is None else f"{outcome.winner} wins"
+        lines.append(f"Game over: {result} ({outcome.termination})")
     else:
         for p in state.pending():
             lines.append(f"To move: {p} — {decision_sentence(state, p)}")

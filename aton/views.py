@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from .board import SQUARES_PER_TEMPLE, TEMPLES, square_set
 from .cards import CARD_VALUES, FULL_DECK
-from .game import COMMIT, OVER, REMOVE, GameState, decision_sentence
+from .game import COMMIT, REMOVE, GameState, decision_sentence
 from .players import PLAYERS, Player
 
 
@@ -193,6 +193,8 @@ def _temple_row(red: int, blue: int) -> tuple[str | None, ...]:
 def view(state: GameState, player: Player | int | None) -> View:
     """What ``player`` may know of ``state`` (None: a spectator)."""
     viewer = None if player is None else int(player)
+    outcome = state.outcome()
+    ended = {"winner": None, "reason": None} if outcome is None else outcome.to_dict()
     return View(
         viewer=None if viewer is None else str(PLAYERS[viewer]),
         round=state.round,
@@ -204,8 +206,8 @@ def view(state: GameState, player: Player | int | None) -> View:
         red=_player_view(state, 0, viewer),
         blue=_player_view(state, 1, viewer),
         temples=temple_owners(state.stones[0], state.stones[1]),
-        winner=None if state.phase is not OVER else (str(state.winner) if state.winner is not None else "draw"),
-        reason=state.reason,
+        winner=ended["winner"],
+        reason=ended["reason"],
         decision=None if viewer is None else decision_for(state, viewer),
     )
 

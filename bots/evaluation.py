@@ -136,7 +136,7 @@ def board_value(own: int, opp: int) -> float:
 def evaluate(state: GameState, player: int) -> float:
     """The position's value for ``player`` in points (terminal: +-1000, draw 0)."""
     if state.phase is OVER:
-        winner = state.winner
+        winner = state.outcome().winner
         if winner is None:
             return 0.0
         return 1000.0 if int(winner) == player else -1000.0
@@ -161,7 +161,7 @@ _C1_REACH = [
 def win_probability(state: GameState, player: int) -> float:
     """``evaluate`` squashed to [0, 1]: 1 a win, 0 a loss, 0.5 even."""
     if state.phase is OVER:
-        winner = state.winner
+        winner = state.outcome().winner
         if winner is None:
             return 0.5
         return 1.0 if int(winner) == player else 0.0

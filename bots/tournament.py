@@ -19,7 +19,8 @@ from typing import Any, Callable
 from aton.game import GameState, new_game
 from aton.moves import Exchange
 from aton.options import DEFAULT_RULES, Rules
-from aton.players import PLAYERS
+from aton.outcome import Outcome, Termination
+from aton.players import PLAYERS, Player
 from aton.views import view
 
 from .strategy import Strategy, make_strategy, parse_spec
@@ -36,13 +37,17 @@ def derive_seed(*parts: object) -> int:
 @dataclass
 class GameResult:
     seed: int
-    winner: str | None  # "red", "blue" or None for a draw
-    reason: str
+    winner: Player | None  # None: a draw
+    termination: Termination
     rounds: int
     scores: tuple[int, int]
     decisions: tuple[int, int]  # per colour
     think_s: tuple[float, float]  # time spent in each bot, per colour
     elapsed_s: float
+
+    @property
+    def outcome(self) -> Outcome:
+        return Outcome(self.termination, self.winner)
 
 
 def _wants_events(bot: Strategy) -> bool:
@@ -105,10 +110,12 @@ def play_game(
                 break
     for p in (0, 1):
         bots[p].on_game_over(view(state, p))
+    outcome = state.outcome()
+    assert outcome is not None  # the round limit ends every game
     return GameResult(
         seed=seed,
-        winner=None if state.winner is None else str(state.winner),
-        reason=state.reason or "",
+        winner=outcome.winner,
+        termination=outcome.termination,
         rounds=state.round,
         scores=(state.scores[0], state.scores[1]),
         decisions=(decisions[0], decisions[1]),
@@ -149,7 +156,7 @@ class TournamentResult:
         winner = result.winner
         if winner is None:
             self.draws += 1
-        elif winner == str(PLAYERS[a_colour]):
+        elif winner == a_colour:
             self.a_wins += 1
         else:
             self.b_wins += 1
@@ -160,7 +167,8 @@ class TournamentResult:
         self.think_s[0] += result.think_s[a_colour]
         self.think_s[1] += result.think_s[b_colour]
         self.elapsed_s += result.elapsed_s
-        self.reasons[result.reason] = self.reasons.get(result.reason, 0) + 1
+        reason = result.termination.value
+        self.reasons[reason] = self.reasons.get(reason, 0) + 1
 
     @property
     def a_win_rate(self) -> float:

@@ -16,6 +16,7 @@ from aton.events import Committed, Event
 from aton.game import new_game
 from aton.moves import Commit, move_from_dict
 from aton.options import DEFAULT_RULES, Rules
+from aton.outcome import Outcome, Termination
 from aton.players import Player
 from aton.record import GameRecord
 from aton.views import view
@@ -48,7 +49,8 @@ class HostedGame(Protocol):
     def default_move(self, seat: str) -> dict:
         """The move played for ``seat`` when its time runs out."""
 
-    def forfeit(self, seat: str, reason: str) -> list: ...
+    def forfeit(self, seat: str, termination: Termination) -> list:
+        """End the game against ``seat`` (time or abandoning); return the events."""
 
     def summary(self) -> dict:
         """Round and scores, for the lobby's list of games."""
@@ -56,9 +58,8 @@ class HostedGame(Protocol):
     @property
     def is_over(self) -> bool: ...
 
-    @property
-    def result(self) -> tuple[str | None, str | None]:
-        """(winner seat or "draw", reason) once over; (None, None) before."""
+    def outcome(self) -> Outcome | None:
+        """How the game ended; None while it goes on."""
 
     def record(self, meta: dict) -> dict: ...
 
@@ -134,9 +135,9 @@ class AtonGame:
         legal = self.state.legal_moves(player, resign=False)
         return legal[0].to_dict()
 
-    def forfeit(self, seat: str, reason: str) -> list[Event]:
+    def forfeit(self, seat: str, termination: Termination) -> list[Event]:
         events: list[Event] = []
-        self.state.forfeit(self._player(seat), reason, events)
+        self.state.forfeit(self._player(seat), termination, events)
         return events
 
     def summary(self) -> dict:
@@ -146,12 +147,8 @@ class AtonGame:
     def is_over(self) -> bool:
         return self.state.is_over
 
-    @property
-    def result(self) -> tuple[str | None, str | None]:
-        if not self.state.is_over:
-            return None, None
-        winner = self.state.winner
-        return ("draw" if winner is None else str(winner)), self.state.reason
+    def outcome(self) -> Outcome | None:
+        return self.state.outcome()
 
     def record(self, meta: dict) -> dict:
         self.history.meta = dict(meta)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Protocol
 
 from aton.errors import IllegalMove
+from aton.outcome import Termination
 from protocol import messages as m
 from protocol.commitment import opens
 from protocol.errors import ErrorCode, ProtocolError
@@ -382,8 +383,9 @@ class Room:
         self._publish(visible, arbiter_before=before)
 
     def _result_row(self) -> dict:
-        winner, reason = self.game.result
-        return {"winner": winner, "reason": reason, **self.game.summary()}
+        outcome = self.game.outcome()
+        assert outcome is not None
+        return {**outcome.to_dict(), **self.game.summary()}
 
     # ----------------------------------------------------------------- clocks
 
@@ -440,7 +442,7 @@ class Room:
         try:
             seat.strikes += 1
             if kind == "open" or seat.strikes >= self.time_control.max_strikes:
-                self._forfeit(seat_name, "time")
+                self._forfeit(seat_name, Termination.TIME)
                 return
             notice = {"type": "timeout", "player": seat_name, "action": kind, "strikes": seat.strikes}
             move = self.game.default_move(seat_name)
@@ -450,15 +452,15 @@ class Room:
                 self._accept(seat_name, move, before=[notice])
         except Exception:  # a fault here must never stall the game: log it and end it cleanly
             log.exception("game %s: time-out handling failed", self.game_id)
-            self._forfeit(seat_name, "time")
+            self._forfeit(seat_name, Termination.TIME)
 
     def _abandoned(self, seat_name: str) -> None:
         self.seats[seat_name].grace_timer = None
         if not self.game.is_over and self.seats[seat_name].participant is None:
-            self._forfeit(seat_name, "abandoned")
+            self._forfeit(seat_name, Termination.ABANDONED)
 
-    def _forfeit(self, seat_name: str, reason: str) -> None:
-        visible = self._visible(self.game.forfeit(seat_name, reason))
+    def _forfeit(self, seat_name: str, termination: Termination) -> None:
+        visible = self._visible(self.game.forfeit(seat_name, termination))
         self.seals = {}
         self.store.finish(self.game_id, self.version + self._event_count(visible), self._result_row())
         self._publish(visible)

@@ -1,6 +1,6 @@
 """The area victory: a whole temple, all yellow or all green squares, checked after placement."""
 
-from aton import BLUE, RED, Place, Remove
+from aton import BLUE, RED, Outcome, Place, Remove, Termination
 from aton import events as E
 from aton.game import OVER, PLACE, REMOVE
 
@@ -21,7 +21,7 @@ def all_but(squares, *missing):
 
 
 def assert_won(state, winner, reason):
-    assert state.phase is OVER and state.winner == winner and state.reason == reason
+    assert state.phase is OVER and state.outcome() == Outcome(Termination(reason), winner)
     assert state.pending() == () and state.legal_moves(RED) == state.legal_moves(BLUE) == []
 
 

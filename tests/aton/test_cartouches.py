@@ -1,6 +1,6 @@
 """Cartouche 1 (points, the 40-point win) and cartouche 2 (who plays first, wars)."""
 
-from aton import BLUE, RED
+from aton import BLUE, RED, Outcome, Termination
 from aton import events as E
 from aton.game import OVER, PLACE
 
@@ -55,7 +55,7 @@ def test_reaching_40_at_cartouche_1_wins_at_once():
         E.PointsScored(RED, 4, 4, 2, 40),
         E.GameOver(RED, "points", 40, 39),
     ]
-    assert state.phase is OVER and state.winner == RED and state.reason == "points"
+    assert state.phase is OVER and state.outcome() == Outcome(Termination.POINTS, RED)
     assert state.revealed == [1, 1]  # cartouche 2 is never turned up
 
 

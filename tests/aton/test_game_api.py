@@ -1,6 +1,8 @@
 """The engine's API: pending decisions, legal moves, apply/play/copy, resign and forfeit."""
 
-from aton import BLUE, RED, Commit, Exchange, Place, Remove, Resign, apply, move_from_dict
+from aton import (
+    BLUE, RED, Commit, Exchange, Outcome, Place, Remove, Resign, Termination, apply, move_from_dict,
+)
 from aton import events as E
 from aton.game import OVER, decision_sentence
 from aton.moves import commit_moves
@@ -40,16 +42,16 @@ def test_resigning_ends_the_game_for_the_other_player_at_any_time():
     state, _ = committed((1, 2, 1, 2), (2, 4, 1, 1))
     events = play(state, (BLUE, Resign()))  # not blue's decision: resigning is always allowed
     assert events == [E.Resigned(BLUE), E.GameOver(RED, "resign", 0, 2)]
-    assert state.phase is OVER and state.winner == RED and state.reason == "resign"
+    assert state.phase is OVER and state.outcome() == Outcome(Termination.RESIGN, RED)
     assert state.pending() == () and state.legal_moves(RED) == []
 
 
 def test_a_forfeit_ends_the_game_with_the_reason_given():
     state, _ = start()
     events = []
-    state.forfeit(RED, "time", events)
-    assert events == [E.GameOver(BLUE, "time", 0, 0)]
-    assert state.winner == BLUE and state.reason == "time"
+    state.forfeit(RED, Termination.TIME, events)
+    assert events == [E.GameOver(BLUE, Termination.TIME, 0, 0)]
+    assert state.outcome() == Outcome(Termination.TIME, BLUE)
 
 
 def test_apply_returns_a_new_state_and_leaves_the_old_one_alone():

@@ -2,7 +2,7 @@
 
 import pytest
 
-from aton import BLUE, RED, Commit, Exchange, IllegalMove, Place, Remove, Resign, apply
+from aton import BLUE, RED, Commit, Exchange, IllegalMove, Place, Remove, Resign, Termination, apply
 from aton.game import COMMIT, PLACE, REMOVE
 
 from engine_helpers import assert_illegal, committed, play, snapshot, start
@@ -184,7 +184,7 @@ def test_any_move_after_the_game_is_over(game_over, player, move):
 def test_no_forfeit_after_the_game_is_over(game_over):
     before = snapshot(game_over)
     with pytest.raises(IllegalMove, match="^the game is over$"):
-        game_over.forfeit(RED, "time")
+        game_over.forfeit(RED, Termination.TIME)
     assert snapshot(game_over) == before
 
 

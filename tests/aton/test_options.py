@@ -2,7 +2,7 @@
 
 import pytest
 
-from aton import BLUE, DEFAULT_RULES, RED, Exchange, Place, Rules, view
+from aton import BLUE, DEFAULT_RULES, RED, Exchange, Outcome, Place, Rules, Termination, view
 from aton import events as E
 from aton.cards import shuffled
 from aton.game import COMMIT, OVER
@@ -146,7 +146,7 @@ def test_switched_off_equal_points_after_scoring_play_on():
 def test_switched_off_the_next_points_at_cartouche_1_then_win():
     rules = Rules(equal_points_draw=False)
     state, _ = committed((2, 2, 1, 1), (1, 3, 1, 1), scores=(45, 45), rules=rules)
-    assert state.phase is OVER and state.winner == RED and state.reason == "points"
+    assert state.phase is OVER and state.outcome() == Outcome(Termination.POINTS, RED)
 
 
 def test_switched_off_unequal_points_still_end_the_game():
@@ -170,8 +170,8 @@ def test_the_round_limit_ends_the_game_on_points():
 def test_equal_points_at_the_round_limit_are_a_draw():
     state, _ = start(hands((2, 3, 4, 1)), hands((2, 4, 3, 1)), rules=Rules(max_rounds=1))
     events, _ = play_round(state)
-    assert events[-1] == E.GameOver(None, "round_limit", 0, 0)
-    assert state.winner is None
+    assert events[-1] == E.GameOver(None, Termination.ROUND_LIMIT, 0, 0)
+    assert state.outcome() == Outcome(Termination.ROUND_LIMIT, None) and state.outcome().is_draw
 
 
 def test_the_round_limit_comes_after_a_scoring_round_in_the_last_round():

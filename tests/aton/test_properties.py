@@ -153,7 +153,7 @@ class PublicLog:
         if self.over is None:
             assert state.phase is not OVER
         else:
-            assert (self.over.winner, self.over.reason) == (state.winner, state.reason)
+            assert self.over.outcome == state.outcome()
 
 
 def check_invariants(state, previous_scores) -> None:

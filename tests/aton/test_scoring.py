@@ -1,6 +1,6 @@
 """The scoring round: when it happens, each category, ties, the stones' return, the end."""
 
-from aton import BLUE, RED, Place, Remove
+from aton import BLUE, RED, Outcome, Place, Remove, Termination
 from aton import events as E
 from aton.game import COMMIT, OVER
 
@@ -112,7 +112,7 @@ def test_stones_placed_into_the_kingdom_count_too():
 def test_40_points_after_scoring_ends_the_game_and_more_points_win():
     state, events = scoring_round(RED_STONES, BLUE_STONES, scores=(23, 20))
     assert events[-2:] == [E.StonesReturned(18, 18, True), E.GameOver(RED, "scoring", 40, 32)]
-    assert state.phase is OVER and state.winner == RED and state.reason == "scoring"
+    assert state.phase is OVER and state.outcome() == Outcome(Termination.SCORING, RED)
     assert state.supply == [18, 18] and state.dead == [0, 0]
 
 
@@ -127,13 +127,13 @@ def test_after_a_final_scoring_the_round_s_cards_are_in_the_discard_piles_only()
 def test_the_player_who_did_not_reach_40_first_can_still_win_on_more_points():
     state, events = scoring_round(RED_STONES, BLUE_STONES, scores=(25, 35))
     assert events[-1] == E.GameOver(BLUE, "scoring", 42, 47)
-    assert state.winner == BLUE
+    assert state.outcome() == Outcome(Termination.SCORING, BLUE)
 
 
 def test_equal_points_after_the_final_scoring_are_a_draw():
     state, events = scoring_round(RED_STONES, BLUE_STONES, scores=(30, 35))
     assert events[-1] == E.GameOver(None, "scoring", 47, 47)
-    assert state.phase is OVER and state.winner is None and state.reason == "scoring"
+    assert state.phase is OVER and state.outcome() == Outcome(Termination.SCORING, None)
 
 
 def test_below_40_the_game_goes_on():

@@ -3,7 +3,7 @@
 import json
 import random
 
-from aton import BLUE, RED, Commit, Exchange, Place, Resign, View, new_game, view
+from aton import BLUE, RED, Commit, Exchange, Place, Resign, Termination, View, new_game, view
 from aton import events as E
 from aton.views import Decision, PlayerView, unseen_cards
 
@@ -116,7 +116,7 @@ def test_a_finished_game():
     assert (v.phase, v.winner, v.reason) == ("over", "blue", "resign")
     assert v.pending == () and v.active is None
     state, _ = start()
-    state.forfeit(BLUE, "abandoned")
+    state.forfeit(BLUE, Termination.ABANDONED)
     assert (view(state, BLUE).winner, view(state, BLUE).reason) == ("red", "abandoned")
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from aton import RED, Outcome, Termination
 from protocol import messages as m
 
 from aton_tui.screens.end import EndScreen
@@ -85,7 +86,7 @@ def test_scoring_breakdown(snap_compare, size):
 def test_end_screen(snap_compare, size):
     script = ScriptedGame(seed=9)
     script.play_until(lambda s: False, limit=2000)
-    assert script.game.result == ("red", "temple")
+    assert script.game.outcome() == Outcome(Termination.TEMPLE, RED)
     frames = script.frames
     # the scoring rounds of the game come first; the end screen follows them
     scorings = sum(1 for f in frames for e in getattr(f, "events", ()) if e.get("type") == "scoring_started")

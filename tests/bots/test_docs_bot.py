@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from aton import BLUE, RED
 from bots.cli import load_modules, main
 from bots.strategy import STRATEGIES, make_strategy
 from bots.tournament import play_game
@@ -27,6 +28,6 @@ def test_the_documented_bot_plays_complete_games(tmp_path, capsys):
     assert "pharaoh" in STRATEGIES
     for game in range(10):
         result = play_game(make_strategy("pharaoh", seed=game), make_strategy("random", seed=game), 100 + game)
-        assert result.winner in ("red", "blue", None)
+        assert result.winner in (RED, BLUE, None)
     assert main(["tournament", "pharaoh", "random", "--load", str(path), "--games", "4", "--json"]) == 0
     assert '"games": 4' in capsys.readouterr().out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from aton import RED, Termination
 from aton.game import PLACE, REMOVE, new_game
 from bots.evaluation import (
     CLASS_MASKS,
@@ -79,7 +80,7 @@ def test_the_fast_square_picker_chooses_a_best_class():
 
 def test_finished_games_evaluate_to_their_result():
     state, _ = new_game(1)
-    state.forfeit(0, "time")
+    state.forfeit(RED, Termination.TIME)
     assert evaluate(state, 1) > 100 > -100 > evaluate(state, 0)
     assert win_probability(state, 1) == 1.0 and win_probability(state, 0) == 0.0
     fresh, _ = new_game(2)

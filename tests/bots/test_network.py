@@ -50,5 +50,5 @@ async def test_a_bot_whose_connection_drops_mid_game_comes_back_and_finishes(ser
     assert await dropper, "ada came back to her seat before the game ended"
     room = server.rooms[results_a[0].game]
     assert room.game.is_over
-    assert room.game.result[1] not in ("abandoned", "time")
+    assert not room.game.outcome().termination.is_forfeit
     assert results_a[0].winner == results_b[0].winner

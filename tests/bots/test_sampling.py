@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+from aton import RED, Termination
 from aton.game import new_game
 from aton.options import Rules
 from aton.sampling import Sampler, card_counts, sample_state
@@ -106,6 +107,6 @@ def test_spectator_views_and_finished_games_are_refused():
     state, _ = new_game(1)
     with pytest.raises(ValueError):
         sample_state(view(state, None), random.Random(1))
-    state.forfeit(0, "time")
+    state.forfeit(RED, Termination.TIME)
     with pytest.raises(ValueError):
         sample_state(view(state, 0), random.Random(1))

@@ -8,6 +8,7 @@ from dataclasses import fields, is_dataclass
 
 import pytest
 
+from aton import BLUE, RED
 from aton.game import GameState
 from aton.views import PlayerView, View
 from bots.cli import main
@@ -61,7 +62,7 @@ def test_a_registered_strategy_can_be_named():
 
     bot = make_strategy("test-first-square", seed=3)
     result = play_game(bot, make_strategy("random", seed=4), 12)
-    assert result.winner in ("red", "blue", None)
+    assert result.winner in (RED, BLUE, None)
 
 
 # ---------------------------------------------------------------------- no hidden state

@@ -79,7 +79,7 @@ async def test_two_clients_play_a_whole_game_and_a_spectator_sees_nothing_hidden
     final = server.rooms[game_id].game
     assert final.is_over
     for recorder in (red, blue, spectator):
-        assert recorder.view["winner"] == final.result[0]
+        assert {k: recorder.view[k] for k in ("winner", "reason")} == final.outcome().to_dict()
         assert not recorder.errors(), recorder.errors()
     assert assert_nothing_hidden(red.frames, "red", seed) > 20
     assert assert_nothing_hidden(blue.frames, "blue", seed) > 20
