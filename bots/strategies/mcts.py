@@ -34,6 +34,7 @@ from __future__ import annotations
 import gc
 import math
 import time
+from typing import Callable
 
 from aton.board import RANGE_MASK, temple_square
 from aton.game import COMMIT, OVER, GameState
@@ -245,9 +246,12 @@ class MCTSStrategy(Strategy):
         opp_noise: float = 2.0,
         opp_model: str = "random",
         commit_depth: int | None = 0,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
+        """``clock`` (seconds) measures ``budget_ms``; a test may pass its own."""
         super().__init__(seed)
         self.budget_ms = budget_ms
+        self.clock = clock
         self.iterations = iterations
         self.depth = depth
         self.opp_noise = opp_noise
@@ -322,7 +326,7 @@ class MCTSStrategy(Strategy):
             budget = self.iterations
             clock = None
         else:
-            clock = time.perf_counter
+            clock = self.clock
             start = self._started  # when the strategy was asked, set-up included
             budget_s = self.budget_ms / 1000.0 * 0.97
         for phase in range(phases):
@@ -353,7 +357,7 @@ class MCTSStrategy(Strategy):
         return arms[0]
 
     def exchange(self, view: View) -> bool:
-        self._started = time.perf_counter()
+        self._started = self.clock()
         choice = self._search_commit(view)
         if choice is EXCHANGE:
             self._cached = None
@@ -366,7 +370,7 @@ class MCTSStrategy(Strategy):
         self._cached = None
         if cached is not None and cached[0] == view:
             return cached[1]  # searched already when asked about the exchange
-        self._started = time.perf_counter()
+        self._started = self.clock()
         return self._search_commit(_without_exchange(view))
 
     # -- squares
@@ -403,11 +407,11 @@ class MCTSStrategy(Strategy):
         return temple_square(self.rng.choice(indices))
 
     def place(self, view: View) -> tuple[int, int]:
-        self._started = time.perf_counter()
+        self._started = self.clock()
         return self._search_square(view)
 
     def remove(self, view: View) -> tuple[int, int]:
-        self._started = time.perf_counter()
+        self._started = self.clock()
         return self._search_square(view)
 
 

@@ -107,20 +107,24 @@ def test_choose_rejects_illegal_answers():
 
     state, _ = new_game(1)
     v = view(state, 0)
-    if sorted(v.decision.hand) == [4, 4, 4, 4]:  # pragma: no cover - not with this seed
-        pytest.skip("the hand happens to be four 4s")
+    assert sorted(v.decision.hand) != [4, 4, 4, 4], "seed 1 deals a hand that four 4s are not"
     with pytest.raises(IllegalChoice):
         Cheat().choose(v)
 
 
-def test_mcts_respects_its_time_budget():
-    import time
-
+def test_mcts_stops_at_the_first_reading_of_its_clock_past_its_budget():
     from aton.game import new_game
     from aton.views import view
 
-    bot = make_strategy("mcts", seed=1, budget_ms=50)
+    readings = []
+
+    def clock() -> float:  # every reading is one millisecond after the one before
+        readings.append(len(readings) / 1000)
+        return readings[-1]
+
+    bot = make_strategy("mcts", seed=1, budget_ms=50, clock=clock)
     state, _ = new_game(3)
-    start = time.perf_counter()
     bot.choose(view(state, 0))
-    assert time.perf_counter() - start < 0.5
+    budget = 0.050 * 0.97  # the search keeps 3% of its budget for answering
+    assert readings[-1] >= budget > readings[-2]
+    assert bot.last_iterations >= len(readings) - 1  # each reading after the first follows a round of work

@@ -18,6 +18,7 @@ class Recorder:
         self.game: int | None = None
         self.seat: str | None = None
         self.view: dict | None = None
+        self.clocks: dict | None = None  # the clocks that came with the latest view
         self.version = 0
         self.acted_on = -1  # the version of the last view this client answered
         self.sent: dict[int, dict] = {}  # request id -> the move it carried
@@ -38,7 +39,7 @@ class Recorder:
         if isinstance(msg, m.GameState):
             self.game, self.seat = msg.game, msg.seat
         if isinstance(msg, (m.GameState, m.Update)) and msg.game == self.game:
-            self.view, self.version = msg.view, msg.version
+            self.view, self.clocks, self.version = msg.view, msg.clocks, msg.version
         return msg
 
     async def expect(self, kind: type, timeout: float = 10) -> m.Message:

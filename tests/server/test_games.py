@@ -259,19 +259,15 @@ async def test_a_finished_games_record_is_available_and_replays_to_its_end(serve
     assert reply.record["meta"]["players"][blue.seat]["name"] == blue.client.name
 
 
-async def test_a_finished_game_leaves_memory_after_a_while_but_stays_in_the_database(tmp_path):
-    srv = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "r.db"), finished_game_seconds=0.2))
-    await srv.start()
-    try:
-        red, blue = await matched_pair(srv.port)
-        await red.send(m.Resign(game=red.game))
-        await blue.until(lambda f: isinstance(f, m.Update) and f.view["winner"] is not None)
-        assert red.game in srv.rooms
-        await asyncio.sleep(0.5)
-        assert red.game not in srv.rooms
-        assert [g.status for g in srv.store.load_games()] == ["over"]
-    finally:
-        await srv.stop()
+async def test_a_finished_game_leaves_memory_after_a_while_but_stays_in_the_database(server):
+    red, blue = await matched_pair(server.port)
+    await red.send(m.Resign(game=red.game))
+    await blue.until(lambda f: isinstance(f, m.Update) and f.view["winner"] is not None)
+    server.clock.advance(server.config.finished_game_seconds - 0.001)
+    assert red.game in server.rooms
+    server.clock.advance(0.001)
+    assert red.game not in server.rooms
+    assert [g.status for g in server.store.load_games()] == ["over"]
 
 
 async def test_a_rematch_that_has_started_cannot_be_started_again_by_one_player(server):
