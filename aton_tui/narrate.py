@@ -121,6 +121,8 @@ def _line(e: dict, seat: str | None) -> str | None:
         return f"{who} has committed (the cards stay hidden)."
     if kind == "open_requested":
         return "Both have committed: the cartouches are opened."
+    if kind == "opened":
+        return None  # the client opens by itself: open_requested said it, the reveals show it
     if kind == "points_scored":
         return (f"{who} scores {e['points']}: cartouche 1 {e['higher']} beats {e['lower']} "
                 f"(2 × the difference) — now {e['total']}.")
@@ -158,8 +160,10 @@ def _line(e: dict, seat: str | None) -> str | None:
         return (f"Game over. {result_sentence(e.get('winner'), e['reason'])} "
                 f"Final score: Red {e['red_score']}, Blue {e['blue_score']}.")
     if kind == "timeout":
-        return (f"{who}'s time ran out while {_ACTIONS.get(e['action'], e['action'])}: "
-                f"a default move was played (strike {e['strikes']}).")
+        ran_out = f"{who}'s time ran out while {_ACTIONS.get(e['action'], e['action'])}"
+        if e.get("forfeit"):
+            return f"{ran_out} (strike {e['strikes']}): {who} loses on time."
+        return f"{ran_out}: a default move was played (strike {e['strikes']})."
     if kind == "disconnected":
         return f"{who} lost the connection; the seat is kept for {int(e['grace_s'])} s."
     if kind == "reconnected":

@@ -9,15 +9,15 @@ encode.  docs/protocol.md's message tables are generated from these classes
 
 from __future__ import annotations
 
-import typing
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Annotated, Any, ClassVar
 
 from .errors import ErrorCode, ProtocolError
-from .schema import Binary, Bool, Int, Items, ListOf, OneOf, Optional, Record, Spec, Text, brief, invalid
+from .schema import (Binary, Bool, Int, Items, ListOf, OneOf, Optional, Record, Spec, Text, brief, build,
+                     declared_fields)
 
-PROTOCOL_VERSION = "1.2"
+PROTOCOL_VERSION = "1.3"
 PROTOCOL_MAJOR = 1
 
 MAX_ID = 2**31 - 1
@@ -53,7 +53,6 @@ class Message:
 
 
 CATALOGUE: dict[Direction, dict[str, type[Message]]] = {d: {} for d in Direction}
-_SPECS: dict[type[Message], tuple[tuple[str, Spec, bool], ...]] = {}
 
 
 def message(type_name: str, direction: Direction):
@@ -62,12 +61,7 @@ def message(type_name: str, direction: Direction):
     def register(cls: type[Message]) -> type[Message]:
         cls.TYPE = type_name
         cls.DIRECTION = direction
-        hints = typing.get_type_hints(cls, include_extras=True)
-        specs = []
-        for f in fields(cls):
-            spec = next(m for m in hints[f.name].__metadata__ if isinstance(m, Spec))
-            specs.append((f.name, spec, f.default is MISSING and not isinstance(spec, Optional)))
-        _SPECS[cls] = tuple(specs)
+        declared_fields(cls)  # a field without its Spec fails here, at import
         CATALOGUE[direction][type_name] = cls
         return cls
 
@@ -76,7 +70,7 @@ def message(type_name: str, direction: Direction):
 
 def field_specs(cls: type[Message]) -> tuple[tuple[str, Spec, bool], ...]:
     """(name, spec, required) for each field of a message class, in declaration order."""
-    return _SPECS[cls]
+    return declared_fields(cls)
 
 
 def parse(data: Any, direction: Direction) -> Message:
@@ -92,16 +86,7 @@ def parse(data: Any, direction: Direction) -> Message:
             f"type: unknown message type {brief(type_name)[:40]} (expected one of: {known})",
             field="type",
         )
-    values = {}
-    for name, spec, required in _SPECS[cls]:
-        if name not in data or data[name] is None:
-            if required:
-                raise invalid(name, f"required field is missing ({spec.expected()})")
-            if isinstance(spec, Optional):
-                values[name] = None
-            continue
-        values[name] = spec.check(data[name], name)
-    return cls(**values)
+    return build(cls, data)
 
 
 def request_id(data: Any) -> int | None:

@@ -8,9 +8,10 @@ docs tables from these declarations alone.
 
 from __future__ import annotations
 
+import typing
 import unicodedata
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
 from typing import Any
 
 from .errors import ErrorCode, ProtocolError
@@ -53,6 +54,40 @@ def is_printable(text: str) -> bool:
     )
 
 
+def declared_fields(cls: type) -> tuple[tuple[str, Spec, bool], ...]:
+    """(name, spec, required) for each field of a dataclass whose fields are
+    ``Annotated[type, Spec]`` (a message or an event), in declaration order.
+
+    A field is required when it has no default and nil is not allowed."""
+    found = _DECLARED.get(cls)
+    if found is None:
+        hints = typing.get_type_hints(cls, include_extras=True)
+        declared = []
+        for f in fields(cls):
+            spec = next(m for m in hints[f.name].__metadata__ if isinstance(m, Spec))
+            declared.append((f.name, spec, f.default is MISSING and not isinstance(spec, Optional)))
+        found = _DECLARED[cls] = tuple(declared)
+    return found
+
+
+_DECLARED: dict[type, tuple[tuple[str, "Spec", bool], ...]] = {}
+
+
+def build(cls: type, data: dict, path: str = "") -> Any:
+    """``cls`` from a decoded map, every field checked against its declaration (keys that are
+    not fields are ignored); ProtocolError ``invalid`` names the first wrong field."""
+    values = {}
+    for name, spec, required in declared_fields(cls):
+        if name not in data or data[name] is None:
+            if required:
+                raise invalid(path + name, f"required field is missing ({spec.expected()})")
+            if isinstance(spec, Optional):
+                values[name] = None
+            continue
+        values[name] = spec.check(data[name], path + name)
+    return cls(**values)
+
+
 def invalid(path: str, problem: str) -> ProtocolError:
     return ProtocolError(ErrorCode.INVALID, f"{path}: {problem}", field=path)
 
@@ -88,6 +123,22 @@ class Int(Spec):
 
     def describe(self) -> str:
         return f"an integer {self.low}–{self.high}"
+
+
+@dataclass(frozen=True)
+class Number(Spec):
+    """An integer or a float (msgpack int or float) within bounds."""
+
+    low: float
+    high: float
+
+    def check(self, value: Any, path: str) -> float:
+        if type(value) not in (int, float) or not self.low <= value <= self.high:
+            raise self.wrong(value, path)
+        return value
+
+    def describe(self) -> str:
+        return f"a number {self.low:g}–{self.high:g}"
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Callable, Protocol
 
 from aton.errors import IllegalMove
 from aton.outcome import Termination
+from protocol import events as ev
 from protocol import messages as m
 from protocol.commitment import opens
 from protocol.errors import ErrorCode, ProtocolError
@@ -138,7 +139,7 @@ class Room:
             log.info("game %s: %s's seat taken over by a newer connection", self.game_id, seat_name)
         participant.deliver(self.full_state(seat_name, reply_to))
         if returning and not self.game.is_over:
-            self._publish(arbiter_before=[{"type": "reconnected", "player": seat_name}])
+            self._publish(arbiter_before=[ev.Reconnected(seat_name).to_wire()])
         self.lobby.game_changed(self)
 
     def detach(self, participant: Participant) -> None:
@@ -155,7 +156,7 @@ class Room:
         """The seat is empty: its player forfeits unless they are back within the grace period."""
         grace = self.time_control.grace
         self.seats[seat_name].grace_timer = self.clock.call_later(grace, self._abandoned, seat_name)
-        self._publish(arbiter_before=[{"type": "disconnected", "player": seat_name, "grace_s": grace}])
+        self._publish(arbiter_before=[ev.Disconnected(seat_name, grace).to_wire()])
 
     def watch(self, participant: Participant, reply_to: int | None = None) -> None:
         self.spectators.add(participant)
@@ -289,8 +290,7 @@ class Room:
 
     def _dispatch(self, seat_name: str, msg: m.Message) -> None:
         if isinstance(msg, m.Chat):
-            self._publish(arbiter_after=[{"type": "chat", "player": seat_name, "name": self.seats[seat_name].name,
-                                          "text": msg.text}])
+            self._publish(arbiter_after=[ev.ChatSaid(seat_name, self.seats[seat_name].name, msg.text).to_wire()])
             return
         if isinstance(msg, m.Rematch):
             self._rematch(seat_name, msg.accept)
@@ -332,12 +332,12 @@ class Room:
         seal.order = len(self.seals)
         self.store.save_seal(self.game_id, seat_name, seal.digest, seal.cards)
         self.seals[seat_name] = seal
-        before = [*before, {"type": "committed", "player": seat_name}]
+        before = [*before, ev.Committed(seat_name).to_wire()]
         if len(self.seals) == 2:
             if all(s.opened for s in self.seals.values()):
                 self._resolve_seals(before)
                 return
-            before.append({"type": "open_requested"})
+            before.append(ev.OpenRequested().to_wire())
         self._publish(arbiter_before=before)
 
     def _open(self, seat_name: str, cards: list[int], nonce: bytes) -> None:
@@ -350,10 +350,11 @@ class Room:
         self._check_legal(seat_name, {"move": self.game.sealed_kind, "cards": cards})
         self.store.save_opening(self.game_id, seat_name, cards, nonce)  # stored before it is acknowledged
         seal.cards, seal.nonce = cards, nonce
+        opened = [ev.Opened(seat_name).to_wire()]
         if all(s.opened for s in self.seals.values()):
-            self._resolve_seals([])
+            self._resolve_seals(opened)
         else:
-            self._arm_clocks()
+            self._publish(arbiter_before=opened)
 
     def _resolve_seals(self, before: list[dict]) -> None:
         """Both commitments are open: apply them, in the order they were sealed."""
@@ -441,10 +442,11 @@ class Room:
             return
         try:
             seat.strikes += 1
-            if kind == "open" or seat.strikes >= self.time_control.max_strikes:
-                self._forfeit(seat_name, Termination.TIME)
+            forfeit = kind == "open" or seat.strikes >= self.time_control.max_strikes
+            notice = ev.TimedOut(seat_name, kind, seat.strikes, forfeit=forfeit).to_wire()
+            if forfeit:
+                self._forfeit(seat_name, Termination.TIME, before=[notice])
                 return
-            notice = {"type": "timeout", "player": seat_name, "action": kind, "strikes": seat.strikes}
             move = self.game.default_move(seat_name)
             if kind == "commit":
                 self._seal(seat_name, Seal(cards=move["cards"]), before=[notice])
@@ -459,11 +461,11 @@ class Room:
         if not self.game.is_over and self.seats[seat_name].participant is None:
             self._forfeit(seat_name, Termination.ABANDONED)
 
-    def _forfeit(self, seat_name: str, termination: Termination) -> None:
+    def _forfeit(self, seat_name: str, termination: Termination, before: list[dict] = ()) -> None:
         visible = self._visible(self.game.forfeit(seat_name, termination))
         self.seals = {}
-        self.store.finish(self.game_id, self.version + self._event_count(visible), self._result_row())
-        self._publish(visible)
+        self.store.finish(self.game_id, self.version + self._event_count(visible, before), self._result_row())
+        self._publish(visible, arbiter_before=list(before))
 
     # ----------------------------------------------------------------- after the game
 
@@ -476,14 +478,14 @@ class Room:
                                 f"the rematch of this game has started already: game {self.rematch_game}")
         if not accept:
             self.rematch_offers.clear()
-            self._publish(arbiter_after=[{"type": "rematch_declined", "player": seat_name}])
+            self._publish(arbiter_after=[ev.RematchDeclined(seat_name).to_wire()])
             return
         self.rematch_offers.add(seat_name)
         if len(self.rematch_offers) == len(self.seats) and self.on_rematch:
             self.rematch_offers.clear()  # the agreement is spent on the game it starts
             self.on_rematch(self)
         else:
-            self._publish(arbiter_after=[{"type": "rematch_offered", "player": seat_name}])
+            self._publish(arbiter_after=[ev.RematchOffered(seat_name).to_wire()])
 
     def record(self) -> dict:
         """The game's ``aton-record/1``, as ``aton-server export`` writes it."""
@@ -494,7 +496,7 @@ class Room:
 
     def announce_rematch(self, new_game_id: int) -> None:
         self.rematch_game = new_game_id
-        self._publish(arbiter_after=[{"type": "rematch_started", "game": new_game_id}])
+        self._publish(arbiter_after=[ev.RematchStarted(new_game_id).to_wire()])
 
     def close(self) -> None:
         """Stop every timer (server shutdown)."""

@@ -84,6 +84,18 @@ def test_a_whole_game_is_told_line_by_line():
     assert sum(line.startswith("── Round") for line in story) == 8  # rounds 2-9 (round 1 began before)
 
 
+def test_the_time_out_that_loses_the_game_says_so():
+    assert lines({"type": "timeout", "player": "red", "action": "open", "strikes": 1, "forfeit": True}) == [
+        "Red's time ran out while opening the commitment (strike 1): Red loses on time."]
+    assert lines({"type": "timeout", "player": "blue", "action": "move", "strikes": 2, "forfeit": False}) == [
+        "Blue's time ran out while moving: a default move was played (strike 2)."]
+
+
+def test_an_opening_is_not_told_again():
+    """The client opens by itself; open_requested already said the cartouches are opened."""
+    assert lines({"type": "opened", "player": "blue"}) == []
+
+
 def test_results_name_the_winner_and_the_reason():
     assert result_sentence("blue", "temple") == "Blue wins: filled a whole temple."
     assert result_sentence("draw", "scoring") == "A draw: equal points."

@@ -13,7 +13,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from protocol.messages import Message, field_specs
-from protocol.schema import Binary, Bool, Int, Items, ListOf, OneOf, Optional, Record, Spec, Text
+from protocol.schema import Binary, Bool, Int, Items, ListOf, Number, OneOf, Optional, Record, Spec, Text
 
 # Characters that exercise UTF-8 (multi-byte) while staying printable.
 _SAMPLE_TEXT = "Aton é ☥ 𓂀 x"
@@ -23,6 +23,8 @@ def example_value(spec: Spec) -> Any:
     """One valid value for ``spec``, in the form ``parse`` returns it (tuples for lists)."""
     if isinstance(spec, Int):
         return spec.low + (spec.high - spec.low) // 3
+    if isinstance(spec, Number):
+        return spec.low + (spec.high - spec.low) / 4
     if isinstance(spec, Bool):
         return True
     if isinstance(spec, Text):

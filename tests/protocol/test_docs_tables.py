@@ -1,21 +1,26 @@
-"""docs/protocol.md's message tables are exactly what the declarations render.
+"""docs/protocol.md's generated tables are exactly what the declarations render.
 
 Regenerate them with ``python -m protocol.doc_tables --write docs/protocol.md``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from aton.events import EVENT_TYPES
 from protocol import messages as m
-from protocol.doc_tables import (BEGIN_MARKER, END_MARKER, MarkerError, generated_section, main,
+from protocol.doc_tables import (ARBITER_EVENT_TABLE, BEGIN_MARKER, END_MARKER, EVENTS_BEGIN_MARKER,
+                                 EVENTS_END_MARKER, MarkerError, event_table, generated_section, main,
                                  message_tables, replace_generated, summary)
 from protocol.errors import ERROR_MEANINGS, ErrorCode
+from protocol.events import ARBITER_EVENTS
 from protocol.messages import CATALOGUE, Direction, field_specs
+from protocol.schema import declared_fields
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "protocol.md"
@@ -38,6 +43,26 @@ def test_docs_hold_the_generated_tables():
         f"docs/protocol.md's message tables are out of date; run: {REGENERATE}")
 
 
+def test_docs_hold_the_generated_arbiter_event_table():
+    text = DOCS.read_text(encoding="utf-8")
+    assert generated_section(text, ARBITER_EVENT_TABLE).strip() == event_table().strip(), (
+        f"docs/protocol.md's table of the arbiter's events is out of date; run: {REGENERATE}")
+
+
+def test_the_engine_event_table_of_the_docs_lists_every_engine_event_with_its_fields():
+    """The engine's events are described by hand: every one the server sends, with all its fields."""
+    text = DOCS.read_text(encoding="utf-8")
+    rows = {}
+    for line in text.split("Game events (from the engine", 1)[1].split("Events of the arbiter", 1)[0].splitlines():
+        if line.startswith("| `"):
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            rows[cells[0].strip("`")] = [f.strip() for f in cells[1].split(",") if f.strip()]
+    sent = {kind: cls for kind, cls in EVENT_TYPES.items() if kind not in ARBITER_EVENTS}  # the arbiter's committed
+    assert set(rows) == set(sent)
+    for kind, cls in sent.items():
+        assert rows[kind] == [f.name for f in dataclasses.fields(cls)], kind
+
+
 # ------------------------------------------------------------------ what is rendered
 
 def test_every_message_and_field_is_rendered():
@@ -50,8 +75,35 @@ def test_every_message_and_field_is_rendered():
             assert summary(cls) in section
             for name, spec, required in field_specs(cls):
                 row = f"| `{name}` | {spec.describe().replace('|', chr(92) + '|')} | " \
-                      f"{'yes' if required else 'no'} |"
+                      f"{'yes' if required else 'no'}"
                 assert row in section, row
+
+
+@pytest.mark.parametrize("message, row", [
+    ("play_bot", '| `level` | one of "random", "easy", "normal", "hard" | no (default "normal") |'),
+    ("play_bot", '| `clock` | one of "blitz", "normal", "relaxed" | no (default "normal") |'),
+    ("play_bot", '| `seat` | one of "red", "blue", or nil | no |'),
+    ("create_table", '| `clock` | one of "blitz", "normal", "relaxed" | no (default "normal") |'),
+    ("create_table", '| `private` | true or false | no (default false) |'),
+    ("quick_match", '| `clock` | one of "blitz", "normal", "relaxed" | no (default "normal") |'),
+    ("rematch", '| `accept` | true or false | no (default true) |'),
+    ("welcome", '| `games` | a list of 0–64 items, each an integer 1–9007199254740992 | no |'),
+])
+def test_a_left_out_field_with_a_default_says_which(message, row):
+    section = message_tables().split(f"#### `{message}`\n", 1)[1].split("\n#### ", 1)[0]
+    assert row in section
+
+
+def test_every_arbiter_event_is_rendered_with_its_fields_and_meaning():
+    table = event_table()
+    assert table.startswith("| type | fields | meaning |\n|---|---|---|\n")
+    for kind, cls in ARBITER_EVENTS.items():
+        row = next(line for line in table.splitlines() if line.startswith(f"| `{kind}` |"))
+        assert summary(cls) in row
+        for name, spec, _ in declared_fields(cls):
+            assert f"`{name}`: {spec.describe()}" in row
+    assert "| `timeout` |" in table and "`forfeit`: true or false (default false)" in table
+    assert "| `open_requested` | — |" in table
 
 
 def test_directions_in_order_with_their_messages():
@@ -99,7 +151,8 @@ def test_rendering_is_deterministic():
 
 # ------------------------------------------------------------------ writing into a document
 
-DOC = f"# Protocol\n\nIntro.\n\n## Messages\n\n{BEGIN_MARKER}\nstale tables\n{END_MARKER}\n\n## After\n\nText.\n"
+DOC = (f"# Protocol\n\nIntro.\n\n{EVENTS_BEGIN_MARKER}\nstale events\n{EVENTS_END_MARKER}\n\n## Messages\n\n"
+       f"{BEGIN_MARKER}\nstale tables\n{END_MARKER}\n\n## After\n\nText.\n")
 
 
 def test_write_replaces_only_the_marked_region(tmp_path, capsys):
@@ -107,10 +160,12 @@ def test_write_replaces_only_the_marked_region(tmp_path, capsys):
     path.write_text(DOC, encoding="utf-8")
     assert main(["--write", str(path)]) == 0
     text = path.read_text(encoding="utf-8")
-    assert "stale tables" not in text
-    assert text.startswith(f"# Protocol\n\nIntro.\n\n## Messages\n\n{BEGIN_MARKER}\n")
+    assert "stale tables" not in text and "stale events" not in text
+    assert text.startswith(f"# Protocol\n\nIntro.\n\n{EVENTS_BEGIN_MARKER}\n")
+    assert f"{EVENTS_END_MARKER}\n\n## Messages\n\n{BEGIN_MARKER}\n" in text
     assert text.endswith(f"{END_MARKER}\n\n## After\n\nText.\n")
     assert generated_section(text).strip() == message_tables().strip()
+    assert generated_section(text, ARBITER_EVENT_TABLE).strip() == event_table().strip()
     assert "updated" in capsys.readouterr().out
     # Writing again changes nothing.
     assert main(["--write", str(path)]) == 0
@@ -144,4 +199,4 @@ def test_module_prints_the_tables():
     result = subprocess.run([sys.executable, "-m", "protocol.doc_tables"], cwd=ROOT,
                             capture_output=True, text=True, encoding="utf-8", timeout=60)
     assert result.returncode == 0, result.stderr
-    assert result.stdout == message_tables()
+    assert result.stdout == message_tables() + "\n" + event_table()

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from protocol.commitment import commitment_digest
 from protocol.framing import decode_payload, encode_frame
+from protocol.messages import PROTOCOL_VERSION
 from server.app import ArbiterServer
 from server.config import ServerConfig
 
@@ -202,6 +203,13 @@ class Narrator:
     async def receive_all(self, who: str, count: int) -> list[dict]:
         return [await self.receive(who) for _ in range(count)]
 
+    async def receive_until(self, who: str, last) -> list[dict]:
+        """Frames up to and including the first for which ``last(frame)`` is true."""
+        frames = [await self.receive(who)]
+        while not last(frames[-1]):
+            frames.append(await self.receive(who))
+        return frames
+
     def abbreviate(self, who: str, frame: dict) -> dict:
         """Leave out what varies from run to run, and repeat the big parts only once."""
         frame = dict(frame)
@@ -225,10 +233,10 @@ class Narrator:
 async def narrate(port: int) -> str:
     n = Narrator(port)
     n.note("ann says hello and subscribes to the lobby; the server welcomes her and sends the lobby.")
-    await n.send("ann", {"type": "hello", "version": "1.2", "name": "ann", "kind": "human", "id": 1})
+    await n.send("ann", {"type": "hello", "version": PROTOCOL_VERSION, "name": "ann", "kind": "human", "id": 1})
     await n.receive_all("ann", 2)
     n.note("ben says hello without the lobby (as a bot would); ann sees him arrive.")
-    await n.send("ben", {"type": "hello", "version": "1.2", "name": "ben", "kind": "human", "lobby": False, "id": 1})
+    await n.send("ben", {"type": "hello", "version": PROTOCOL_VERSION, "name": "ben", "kind": "human", "lobby": False, "id": 1})
     await n.receive("ben")
     await n.receive("ann")
     n.note("ann opens a public table; everyone in the lobby sees it.")
@@ -253,12 +261,15 @@ async def narrate(port: int) -> str:
         await n.receive_all(first, 2)
         await n.receive(n.other(first))
     n.note("Both are sealed, so the server asks both to open (the last update above said open_requested).")
-    for who in (red, blue):
-        await n.send(who, {"type": "open", "game": game, "cards": cards[who], "nonce": NONCES[who], "id": 4})
-    n.note(f"{red}'s opening is checked and held; {blue}'s completes the pair: the server applies both")
-    n.note("commitments and reveals in the rules' order: cartouche 1, points, cartouche 2, turn order,")
-    n.note("then the first player's cartouches 3 and 4. The second player's stay face down.")
-    await n.receive(red)
+    n.note(f"{red} opens: the opening matches the digest, so everyone learns that {red} has opened")
+    n.note(f"({red} may now forget the cards and nonce); nothing is revealed yet.")
+    await n.send(red, {"type": "open", "game": game, "cards": cards[red], "nonce": NONCES[red], "id": 4})
+    await n.receive_all(red, 2)
+    await n.receive(blue)
+    n.note(f"{blue}'s opening completes the pair: the server applies both commitments and reveals in the")
+    n.note("rules' order: cartouche 1, points, cartouche 2, turn order, then the first player's")
+    n.note("cartouches 3 and 4. The second player's stay face down.")
+    await n.send(blue, {"type": "open", "game": game, "cards": cards[blue], "nonce": NONCES[blue], "id": 4})
     await n.receive_all(blue, 2)
     await n.receive(red)
     request = 5
@@ -277,7 +288,16 @@ async def narrate(port: int) -> str:
     n.note(f"{blue} resigns; both players learn the result.")
     await n.send(blue, {"type": "resign", "game": game, "id": request})
     await n.receive_all(blue, 2)
-    await n.receive(red)
+    n.note(f"{red} also sees the game leave the lobby's list of games in progress.")
+    await n.receive_until(red, lambda frame: frame["type"] == "lobby_update" and frame["op"] == "remove")
+    n.note(f"{red} offers a rematch; {blue} accepts it. The new game's game_state comes first (without")
+    n.note("reply_to), then the acknowledgement, then the old game's rematch_started event naming it.")
+    await n.send(red, {"type": "rematch", "game": game, "id": request + 1})
+    await n.receive_until(red, lambda frame: frame["type"] == "update")
+    await n.receive(blue)
+    await n.send(blue, {"type": "rematch", "game": game, "accept": True, "id": request + 1})
+    await n.receive_until(blue, lambda frame: frame["type"] == "update")
+    await n.receive_until(red, lambda frame: frame["type"] == "update")
     for peer in n.peers.values():
         peer.close()
     return "\n".join(n.lines)

@@ -1,0 +1,146 @@
+"""The arbiter's own events: what the server adds to a game's story, declared once.
+
+The engine's events (``aton.events``) tell what a move caused.  The server adds
+its own, in the same ``events`` lists of ``update`` and ``log`` of ``game_state``:
+sealed commitments, time-outs, connections coming and going, chat and rematches.
+Each is a frozen dataclass whose fields are ``Annotated[type, Spec]``, as the
+messages are; the room builds them, ``to_wire`` gives the map (before the server
+numbers it with ``version``), ``parse`` checks a received one, and docs/protocol.md's
+table of them is generated from these classes (``protocol.doc_tables``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar
+
+from .messages import CHAT_CHARS, GAME_ID, NAME, SEATS
+from .schema import Bool, Int, Number, OneOf, Text, build, declared_fields
+
+SEAT = OneOf(SEATS)
+#: What a clock can run for: the four cards, opening them, a removal or placement.
+CLOCK_ACTIONS = ("commit", "open", "move")
+
+
+@dataclass(frozen=True, slots=True)
+class ArbiterEvent:
+    """Base of the arbiter's events; ``TYPE`` is the wire name."""
+
+    TYPE: ClassVar[str] = ""
+
+    def to_wire(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": self.TYPE}
+        for name, _, _ in declared_fields(type(self)):
+            data[name] = getattr(self, name)
+        return data
+
+
+#: wire name -> class, in the order docs/protocol.md lists them
+ARBITER_EVENTS: dict[str, type[ArbiterEvent]] = {}
+
+
+def arbiter_event(type_name: str):
+    """Register an arbiter event class under its wire name."""
+
+    def register(cls: type[ArbiterEvent]) -> type[ArbiterEvent]:
+        cls.TYPE = type_name
+        declared_fields(cls)  # a field without its Spec fails here, at import
+        ARBITER_EVENTS[type_name] = cls
+        return cls
+
+    return register
+
+
+def parse(data: dict[str, Any]) -> ArbiterEvent:
+    """The arbiter event in a received map (its ``type`` one of ``ARBITER_EVENTS``); keys that
+    are not its fields (``version``, or fields of a newer server) are ignored."""
+    return build(ARBITER_EVENTS[data["type"]], data)
+
+
+@arbiter_event("committed")
+@dataclass(frozen=True, slots=True)
+class Committed(ArbiterEvent):
+    """That player sealed their cartouches (nothing else is revealed)."""
+
+    player: Annotated[str, SEAT]
+
+
+@arbiter_event("open_requested")
+@dataclass(frozen=True, slots=True)
+class OpenRequested(ArbiterEvent):
+    """Both players are sealed: open yours now."""
+
+
+@arbiter_event("opened")
+@dataclass(frozen=True, slots=True)
+class Opened(ArbiterEvent):
+    """That player's opening matched its commitment: the server holds the cards, so that
+    player's client may forget them and the nonce. The cartouches are revealed once both are open."""
+
+    player: Annotated[str, SEAT]
+
+
+@arbiter_event("timeout")
+@dataclass(frozen=True, slots=True)
+class TimedOut(ArbiterEvent):
+    """Time ran out on that player's decision. Unless it `forfeit`s the game (the `max_strikes`-th
+    time-out in a row, or any at `open`), the server played the default move: the hand in
+    ascending order for `commit`, the first legal square for `move`."""
+
+    player: Annotated[str, SEAT]
+    action: Annotated[str, OneOf(CLOCK_ACTIONS)]
+    strikes: Annotated[int, Int(1, 1000)]
+    #: True: this time-out lost the game on time (``game_over`` follows); no move was played.
+    forfeit: Annotated[bool, Bool()] = False
+
+
+@arbiter_event("disconnected")
+@dataclass(frozen=True, slots=True)
+class Disconnected(ArbiterEvent):
+    """That player's connection dropped; they forfeit unless back within `grace_s` seconds."""
+
+    player: Annotated[str, SEAT]
+    grace_s: Annotated[float, Number(0, 86400)]
+
+
+@arbiter_event("reconnected")
+@dataclass(frozen=True, slots=True)
+class Reconnected(ArbiterEvent):
+    """That player is back."""
+
+    player: Annotated[str, SEAT]
+
+
+@arbiter_event("chat")
+@dataclass(frozen=True, slots=True)
+class ChatSaid(ArbiterEvent):
+    """A line said at the table by the player in that seat, under their name."""
+
+    player: Annotated[str, SEAT]
+    name: Annotated[str, NAME]
+    text: Annotated[str, Text(1, CHAT_CHARS)]
+
+
+@arbiter_event("rematch_offered")
+@dataclass(frozen=True, slots=True)
+class RematchOffered(ArbiterEvent):
+    """After the game, that player offers (or accepts) a rematch."""
+
+    player: Annotated[str, SEAT]
+
+
+@arbiter_event("rematch_declined")
+@dataclass(frozen=True, slots=True)
+class RematchDeclined(ArbiterEvent):
+    """That player declined; the offers so far are withdrawn."""
+
+    player: Annotated[str, SEAT]
+
+
+@arbiter_event("rematch_started")
+@dataclass(frozen=True, slots=True)
+class RematchStarted(ArbiterEvent):
+    """Both agreed: the rematch is `game`, colours swapped (its `game_state` came just before).
+    A game has one rematch: a later `rematch` of it is `not_allowed`."""
+
+    game: Annotated[int, GAME_ID]
