@@ -98,7 +98,8 @@ async def test_a_player_who_keeps_timing_out_forfeits_on_time(server):
             server.clock.advance(blue.clocks["red"]["remaining_ms"] / 1000)
         await blue.recv()
     timeouts = [e for e in blue.events() if e["type"] == "timeout"]
-    assert [e["strikes"] for e in timeouts] == list(range(1, strikes))
+    assert [e["strikes"] for e in timeouts] == list(range(1, strikes + 1))
+    assert [e["forfeit"] for e in timeouts] == [False] * (strikes - 1) + [True]  # the last one lost the game
     assert {e["player"] for e in timeouts} == {"red"}
     assert (blue.view["winner"], blue.view["reason"]) == ("blue", "time")
 
