@@ -227,7 +227,7 @@ async def run_count(server_pid: int, port: int, n: int, presses: int, timeout: f
 async def main_async(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="aton-ssh-bench-") as tmp:
         limits = ["--ssh-max-sessions", "500", "--ssh-max-per-address", "500", "--ssh-max-unauthenticated", "500",
-                  "--ssh-login-timeout", "120"]
+                  "--ssh-max-unauthenticated-per-address", "500", "--ssh-login-timeout", "120"]
         cmd = [sys.executable, "-m", "server.cli", "--port", "0", "--ssh-port", "0", "--db", f"{tmp}/aton.db",
                "--log-level", "warning", *limits]
         if args.no_fork_server:

@@ -59,6 +59,14 @@ def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
                      help=f"SSH connections at once from one address (default {d.max_per_address})")
     ssh.add_argument("--ssh-max-unauthenticated", type=int, default=d.max_unauthenticated, metavar="N",
                      help=f"SSH connections still logging in (default {d.max_unauthenticated})")
+    ssh.add_argument("--ssh-max-unauthenticated-per-address", type=int, default=d.max_unauthenticated_per_address,
+                     metavar="N", help="SSH connections still logging in from one address "
+                     f"(default {d.max_unauthenticated_per_address})")
+    ssh.add_argument("--ssh-reserved-logins", type=int, default=d.reserved_logins, metavar="N",
+                     help="logins in progress kept for addresses that have none in progress "
+                     f"(default {d.reserved_logins})")
+    ssh.add_argument("--ssh-banner-timeout", type=float, default=d.banner_timeout, metavar="SECONDS",
+                     help=f"time to send the SSH version line (default {d.banner_timeout:g})")
     ssh.add_argument("--ssh-login-timeout", type=float, default=d.login_timeout, metavar="SECONDS",
                      help=f"time to log in and start a session (default {d.login_timeout:g})")
     ssh.add_argument("--ssh-idle-timeout", type=float, default=d.idle_timeout, metavar="SECONDS",
@@ -71,9 +79,11 @@ def ssh_config(args: argparse.Namespace, db: Path) -> SSHConfig | None:
     if args.ssh_port is None:
         return None
     limits = SSHLimits(max_sessions=args.ssh_max_sessions, max_per_address=args.ssh_max_per_address,
-                       max_unauthenticated=args.ssh_max_unauthenticated, login_timeout=args.ssh_login_timeout,
-                       idle_timeout=args.ssh_idle_timeout, input_rate=args.ssh_input_rate,
-                       input_burst=8 * args.ssh_input_rate)
+                       max_unauthenticated=args.ssh_max_unauthenticated,
+                       max_unauthenticated_per_address=args.ssh_max_unauthenticated_per_address,
+                       reserved_logins=args.ssh_reserved_logins, banner_timeout=args.ssh_banner_timeout,
+                       login_timeout=args.ssh_login_timeout, idle_timeout=args.ssh_idle_timeout,
+                       input_rate=args.ssh_input_rate, input_burst=8 * args.ssh_input_rate)
     return SSHConfig(host=args.ssh_host or args.host, port=args.ssh_port,
                      host_key=str(args.ssh_host_key) if args.ssh_host_key else None,
                      data_dir=str(db.parent), guests=not args.no_guests,

@@ -71,16 +71,23 @@ class ServerConfig:
 
 @dataclass(frozen=True)
 class SSHLimits:
-    """What one SSH gateway accepts; see docs/hosting.md ("Limits")."""
+    """What one SSH gateway accepts; see docs/hosting.md ("SSH limits")."""
 
     max_sessions: int = 200  # SSH connections at once (each runs at most one game client)
     max_per_address: int = 8  # SSH connections at once from one source address
-    max_unauthenticated: int = 20  # connections still authenticating
-    login_timeout: float = 30.0  # seconds to authenticate and start a session
+    max_unauthenticated: int = 20  # connections still logging in, in all ...
+    max_unauthenticated_per_address: int = 4  # ... and from one source address
+    #: Logins in progress kept for addresses that have none: an address that already has one
+    #: may start another only while fewer than ``max_unauthenticated - reserved_logins`` are.
+    reserved_logins: int = 5
+    banner_timeout: float = 5.0  # seconds to send the SSH version line (a client sends it at once)
+    login_timeout: float = 30.0  # seconds to authenticate and start a session (a person may read a prompt)
     idle_timeout: float = 1800.0  # seconds without a key press before a session is closed
     input_rate: int = 8192  # bytes a second a client may type (mouse and paste included) ...
     input_burst: int = 65536  # ... and at most this many at once; more drops the connection
     channels_per_connection: int = 4  # session channels open at once on one connection
+    env_variables: int = 32  # environment variables a session keeps (asyncssh stores each one sent) ...
+    env_bytes: int = 4096  # ... and their names and values together, in bytes; more are refused
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,7 @@ class Link(asyncssh.SSHServer):
         self.authenticated = False
         self.admitted = False
         self.channels = 0
+        self.banner_timer: asyncio.TimerHandle | None = None
         self.session_timer: asyncio.TimerHandle | None = None
         self.closed = False
 
@@ -74,20 +75,31 @@ class Link(asyncssh.SSHServer):
         peer = conn.get_extra_info("peername")
         self.address = peer[0] if peer else "?"
         refusal = self.gateway.admit_connection(self)
+        loop = asyncio.get_running_loop()
         if refusal:
             log.info("connection from %s refused: %s", self.address, refusal)
-            asyncio.get_running_loop().call_soon(self._refuse, refusal)
+            loop.call_soon(self._refuse, refusal)
         else:
             self.admitted = True
+            self.banner_timer = loop.call_later(self.gateway.limits.banner_timeout, self._banner_due)
 
     def _refuse(self, reason: str) -> None:
         if self.conn is not None:
             self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, reason)
 
+    def _banner_due(self) -> None:
+        """A client sends its version line at once: one that has not by now only holds a slot."""
+        self.banner_timer = None
+        if self.conn is not None and not self.closed and self.conn.get_extra_info("client_version") is None:
+            log.info("connection from %s closed: no SSH version line", self.address)
+            self.conn.disconnect(asyncssh.DISC_PROTOCOL_ERROR, "no SSH version line in "
+                                 f"{self.gateway.limits.banner_timeout:g} seconds")
+
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
-        if self.session_timer is not None:
-            self.session_timer.cancel()
+        for timer in (self.banner_timer, self.session_timer):
+            if timer is not None:
+                timer.cancel()
         self.gateway.forget_connection(self)
         self.conn = None
 
@@ -200,8 +212,8 @@ class SSHGateway:
         self.host_key = load_or_create_host_key(self.host_key_path)
         self.identities = Identities(db_path, load_or_create_secret(secret_path))
         self.links: set[Link] = set()
-        self.per_address: Counter[str] = Counter()
-        self.unauthenticated = 0
+        self.per_address: Counter[str] = Counter()  # connections from each address
+        self.unauthenticated: Counter[str] = Counter()  # of which still logging in
         self.games: set[GameSession] = set()
         self.by_fingerprint: dict[str, GameSession] = {}
         self.tasks: set[asyncio.Task] = set()
@@ -271,35 +283,42 @@ class SSHGateway:
     # ------------------------------------------------------------------ admission
 
     def admit_connection(self, link: Link) -> str | None:
-        """None to admit a new connection, or why it is refused."""
+        """None to admit a new connection, or why it is refused.
+
+        Logins in progress are shared out: each address gets a few, and the last
+        ``reserved_logins`` go only to addresses that have none, so that a handful of
+        addresses holding idle connections cannot keep everybody else out."""
         limits = self.limits
+        address = link.address
         if self._stopping:
             return "the server is shutting down"
         if len(self.links) >= limits.max_sessions:
             return "the server is full; try again later"
-        if self.per_address[link.address] >= limits.max_per_address:
+        if self.per_address[address] >= limits.max_per_address:
             return "too many connections from your address"
-        if self.unauthenticated >= limits.max_unauthenticated:
+        logging_in = self.unauthenticated[address]
+        if logging_in >= limits.max_unauthenticated_per_address:
+            return "too many logins in progress from your address; try again in a moment"
+        room = limits.max_unauthenticated - (limits.reserved_logins if logging_in else 0)
+        if self.unauthenticated.total() >= room:
             return "too many logins in progress; try again in a moment"
         self.links.add(link)
-        self.per_address[link.address] += 1
-        self.unauthenticated += 1
+        self.per_address[address] += 1
+        self.unauthenticated[address] += 1
         return None
 
     def authenticated(self, link: Link) -> None:
         if link.admitted:
-            self.unauthenticated -= 1
+            _decrement(self.unauthenticated, link.address)
 
     def forget_connection(self, link: Link) -> None:
         if not link.admitted:
             return
         link.admitted = False
         self.links.discard(link)
-        self.per_address[link.address] -= 1
-        if self.per_address[link.address] <= 0:
-            del self.per_address[link.address]
+        _decrement(self.per_address, link.address)
         if not link.authenticated:
-            self.unauthenticated -= 1
+            _decrement(self.unauthenticated, link.address)
 
     def identify(self, username: str, key: asyncssh.SSHKey | None) -> Identity:
         if key is None:
@@ -335,3 +354,10 @@ class SSHGateway:
 
     def child_pids(self) -> list[int]:
         return [g.child.pid for g in self.games if g.child is not None and g.child.pid]
+
+
+def _decrement(counter: Counter[str], address: str) -> None:
+    """One less for ``address``; an address with none left is forgotten."""
+    counter[address] -= 1
+    if counter[address] <= 0:
+        del counter[address]

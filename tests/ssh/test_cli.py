@@ -13,6 +13,8 @@ from pathlib import Path
 
 import asyncssh
 
+from server.cli import build_parser, ssh_config
+
 from .terminal import LOBBY, clients_of, connect, open_terminal
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,3 +83,10 @@ def test_a_busy_ssh_port_is_a_clear_error(tmp_path):
     assert done.returncode == 1
     assert done.stdout.startswith("listening on 127.0.0.1:")
     assert f"aton-server: cannot listen on 127.0.0.1:{port}" in done.stderr
+
+
+def test_the_ssh_login_flags_set_the_limits(tmp_path):
+    args = build_parser().parse_args(["--ssh-port", "0", "--ssh-max-unauthenticated-per-address", "2",
+                                      "--ssh-reserved-logins", "3", "--ssh-banner-timeout", "1.5"])
+    limits = ssh_config(args, tmp_path / "aton.db").limits
+    assert (limits.max_unauthenticated_per_address, limits.reserved_logins, limits.banner_timeout) == (2, 3, 1.5)

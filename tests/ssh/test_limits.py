@@ -1,10 +1,15 @@
-"""The limits: connections in total and per address, logins in progress, login and idle
-timeouts, input rate; a misbehaving client is dropped and nobody else notices."""
+"""The limits: connections in total and per address, logins in progress (in all, per address,
+and those kept for addresses with none), banner, login and idle timeouts, input rate; a
+misbehaving client is dropped and nobody else notices.
+
+Connections from "other computers" come from other loopback addresses (all of 127.0.0.0/8
+is loopback on Linux): the client's socket is bound to 127.0.0.2, 127.0.0.3 and so on."""
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 
 import asyncssh
 import pytest
@@ -52,6 +57,99 @@ async def test_logins_in_progress_are_capped_and_timed_out(stack_factory):
     # a connection that logs in but never opens a session is closed after the login time too
     idle = await connect(stack.port, "b", key())
     await asyncio.wait_for(idle.wait_closed(), 5)
+
+
+class IdleConnections:
+    """Raw TCP connections that never say a word, each from a chosen loopback address."""
+
+    def __init__(self) -> None:
+        self.writers: dict[asyncio.StreamWriter, str] = {}
+        self.refused: list[str] = []  # the source address of each one the gateway closed
+        self.readers: list[asyncio.Task] = []
+
+    async def open(self, port: int, address: str, count: int) -> None:
+        for _ in range(count):
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0))
+            self.writers[writer] = address
+            self.readers.append(asyncio.ensure_future(self._until_closed(reader, address)))
+
+    async def _until_closed(self, reader: asyncio.StreamReader, address: str) -> None:
+        while await reader.read(4096):
+            pass
+        self.refused.append(address)
+
+    async def settled(self, gateway) -> Counter[str]:
+        """Wait until the gateway has admitted or closed every one; how many it holds per address."""
+        for _ in range(200):
+            if len(self.refused) + len(gateway.links) == len(self.writers):
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError(f"{len(self.writers)} opened, {len(self.refused)} closed, {len(gateway.links)} held")
+        return Counter(link.address for link in gateway.links)
+
+    def close(self) -> None:
+        for writer in self.writers:
+            writer.close()
+        for task in self.readers:
+            task.cancel()
+
+
+async def play_a_bot_game(port: int, address: str) -> None:
+    """A player logs in from ``address``, reaches the lobby and makes a move against a bot."""
+    conn = await connect(port, "player", key(), local_addr=(address, 0))
+    chan, term = await open_terminal(conn)
+    await term.wait_for(LOBBY, timeout=20)
+    chan.write(b"b")
+    await term.wait_for("Strength")
+    chan.write(b"\r")
+    await term.wait_for("(you)", timeout=20)
+    await close(conn)
+
+
+async def test_idle_connections_from_three_addresses_leave_room_to_log_in(stack_factory):
+    # the issue's case: 8 idle connections from each of 3 addresses filled all 20 login slots
+    stack = await stack_factory(banner_timeout=120)  # here they hold their slots for the whole test
+    limits = stack.gateway.limits
+    idle = IdleConnections()
+    try:
+        for address in ("127.0.0.2", "127.0.0.3", "127.0.0.4"):
+            await idle.open(stack.port, address, limits.max_per_address)
+        held = await idle.settled(stack.gateway)
+        await play_a_bot_game(stack.port, "127.0.0.5")
+        assert held == {a: limits.max_unauthenticated_per_address for a in ("127.0.0.2", "127.0.0.3", "127.0.0.4")}
+    finally:
+        idle.close()
+
+
+async def test_logins_are_kept_for_addresses_that_hold_none(stack_factory):
+    # 2 a share, 6 in all, 2 kept: two addresses take 4, a third only one of the two kept
+    stack = await stack_factory(banner_timeout=120, max_unauthenticated=6, max_unauthenticated_per_address=2,
+                                reserved_logins=2)
+    idle = IdleConnections()
+    try:
+        for address in ("127.0.0.2", "127.0.0.3", "127.0.0.4"):
+            await idle.open(stack.port, address, 3)
+        held = await idle.settled(stack.gateway)
+        await play_a_bot_game(stack.port, "127.0.0.5")  # the last slot kept for a newcomer
+        assert held == {"127.0.0.2": 2, "127.0.0.3": 2, "127.0.0.4": 1}
+    finally:
+        idle.close()
+
+
+async def test_a_connection_that_sends_no_version_line_is_closed_soon(stack_factory):
+    stack = await stack_factory(banner_timeout=0.5)
+    reader, writer = await asyncio.open_connection("127.0.0.1", stack.port)
+    assert (await reader.readline()).startswith(b"SSH-2.0-AtonGateway")
+    writer.write(b"SSH-2.0-slow")  # not the whole line: no end of line in time
+    await asyncio.wait_for(reader.read(), 10)  # the gateway closes it (the login timeout is 30 s)
+    writer.close()
+    await stack.settled()
+    # a client that says its version at once keeps its connection past the banner time-out
+    conn = await connect(stack.port, "alice", key())
+    await asyncio.sleep(1.0)
+    assert not conn.is_closed()
+    await close(conn)
 
 
 async def test_an_idle_session_is_closed_and_typing_keeps_one_open(stack_factory):
