@@ -152,7 +152,10 @@ class Identities:
         return row[0] if row else None
 
     def for_key(self, fp: str, proposed: str | None) -> Identity:
-        """The player of this key: its remembered name, or the proposed one on its first login."""
+        """The player of this key: its remembered name, or the proposed one on its first login.
+
+        A remembered name that is not a valid name by today's rules (kept by an older server)
+        is replaced, as on a first login, and the replacement is remembered."""
         now = time.time()
         name = self.remembered(fp)
         if name is None:
@@ -161,8 +164,12 @@ class Identities:
                             "VALUES (?, ?, ?, ?)", (fp, name, now, now))
             name = self.remembered(fp) or name
         else:
-            self.db.execute("UPDATE ssh_identities SET last_seen = ?, logins = logins + 1 WHERE fingerprint = ?",
-                            (now, fp))
+            if valid_name(name) is None:
+                repaired = name_for(proposed)
+                log.info("%s: the remembered name %r is not valid: now %r", fp, name, repaired)
+                name = repaired
+            self.db.execute("UPDATE ssh_identities SET name = ?, last_seen = ?, logins = logins + 1 "
+                            "WHERE fingerprint = ?", (name, now, fp))
         return Identity(name=name, resume_token=self.resume_token(fp), fingerprint=fp)
 
     @staticmethod

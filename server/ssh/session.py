@@ -1,6 +1,6 @@
 """One SSH session: the Textual client as one child process on a pseudo-terminal.
 
-The child runs ``aton_tui.cli connect 127.0.0.1:PORT --name NAME`` with
+The child runs ``aton_tui.cli connect 127.0.0.1:PORT --name=NAME`` with
 the player's resume token in its environment (``protocol.handoff``): an ordinary protocol client of the game
 server for this one player, so it can never hold more than that player's view.
 It is forked by the fork server (``forkserver.py``: a process that has imported
@@ -60,9 +60,11 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
 def client_arguments(game_host: str, game_port: int, name: str) -> list[str]:
-    """``aton_tui.cli``'s arguments for one player's client of the game server."""
+    """``aton_tui.cli``'s arguments for one player's client of the game server.  The name is
+    the player's own choice: it is glued to its option, so that no name (``-x``, ``--help``)
+    can be read as an option of its own."""
     address = f"[{game_host}]" if ":" in game_host else game_host
-    return ["connect", f"{address}:{game_port}", "--name", name]
+    return ["connect", f"{address}:{game_port}", f"--name={name}"]
 
 
 def client_command(args: list[str]) -> list[str]:

@@ -154,3 +154,43 @@ async def test_a_second_login_with_the_key_takes_over_the_first(stack):
     for conn in (conn1, conn2):
         conn.close()
         await conn.wait_closed()
+
+
+async def test_a_name_that_looks_like_an_option_logs_in_and_plays(stack):
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    for _ in range(2):  # the name is remembered for the key: the second login must work as well
+        conn = await connect(stack.port, "-x", key)
+        chan, term = await open_terminal(conn)
+        await term.wait_for(LOBBY, timeout=15)
+        await term.wait_for("-x")  # in the players online
+        [game] = stack.gateway.games
+        assert game.link.identity.name == "-x"
+        conn.close()
+        await conn.wait_closed()
+        await stack.settled()
+
+
+@pytest.mark.parametrize("stored", ["bad\x1b[2Jname", "x" * 30, " padded", ""])
+def test_a_remembered_name_that_is_not_valid_today_is_replaced(tmp_path, stored):
+    ids = Identities(tmp_path / "aton.db", b"s" * 32)
+    ids.db.execute("INSERT INTO ssh_identities (fingerprint, name, first_seen, last_seen) VALUES (?, ?, 0, 0)",
+                   ("SHA256:old", stored))  # as an older server (or older rules) kept it
+    assert ids.for_key("SHA256:old", "alice").name == "alice"
+    assert ids.remembered("SHA256:old") == "alice"  # repaired for good
+    assert ids.for_key("SHA256:old", "bob").name == "alice"
+    ids.db.execute("UPDATE ssh_identities SET name = ? WHERE fingerprint = ?", (stored, "SHA256:old"))
+    repaired = ids.for_key("SHA256:old", "bad\x07too").name  # neither is valid: a guest-style name
+    assert repaired.startswith("guest-") and ids.remembered("SHA256:old") == repaired
+
+
+async def test_a_key_with_a_broken_remembered_name_logs_in_under_a_valid_one(stack):
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    stack.gateway.identities.db.execute(
+        "INSERT INTO ssh_identities (fingerprint, name, first_seen, last_seen) VALUES (?, ?, 0, 0)",
+        (key.get_fingerprint("sha256"), "\x1b]0;pwned\x07"))
+    conn = await connect(stack.port, "heidi", key)
+    chan, term = await open_terminal(conn)
+    await term.wait_for(LOBBY, timeout=15)
+    await term.wait_for("heidi")
+    conn.close()
+    await conn.wait_closed()
