@@ -11,16 +11,16 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable, Iterable
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.message import Message
 from textual.timer import Timer
 
 from protocol import messages as m
 
-from .commands import AtonCommands
+from .commands import MACHINE_ACTIONS, AtonCommands
 from .record_file import record_filename, save_record
 from .saved_sessions import SavedSessions
 from .lobby_model import LobbyModel
@@ -34,6 +34,9 @@ from .session import NotConnected, Session, Status
 from .settings import Settings
 from .themes import DARK_BOARD, THEMES
 from .widgets.notice import Notice
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
 
 STYLES = Path(__file__).parent / "styles"
 #: Textual's own key, listed on the help screen
@@ -333,8 +336,16 @@ class AtonApp(App):
 
     # ------------------------------------------------------------------ actions (keys and palette)
 
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """Textual's commands (theme, keys, screenshot …), except in a hosted client: there the
+        palette offers the game's own commands only (``commands.py``)."""
+        if not self.launch.hosted:
+            yield from super().get_system_commands(screen)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         model = self.model
+        if action in MACHINE_ACTIONS:
+            return not self.launch.hosted
         playing = model is not None and model.seat is not None
         if action == "rematch":
             return playing and model.is_over

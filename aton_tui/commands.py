@@ -1,4 +1,7 @@
-"""The command palette (Ctrl+P): the main actions, offered only when they can be done."""
+"""The command palette (Ctrl+P): the main actions, offered only when they can be done.
+
+A client hosted for a remote player (over SSH) offers these and nothing else: Textual's
+own system commands act on the machine the client runs on, which is then the server's."""
 
 from __future__ import annotations
 
@@ -24,6 +27,10 @@ COMMANDS = (
      "app", "toggle_forced"),
     ("Help", "The rules in short and every key", "app", "help"),
 )
+
+#: Textual's actions that act on the machine the client runs on (an SVG written to its disk,
+#: the process suspended): a hosted client refuses them, whether by a key or a link.
+MACHINE_ACTIONS = frozenset({"screenshot", "suspend_process"})
 
 
 class AtonCommands(Provider):

@@ -37,9 +37,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 import asyncssh
+from asyncssh.packet import PacketDecodeError, SSHPacket
 
 from protocol import handoff
 
+from ..config import SSHLimits
 from .forkserver import ForkServerSupervisor, ForkServerUnavailable, spawn
 
 if TYPE_CHECKING:
@@ -48,7 +50,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 READ_CHUNK = 65536
-MAX_ENV = 32  # environment variables a client may send (asyncssh keeps them all)
 PENDING_INPUT_MAX = 65536  # bytes typed ahead of a child that does not read
 KILL_GRACE = 1.0  # seconds between SIGTERM and SIGKILL
 #: Put a terminal back the way it was when a client is killed without restoring it:
@@ -394,17 +395,28 @@ def how_to_connect(username: str) -> str:
             "and to take your seats back after a disconnection.\r\n")
 
 
-def _bound_environment(chan: asyncssh.SSHServerChannel) -> None:
-    """Refuse ``env`` requests past ``MAX_ENV`` variables: asyncssh stores every one a client
-    sends, so a client could grow the gateway's memory without bound.  (asyncssh 2.24 has no
-    option for it: this wraps the channel's handler, and does nothing if that changes.)"""
+def _bound_environment(chan: asyncssh.SSHServerChannel, limits: SSHLimits) -> None:
+    """Refuse ``env`` requests past ``limits.env_variables`` variables or ``limits.env_bytes``
+    bytes of names and values: asyncssh stores every one a client sends (each up to a packet,
+    32 KiB), so a client could grow the gateway's memory without bound.  (asyncssh 2.24 has
+    no option for it: this wraps the channel's handler, and does nothing if that changes.)"""
     handler = getattr(chan, "_process_env_request", None)
     env = getattr(chan, "_env", None)
     if handler is None or not isinstance(env, dict):
         return
+    received = 0  # bytes of names and values accepted so far
 
-    def bounded(packet) -> bool:
-        return handler(packet) if len(env) < MAX_ENV else False
+    def bounded(packet: SSHPacket) -> bool:
+        nonlocal received
+        try:
+            request = SSHPacket(packet.get_remaining_payload())
+            size = len(request.get_string()) + len(request.get_string())
+        except PacketDecodeError:
+            return handler(packet)  # malformed: asyncssh's own handler says so
+        if len(env) >= limits.env_variables or received + size > limits.env_bytes:
+            return False
+        received += size
+        return handler(packet)
 
     chan._process_env_request = bounded
 
@@ -432,7 +444,7 @@ class GameSession(asyncssh.SSHServerSession):
 
     def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
         self.chan = chan
-        _bound_environment(chan)
+        _bound_environment(chan, self.gateway.limits)
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes) -> bool:
         self.term = term_type

@@ -7,7 +7,8 @@ import asyncio
 import asyncssh
 import pytest
 
-from server.ssh.session import MAX_ENV, GameSession
+from server.config import SSHLimits
+from server.ssh.session import GameSession
 
 from .terminal import LOBBY, Terminal, client_children, connect, open_terminal
 
@@ -76,8 +77,10 @@ async def test_agent_and_x11_forwarding_are_refused(stack, tmp_path):
         await conn.wait_closed()
 
 
-async def test_environment_variables_are_bounded(stack, conn, monkeypatch):
-    seen = []
+@pytest.fixture
+def environments(monkeypatch) -> list[dict[str, str]]:
+    """The environment each session the gateway starts holds (what asyncssh kept of the client's)."""
+    seen: list[dict[str, str]] = []
     started = GameSession.session_started
 
     def spy(session: GameSession) -> None:
@@ -85,9 +88,23 @@ async def test_environment_variables_are_bounded(stack, conn, monkeypatch):
         started(session)
 
     monkeypatch.setattr(GameSession, "session_started", spy)
-    env = {f"VAR{i}": "x" * 100 for i in range(200)}
+    return seen
+
+
+async def test_environment_variables_are_bounded_in_number(stack, conn, environments):
+    env = {f"VAR{i}": "x" * 10 for i in range(200)}
     chan, term = await conn.create_session(Terminal, "true", env=env, encoding=None)
     await asyncio.wait_for(term.closed.wait(), 10)
     assert term.exit_status == 1 and HOW_TO in term.text()
-    assert len(seen[0]) == MAX_ENV  # the first ones are kept, the rest refused
+    [kept] = environments
+    assert list(kept) == list(env)[:SSHLimits().env_variables]  # the first ones are kept, the rest refused
     assert not conn.is_closed()
+
+
+async def test_environment_variables_are_bounded_in_size(stack, conn, environments):
+    env = {"LANG": "C.UTF-8", **{f"BIG{i}": "x" * 30000 for i in range(8)}, "COLORTERM": "truecolor"}
+    chan, term = await open_terminal(conn, env=env)
+    await term.wait_for(LOBBY, timeout=15)  # refused variables do not stop the session
+    [kept] = environments
+    assert sum(len(k) + len(v) for k, v in kept.items()) <= SSHLimits().env_bytes
+    assert kept == {"LANG": "C.UTF-8", "COLORTERM": "truecolor"}  # the small ones still fit
