@@ -4,6 +4,7 @@ players' clients with it (even when started with SIGHUP ignored, as nohup does).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import signal
 import stat
@@ -14,6 +15,7 @@ from pathlib import Path
 import asyncssh
 
 from server.cli import build_parser, ssh_config
+from server.config import SSHLimits
 
 from .terminal import LOBBY, clients_of, connect, open_terminal
 
@@ -90,3 +92,10 @@ def test_the_ssh_login_flags_set_the_limits(tmp_path):
                                       "--ssh-reserved-logins", "3", "--ssh-banner-timeout", "1.5"])
     limits = ssh_config(args, tmp_path / "aton.db").limits
     assert (limits.max_unauthenticated_per_address, limits.reserved_logins, limits.banner_timeout) == (2, 3, 1.5)
+
+
+def test_every_ssh_limit_is_documented():
+    hosting = (ROOT / "docs" / "hosting.md").read_text()
+    section = hosting[hosting.index("### SSH limits"):]
+    for field in dataclasses.fields(SSHLimits):
+        assert f"`{field.name}`" in section, f"docs/hosting.md does not describe SSHLimits.{field.name}"
