@@ -70,6 +70,7 @@ class NetworkBot:
         self._answered: tuple[int, int] | None = None  # (game, version) of the last view answered
         self._awaiting: int | None = None  # the request id of a move not yet acknowledged
         self._last_view: tuple[int, int, dict] | None = None  # (game, version, view) last received
+        self._syncing: int | None = None  # the request id of the sync sent for our game after reconnecting
 
     async def play(self, games: int) -> list[GameResult]:
         """Play ``games`` games to their end; returns their results."""
@@ -103,7 +104,7 @@ class NetworkBot:
                 if self._game is None:
                     await self._seek_game()
                 else:  # a game that ended while we were away is not resumed: ask for it
-                    await self.client.send(m.Sync(game=self._game))
+                    self._syncing = await self.client.send(m.Sync(game=self._game))
                 return
             except (ConnectionError, OSError, asyncio.TimeoutError, asyncio.IncompleteReadError):
                 log.info("server unreachable (attempt %d of %d)", attempt, self.max_retries)
@@ -126,6 +127,14 @@ class NetworkBot:
             if isinstance(frame, m.Error) and self._last_view is not None:
                 self._answered = None  # refused: think again about the same position
                 await self._answer(*self._last_view)
+        if isinstance(frame, m.Error) and frame.reply_to is not None and frame.reply_to == self._syncing \
+                and frame.code == "not_found":
+            # It ended while we were away and the server no longer holds it (it restarted, or
+            # the game left its memory): its result is lost to us; play on.
+            log.warning("game %s ended while this bot was away; looking for the next one", self._game)
+            self._game = self._syncing = None
+            await self._seek_game()
+            return
         if isinstance(frame, m.Error):
             log.warning("server refused a request: %s", frame.message)
             if frame.code == "not_found" and self._game is None:
