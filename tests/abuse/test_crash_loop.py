@@ -1,0 +1,101 @@
+"""The crash loop: SIGKILL the real server at random moments while bots play; no acknowledged move is lost.
+
+``aton-server`` runs as a child process with its database in a temporary directory.
+Four SDK bots (fixed seeds, two games at a time) play over TCP; the server is killed
+after a seeded random number of frames (``--abuse-kills``, default 10 kills), and
+started again at once on the same port and database; the bots reconnect by themselves
+and play on.  Then every move a bot got an ``ack`` for must be in ``aton-server
+export``'s record of its game, in the order it was sent, and every finished game
+must replay to the result the bots were told.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from bots.strategy import make_strategy
+
+from .conftest import size, until
+from .server_process import ServerProcess
+from .witness import WitnessBot, exported_games
+
+SEED = 2027
+BOTS = 4
+#: A kill comes after the bots together receive between 1 and this many more frames.
+MOST_FRAMES_BETWEEN_KILLS = 2000
+
+
+def lost_moves(acknowledged: list[dict], stored: list[dict]) -> int:
+    """How many acknowledged moves are not found, in their order, among the stored ones."""
+    lost, position = 0, 0
+    for move in acknowledged:
+        try:
+            position = stored.index(move, position) + 1
+        except ValueError:
+            lost += 1
+    return lost
+
+
+async def test_sigkill_loop_loses_no_acknowledged_move(tmp_path, figures, request):
+    kills = size(request.config, "abuse-kills")
+    rng = random.Random(SEED)
+    server = ServerProcess(tmp_path)
+    await server.start()
+    bots = [WitnessBot(make_strategy("random", seed=SEED + i), "127.0.0.1", server.port, name=f"bot-{i}",
+                       retry_seconds=0.05, max_retries=1200) for i in range(BOTS)]
+    playing = [asyncio.create_task(bot.play(10**6)) for bot in bots]
+
+    def frames() -> int:
+        return sum(len(c.received) for bot in bots for c in bot.clients)
+
+    def failed() -> bool:
+        return any(task.done() for task in playing)
+
+    try:
+        for _ in range(kills):
+            moment = frames() + rng.randint(1, MOST_FRAMES_BETWEEN_KILLS)
+            await until(lambda: frames() >= moment or failed(), "the bots to play on after a restart")
+            if failed():
+                break
+            await server.kill()
+            await server.start()
+        finished = [len(bot.results) for bot in bots]
+        await until(lambda: all(len(b.results) > n for b, n in zip(bots, finished)) or failed(),
+                    "every bot to finish a game after the last restart")
+    finally:
+        for task in playing:
+            task.cancel()
+        outcomes = await asyncio.gather(*playing, return_exceptions=True)
+        status = await server.stop()
+    crashed = [o for o in outcomes if not isinstance(o, asyncio.CancelledError)]
+    assert not crashed, f"a bot stopped playing: {crashed[0]!r}"
+    assert status == 0
+
+    server.export(tmp_path / "export")
+    exported = exported_games(tmp_path / "export")
+    checked = lost = 0
+    for game in exported.values():
+        for bot in bots:
+            acknowledged = bot.acknowledged(game.game)
+            if acknowledged:
+                checked += len(acknowledged)
+                lost += lost_moves(acknowledged, game.moves_of(bot.seat(game.game)))
+    results = [result for bot in bots for result in bot.results]
+    for result in results:  # the end each bot was told is where the export's moves lead
+        game = exported[result.game]
+        final = game.views[None][-1]
+        assert game.record["meta"]["status"] == "over" and final["winner"] == result.winner
+        assert {seat: final[seat]["score"] for seat in ("red", "blue")} == result.scores
+    tracebacks = server.logged("Traceback", " CRITICAL ", " ERROR ")
+
+    figures.add("kills (SIGKILL at random moments)", kills)
+    figures.add("server starts", server.starts)
+    figures.add("games", f"{len(exported)} ({len({r.game for r in results})} finished while the bots watched)")
+    figures.add("acknowledged moves checked against the export", checked)
+    figures.add("moves lost", lost)
+    figures.add("errors in the server's log", len(tracebacks))
+
+    assert server.starts == kills + 1
+    assert lost == 0
+    assert not tracebacks, tracebacks[:5]
