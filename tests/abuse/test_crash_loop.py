@@ -91,7 +91,8 @@ async def test_sigkill_loop_loses_no_acknowledged_move(tmp_path, figures, reques
 
     figures.add("kills (SIGKILL at random moments)", kills)
     figures.add("server starts", server.starts)
-    figures.add("games", f"{len(exported)} ({len({r.game for r in results})} finished while the bots watched)")
+    figures.add("games in the export", f"{len(exported)}, of which {len({r.game for r in results})} finished "
+                                       "where their bots were told (the others were cut short at the end)")
     figures.add("acknowledged moves checked against the export", checked)
     figures.add("moves lost", lost)
     figures.add("errors in the server's log", len(tracebacks))
