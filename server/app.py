@@ -20,11 +20,12 @@ from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import PROTOCOL_MAJOR, PROTOCOL_VERSION, Direction
 
+from .bot_scheduler import BotScheduler
 from .clock import Clock, LoopClock
 from .config import ServerConfig
 from .connection import Connection, Outbox
 from .games import SEATS, AtonGame
-from .hosted_bots import BotRunner, HostedBot
+from .hosted_bots import HostedBot
 from .lobby import Lobby
 from .room import Room, Seal, Seat, token_hash
 from .store import Store, StoredGame
@@ -54,7 +55,7 @@ class ArbiterServer:
         self.connections: set[Connection] = set()
         self.by_token: dict[str, Connection] = {}  # token hash -> live connection
         self.per_address: Counter[str] = Counter()
-        self.bot_runner = BotRunner()
+        self.bot_scheduler = BotScheduler(config.hosted_bots, self.clock)
         # game seeds, colours and bot seeds: unpredictable, unless a fixed seed is configured
         self.rng = random.SystemRandom() if config.game_seed is None else random.Random(config.game_seed)
         self._next_id = self.store.next_game_id()
@@ -91,7 +92,7 @@ class ArbiterServer:
             conn.abort()  # its bye is written: the peer's own close is not waited for
         for room in self.rooms.values():
             room.close()
-        self.bot_runner.close()
+        self.bot_scheduler.close()
         self.store.close()
 
     async def _until_sent(self, timeout: float) -> None:
@@ -319,7 +320,7 @@ class ArbiterServer:
 
     def _start_bot_game(self, conn: Connection, level: str, clock: str, seat: str | None) -> None:
         human_seat = seat or self.rng.choice(SEATS)
-        bot = HostedBot(level, self.bot_runner, seed=self.rng.getrandbits(63))
+        bot = HostedBot(level, self.bot_scheduler, seed=self.rng.getrandbits(63))
         bot_seat = "blue" if human_seat == "red" else "red"
         self._create_room(self._new_id(), clock, {human_seat: conn, bot_seat: bot}, private=True)
 
@@ -400,7 +401,7 @@ class ArbiterServer:
                                move_count=len(stored.moves), seals=seals)
         for name, seat in seats.items():
             if seat.kind == "hosted":
-                bot = HostedBot(seat.level, self.bot_runner, seed=self.rng.getrandbits(63))
+                bot = HostedBot(seat.level, self.bot_scheduler, seed=self.rng.getrandbits(63))
                 bot.sit(room, name)
                 room.attach(name, bot)
             else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import asdict, dataclass, field
 
 from protocol.framing import MAX_FRAME_BYTES
@@ -55,11 +56,37 @@ class Limits:
 
 
 @dataclass(frozen=True)
+class HostedBotSettings:
+    """How the server's searching bots share its processors (docs/hosting.md, "Hosted bots under load").
+
+    Every game with a decision waiting has one place in a round: the games take turns, so
+    no game's bot waits for more than one decision of each other game.
+    """
+
+    #: worker processes that run the searches; None: one per core but one (the event loop's), at least one
+    workers: int | None = None
+    #: the searches of one round share this time per worker: a game waits about this long at most
+    round_seconds: float = 4.0
+    #: a search takes at most this share of the time its seat has left (after the reserve)
+    clock_share: float = 0.5
+    #: a bot still undecided this long before its time runs out plays the light level at once
+    reserve_seconds: float = 2.0
+    #: a search that would get less time than this is not started: the light level plays instead
+    min_search_ms: float = 50.0
+    #: the level that plays when there is no time to search (it answers in milliseconds, inline)
+    light_level: str = "easy"
+
+    def worker_count(self) -> int:
+        return self.workers if self.workers is not None else max(1, (os.cpu_count() or 1) - 1)
+
+
+@dataclass(frozen=True)
 class ServerConfig:
     host: str = "127.0.0.1"
     port: int = 2866
     db_path: str = ":memory:"
     limits: Limits = field(default_factory=Limits)
+    hosted_bots: HostedBotSettings = field(default_factory=HostedBotSettings)
     time_controls: dict[str, TimeControl] = field(default_factory=lambda: dict(TIME_CONTROLS))
     server_name: str = "aton-server"
     #: How long a finished game stays in memory (rematch, sync, get_record); then only in the database.

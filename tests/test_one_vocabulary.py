@@ -31,7 +31,7 @@ def test_the_aton_command_offers_the_protocols_clocks_and_levels():
 def test_a_hosted_bot_is_named_after_its_level():
     assert [bot_name(level) for level in m.BOT_LEVELS] == ["Bot (random)", "Bot (easy)", "Bot (normal)",
                                                           "Bot (hard)"]
-    assert HostedBot("easy", runner=None).name == "Bot (easy)"
+    assert HostedBot("easy", scheduler=None).name == "Bot (easy)"
 
 
 def test_the_server_frame_limit_is_the_protocols():
