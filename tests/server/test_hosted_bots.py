@@ -1,46 +1,83 @@
 """Hosted bots under load, on a real server: one player's many bot games cannot make
-another player's bot miss its clock (issue 11, defect 4)."""
+another player's bot miss its clock (issue 11, defect 4).
+
+The server runs on a manual clock: the games' clocks move only when a test says so,
+while the bots' searches take their real (small) budgets in a real worker process.
+"""
 
 from __future__ import annotations
 
+import asyncio
+
 from protocol import messages as m
 from server.app import ArbiterServer
-from server.config import HostedBotSettings, Limits, ServerConfig, TimeControl
+from server.bot_scheduler import SEARCH_BUDGET_MS
+from server.config import TIME_CONTROLS, HostedBotSettings, Limits, ServerConfig
 
+from ..manual_clock import ManualClock
 from .players import Recorder
 
-FLOOD_GAMES = 8
-#: short enough that eight full "hard" searches in a row (8 s) overrun a commitment
-SHORT_CLOCK = TimeControl(commit=4, open=4, move=4, grace=30)
+COMMIT_SECONDS = TIME_CONTROLS["blitz"].commit
+
+
+async def started_server(tmp_path, **config) -> ArbiterServer:
+    server = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "aton.db"), **config), clock=ManualClock())
+    await server.start()
+    return server
+
+
+async def loop_turns(count: int) -> None:
+    """Let the event loop run ``count`` turns (callbacks already due), without waiting for time."""
+    for _ in range(count):
+        await asyncio.sleep(0)
 
 
 def bot_events(recorder: Recorder, bot_seat: str, kind: str) -> list[dict]:
     return [e for e in recorder.events() if e["type"] == kind and e.get("player") == bot_seat]
 
 
-async def started_server(tmp_path, **config) -> ArbiterServer:
-    server = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "aton.db"), **config))
-    await server.start()
-    return server
+async def flood_and_play(server: ArbiterServer, games: int) -> Recorder:
+    """One connection starts ``games`` hard-bot games at once; then another player starts one."""
+    flooder = await Recorder.connect(server.port, "flood", kind="human", lobby=False)
+    for _ in range(games):
+        await flooder.send(m.PlayBot(level="hard", clock="blitz", seat="red"))
+    for _ in range(games):
+        await flooder.expect(m.GameState)
+    player = await Recorder.connect(server.port, "pat", kind="human", lobby=False)
+    await player.send(m.PlayBot(level="hard", clock="blitz", seat="red"))
+    await player.expect(m.GameState)
+    return player
 
 
-async def test_many_hard_bot_games_of_one_player_leave_another_players_bot_its_clock(tmp_path):
-    settings = HostedBotSettings(workers=1, round_seconds=0.5, reserve_seconds=1.0)
-    server = await started_server(tmp_path, hosted_bots=settings, time_controls={"blitz": SHORT_CLOCK})
+async def test_another_players_bot_decides_after_at_most_one_decision_of_each_flooding_game(tmp_path):
+    flood = 8
+    server = await started_server(tmp_path, hosted_bots=HostedBotSettings(workers=1, round_seconds=0.5))
     try:
-        flooder = await Recorder.connect(server.port, "flood", kind="human", lobby=False)
-        for _ in range(FLOOD_GAMES):
-            await flooder.send(m.PlayBot(level="hard", clock="blitz", seat="red"))
-        for _ in range(FLOOD_GAMES):
-            await flooder.expect(m.GameState)
-        player = await Recorder.connect(server.port, "pat", kind="human", lobby=False)
-        await player.send(m.PlayBot(level="hard", clock="blitz", seat="red"))
-        await player.expect(m.GameState)
-        await player.until(lambda f: bot_events(player, "blue", "committed") or bot_events(player, "blue", "timeout"))
+        player = await flood_and_play(server, flood)
+        await player.until(lambda f: bot_events(player, "blue", "committed"))
+
+        bot = server.rooms[player.game].seats["blue"].participant
+        assert bot.decision.waited_behind <= flood
+        assert bot.decision.budget_ms < SEARCH_BUDGET_MS["hard"]  # it shared a round with the waiting games
+    finally:
+        await server.stop()
+
+
+async def test_a_bot_stuck_behind_other_games_searches_still_commits_before_its_time_runs_out(tmp_path):
+    reserve = 2.0
+    # round_seconds is long: each of the four searches ahead takes its whole second
+    server = await started_server(tmp_path, hosted_bots=HostedBotSettings(workers=1, round_seconds=60,
+                                                                         reserve_seconds=reserve))
+    try:
+        player = await flood_and_play(server, 4)
+        server.clock.advance(COMMIT_SECONDS - reserve)  # the searches ahead are still running
+        await loop_turns(3)  # the light level's answer is played (no search could end meanwhile)
+        server.clock.advance(reserve)  # the commitment's time runs out
+        await player.until(lambda f: any(e["type"] == "card_revealed" for e in player.events()))
 
         assert bot_events(player, "blue", "timeout") == []
-        bot = server.rooms[player.game].seats["blue"].participant
-        assert bot.decision.waited_behind <= FLOOD_GAMES  # at most one decision of each other game first
+        assert [e["player"] for e in player.events() if e["type"] == "timeout"] == ["red"]
+        assert server.rooms[player.game].seats["blue"].participant.decision.budget_ms is None  # the light level
     finally:
         await server.stop()
 
