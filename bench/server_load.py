@@ -490,14 +490,15 @@ def proc_status_kb(pid: int, key: str) -> int:
     raise KeyError(key)
 
 
-def start_server(db: Path, log: Path, profile: str | None) -> tuple[subprocess.Popen, int]:
+def start_server(db: Path, log: Path, profile: str | None, root: Path = ROOT) -> tuple[subprocess.Popen, int]:
+    """``aton-server`` from the tree ``root`` on a free loopback port, with its default settings."""
     for _ in range(5):
         port = free_port()
         cmd = [sys.executable]
         if profile:
             cmd += ["-m", "cProfile", "-o", profile]
         cmd += ["-m", "server.cli", "--host", HOST, "--port", str(port), "--db", str(db), "--log-level", "warning"]
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=log.open("ab"), text=True)
+        proc = subprocess.Popen(cmd, cwd=root, stdout=subprocess.PIPE, stderr=log.open("ab"), text=True)
         line = proc.stdout.readline()
         if line.startswith("listening on"):
             return proc, port
