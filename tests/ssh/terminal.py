@@ -161,6 +161,15 @@ async def open_terminal(conn: asyncssh.SSHClientConnection, size: tuple[int, int
                                      **options)
 
 
+async def sit_down_against_a_bot(chan: asyncssh.SSHClientChannel, term: Terminal, timeout: float = 20.0) -> None:
+    """From the lobby: ``b`` opens the bot dialog, Enter starts a game with its defaults;
+    wait until the player is seated."""
+    chan.write(b"b")
+    await term.wait_for("Strength", timeout=timeout)
+    chan.write(b"\r")
+    await term.wait_for("(you)", timeout=timeout)
+
+
 def process_gone(pid: int) -> bool:
     """No such process, not even a zombie waiting to be reaped."""
     return not Path(f"/proc/{pid}").exists()

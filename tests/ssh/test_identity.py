@@ -12,7 +12,7 @@ from server.config import SSHConfig
 from server.ssh.gateway import SSHGateway
 from server.ssh.identity import HOST_KEY_FILE, SECRET_FILE, Identities, valid_name
 
-from .terminal import LOBBY, connect, open_terminal
+from .terminal import LOBBY, connect, open_terminal, sit_down_against_a_bot
 
 
 @pytest.mark.parametrize("proposed, expected", [
@@ -119,10 +119,7 @@ async def test_the_same_key_takes_its_seat_back(stack):
     conn = await connect(stack.port, "frank", key)
     chan, term = await open_terminal(conn)
     await term.wait_for(LOBBY, timeout=15)
-    chan.write(b"b")
-    await term.wait_for("Strength")
-    chan.write(b"\r")
-    await term.wait_for("(you)")
+    await sit_down_against_a_bot(chan, term)
     [room] = stack.server.rooms.values()
     seat = next(name for name, s in room.seats.items() if s.name == "frank")
     conn.close()

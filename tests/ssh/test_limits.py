@@ -14,7 +14,7 @@ from collections import Counter
 import asyncssh
 import pytest
 
-from .terminal import LOBBY, Terminal, client_children, connect, open_terminal
+from .terminal import LOBBY, Terminal, client_children, connect, open_terminal, sit_down_against_a_bot
 
 REFUSED = (asyncssh.DisconnectError, ConnectionError)
 
@@ -100,10 +100,7 @@ async def play_a_bot_game(port: int, address: str) -> None:
     conn = await connect(port, "player", key(), local_addr=(address, 0))
     chan, term = await open_terminal(conn)
     await term.wait_for(LOBBY, timeout=20)
-    chan.write(b"b")
-    await term.wait_for("Strength")
-    chan.write(b"\r")
-    await term.wait_for("(you)", timeout=20)
+    await sit_down_against_a_bot(chan, term)
     await close(conn)
 
 
