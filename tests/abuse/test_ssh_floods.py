@@ -196,8 +196,9 @@ async def test_a_connection_flood(tmp_path, caplog, figures):
     budget = scale("ATON_ABUSE_SSH_CONNECTIONS", 600)
     stack = await start_stack(tmp_path)
     limits, gateway = stack.gateway.limits, stack.gateway
-    started = time.perf_counter()
     try:
+        alone, _ = await a_player_gets_in(stack.port)  # the same login without a flood, to compare
+        started = time.perf_counter()
         flood = Flood(stack.port, budget)
         flooding = asyncio.ensure_future(flood.run())
         held = limits.max_unauthenticated - limits.reserved_logins  # all that addresses with logins may hold
@@ -218,7 +219,8 @@ async def test_a_connection_flood(tmp_path, caplog, figures):
     for outcome, count in sorted(flood.outcomes.items()):
         figures.add(f"  {outcome}", count)
     figures.add("login slots the flood held when the player came", f"{holding} of {limits.max_unauthenticated}")
-    figures.add("the player: seconds until the lobby, refusals met", f"{waited:.2f}, {refusals}")
+    figures.add("the player: seconds until the lobby, refusals met", f"{waited:.2f}, {refusals} "
+                f"(alone before the flood: {alone:.2f})")
     figures.add("seconds of flood", f"{seconds:.1f}")
     figures.add("errors logged by the gateway", len(errors))
     assert refusals == 0, EIGHT_ADDRESSES
