@@ -129,17 +129,35 @@ async def read_until_closed(reader: asyncio.StreamReader, stop: asyncio.Event | 
         received += data
 
 
-class Flood:
-    """Connection after connection from the attacking addresses, each of a seeded kind."""
+async def nothing_held(stack: Stack) -> None:
+    """The gateway holds no connection, no session and no login slot any more."""
+    await stack.settled()
+    assert not stack.gateway.unauthenticated and not stack.gateway.per_address
+
+
+class Attackers:
+    """Connections from the attacking addresses, counted by how each one ended."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.tried = 0
+        self.outcomes: Counter[str] = Counter()
+
+    def report(self, figures, tried: str) -> None:
+        figures.add(tried, self.tried)
+        for outcome, count in sorted(self.outcomes.items()):
+            figures.add(f"  {outcome}", count)
+
+
+class Flood(Attackers):
+    """Connection after connection, each of a seeded kind."""
 
     KINDS = ("silent", "hang_up", "http", "guest")
     WEIGHTS = (5, 2, 2, 1)
 
     def __init__(self, port: int, budget: int) -> None:
-        self.port = port
+        super().__init__(port)
         self.budget = budget  # connections to try at least
-        self.tried = 0
-        self.outcomes: Counter[str] = Counter()
         self.player_in = asyncio.Event()  # the player has played: the flood may end
         self.over = asyncio.Event()  # the budget is spent and the player in: those still held are let go
 
@@ -209,15 +227,12 @@ async def test_a_connection_flood(tmp_path, caplog, figures):
         flood.player_in.set()
         await flooding
         seconds = time.perf_counter() - started
-        await stack.settled()
-        assert not gateway.unauthenticated and not gateway.per_address
+        await nothing_held(stack)
     finally:
         await stack.stop()
     errors = errors_logged(caplog)
 
-    figures.add("connections tried", flood.tried)
-    for outcome, count in sorted(flood.outcomes.items()):
-        figures.add(f"  {outcome}", count)
+    flood.report(figures, "connections tried")
     figures.add("login slots the flood held when the player came", f"{holding} of {limits.max_unauthenticated}")
     figures.add("the player: seconds until the lobby, refusals met", f"{waited:.2f}, {refusals} "
                 f"(alone before the flood: {alone:.2f})")
@@ -227,13 +242,11 @@ async def test_a_connection_flood(tmp_path, caplog, figures):
     assert errors == []
 
 
-class Slowloris:
+class Slowloris(Attackers):
     """Connections that trickle bytes and never finish what they send; each opens again when closed."""
 
     def __init__(self, port: int) -> None:
-        self.port = port
-        self.tried = 0
-        self.outcomes: Counter[str] = Counter()
+        super().__init__(port)
         self.longest = 0.0  # seconds the longest-lived one lasted
         self.stop = asyncio.Event()  # no more new connections (those open trickle on until closed)
 
@@ -292,15 +305,12 @@ async def test_slowloris(tmp_path, caplog, figures):
         await asyncio.sleep(max(0.0, started + seconds - time.perf_counter()))  # the load lasts its time
         slowloris.stop.set()
         await asyncio.wait_for(trickling, PATIENCE)  # every connection closed by the gateway
-        await stack.settled()
-        assert not gateway.unauthenticated and not gateway.per_address
+        await nothing_held(stack)
     finally:
         await stack.stop()
     errors = errors_logged(caplog)
 
-    figures.add("connections tried (6 at once on each of 8 addresses)", slowloris.tried)
-    for outcome, count in sorted(slowloris.outcomes.items()):
-        figures.add(f"  {outcome}", count)
+    slowloris.report(figures, "connections tried (6 at once on each of 8 addresses)")
     figures.add("the longest one lasted (s)", f"{slowloris.longest:.2f} (banner time-out "
                 f"{limits.banner_timeout:g} s, login time-out {limits.login_timeout:g} s)")
     figures.add("login slots the slowloris held when the player came", f"{holding} of {limits.max_unauthenticated}")
