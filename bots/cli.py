@@ -13,7 +13,8 @@ per-decision time budget of every strategy that has one.
              [--table T | --invite CODE] [--clock C]
 
 The last form plays on a server: a quick match (or the given table) for each game,
-reconnecting by itself after a dropped connection, one result line per game.
+reconnecting by itself after a dropped connection (and waiting for a server that is not up
+yet) for as long as a seat is kept, one result line per game.
 """
 
 from __future__ import annotations

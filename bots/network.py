@@ -4,7 +4,9 @@
 client, finds games (a table or an invite code, then quick matches), turns
 each frame's view into an ``aton.views.View`` for the strategy, sends its answer
 (sealing and opening commitments by itself), reconnects with its resume token
-after a dropped connection, and reports each finished game.
+after a dropped connection, and reports each finished game.  It waits for a server
+that is not there yet, or not any more, for at least the longest grace period
+(``Backoff``): a seat is kept that long after a drop or a server restart.
 """
 
 from __future__ import annotations
@@ -12,12 +14,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
-from typing import Callable
+from typing import Awaitable, Callable, Iterator
 
 from aton.moves import Commit, Exchange, Place, Remove
 from aton.views import View
 from protocol import messages as m
 from protocol.client import Client, ServerError
+from protocol.clocks import LONGEST_GRACE
+from protocol.errors import ErrorCode
 
 from .strategy import Strategy
 
@@ -45,6 +49,28 @@ class GameResult:
                 f"{mine}–{theirs} ({self.reason}), {self.rounds} rounds")
 
 
+@dataclass(frozen=True)
+class Backoff:
+    """The waits between attempts to reach the server: ``first`` seconds, doubling up to ``cap``,
+    until they add up to ``patience`` (by default the longest grace period, so that a bot
+    outlasts every outage after which the server still keeps its seat)."""
+
+    first: float = 1.0
+    cap: float = 15.0
+    patience: float = LONGEST_GRACE
+
+    def delays(self) -> Iterator[float]:
+        waited, delay = 0.0, self.first
+        while waited < self.patience:
+            yield delay
+            waited += delay
+            delay = min(delay * 2, self.cap)
+
+
+#: Failures worth another attempt: the server is down, restarting, unreachable or full.
+UNREACHABLE = (ConnectionError, OSError, asyncio.TimeoutError, asyncio.IncompleteReadError)
+
+
 def view_of(frame_view: dict) -> View:
     """The engine's view in a frame (the server adds this round's commitments beside it)."""
     return View.from_dict({k: v for k, v in frame_view.items() if k != "commitments"})
@@ -54,15 +80,16 @@ class NetworkBot:
     def __init__(self, strategy: Strategy, host: str, port: int, *, name: str, clock: str = "normal",
                  table: int | None = None, invite: str | None = None,
                  on_result: Callable[[GameResult], None] = lambda result: None,
-                 retry_seconds: float = 1.0, max_retries: int = 30) -> None:
+                 backoff: Backoff = Backoff(),
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.strategy = strategy
         self.host, self.port = host, port
         self.name = name
         self.clock = clock
         self.table, self.invite = table, invite
         self.on_result = on_result
-        self.retry_seconds = retry_seconds
-        self.max_retries = max_retries
+        self.backoff = backoff
+        self._sleep = sleep
         self.client: Client | None = None
         self.results: list[GameResult] = []
         self._game: int | None = None
@@ -74,13 +101,13 @@ class NetworkBot:
 
     async def play(self, games: int) -> list[GameResult]:
         """Play ``games`` games to their end; returns their results."""
-        self.client = await self._connect()
+        await self._reach_server(first_wait=False)
         try:
             await self._seek_game()
             while len(self.results) < games:
                 try:
                     frame = await self.client.recv()
-                except (ConnectionError, asyncio.IncompleteReadError, OSError):
+                except UNREACHABLE:
                     await self._reconnect()
                     continue
                 await self._handle(frame, more_wanted=len(self.results) + 1 < games)
@@ -90,25 +117,49 @@ class NetworkBot:
 
     # ------------------------------------------------------------------ connection
 
+    async def _reach_server(self, first_wait: bool) -> None:
+        """Connect, or resume with the token after a drop, trying again after each of the
+        ``backoff``'s waits; ConnectionError once they are spent."""
+        waits = self.backoff.delays()
+        attempt = 0
+        if first_wait:
+            await self._sleep(next(waits, 0.0))
+        while True:
+            attempt += 1
+            try:
+                if self.client is None:
+                    self.client = await self._connect()
+                else:
+                    await self.client.reconnect(self.host, self.port)
+                if attempt > 1:
+                    log.info("reached %s:%s after %d attempts", self.host, self.port, attempt)
+                return
+            except ServerError as exc:
+                if exc.code != ErrorCode.SERVER_FULL.value:
+                    raise
+                problem = str(exc)
+            except UNREACHABLE as exc:
+                problem = str(exc) or type(exc).__name__
+            wait = next(waits, None)
+            if wait is None:
+                raise ConnectionError(f"could not reach the server for {self.backoff.patience:.0f} s "
+                                      f"({attempt} attempts; the last: {problem})")
+            (log.warning if attempt == 1 else log.info)(
+                "%s:%s unreachable (%s); trying again in %.0f s", self.host, self.port, problem, wait)
+            await self._sleep(wait)
+
     async def _connect(self) -> Client:
+        """A new session with the server (one attempt)."""
         return await Client.connect(self.host, self.port, name=self.name, kind="bot", lobby=False)
 
     async def _reconnect(self) -> None:
         """Come back with the resume token: the server re-seats us and sends the game again."""
-        for attempt in range(1, self.max_retries + 1):
-            await asyncio.sleep(self.retry_seconds)
-            try:
-                await self.client.reconnect(self.host, self.port)
-                log.info("reconnected after %d attempt(s)", attempt)
-                self._answered = self._awaiting = None  # the fresh game_state is the truth now
-                if self._game is None:
-                    await self._seek_game()
-                else:  # a game that ended while we were away is not resumed: ask for it
-                    self._syncing = await self.client.send(m.Sync(game=self._game))
-                return
-            except (ConnectionError, OSError, asyncio.TimeoutError, asyncio.IncompleteReadError):
-                log.info("server unreachable (attempt %d of %d)", attempt, self.max_retries)
-        raise ConnectionError(f"could not reconnect to {self.host}:{self.port}")
+        await self._reach_server(first_wait=True)
+        self._answered = self._awaiting = None  # the fresh game_state is the truth now
+        if self._game is None:
+            await self._seek_game()
+        else:  # a game that ended while we were away is not resumed: ask for it
+            self._syncing = await self.client.send(m.Sync(game=self._game))
 
     async def _seek_game(self) -> None:
         if self.invite:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Annotated, Any, ClassVar
 
+from .clocks import TIME_CONTROLS
 from .errors import ErrorCode, ProtocolError
 from .schema import (Binary, Bool, Int, Items, ListOf, OneOf, Optional, Record, Spec, Text, brief, build,
                      declared_fields)
@@ -26,7 +27,7 @@ REQUEST_ID = Optional(Int(0, MAX_ID))
 NAME = Text(1, 24)
 CHAT_CHARS = 200  # the longest chat line the protocol carries (a server may allow less)
 LOG_EVENTS = 150  # the most events a game_state recounts
-CLOCKS = ("blitz", "normal", "relaxed")
+CLOCKS = tuple(TIME_CONTROLS)
 BOT_LEVELS = ("random", "easy", "normal", "hard")
 SEATS = ("red", "blue")
 

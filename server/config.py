@@ -1,34 +1,14 @@
-"""Server settings: time controls and the limits that protect the server from bad clients."""
+"""Server settings: the limits that protect the server from bad clients, and the time controls
+(by default the protocol's own, ``protocol.clocks``)."""
 
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
+from protocol.clocks import TIME_CONTROLS, TimeControl
 from protocol.framing import MAX_FRAME_BYTES
 from protocol.messages import CHAT_CHARS
-
-
-@dataclass(frozen=True)
-class TimeControl:
-    """Seconds allowed per decision; a player who times out ``max_strikes`` times in a row,
-    or stays disconnected longer than ``grace``, forfeits."""
-
-    commit: float
-    open: float
-    move: float
-    grace: float
-    max_strikes: int = 3
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-
-TIME_CONTROLS: dict[str, TimeControl] = {
-    "blitz": TimeControl(commit=30, open=10, move=10, grace=30),
-    "normal": TimeControl(commit=90, open=15, move=30, grace=60),
-    "relaxed": TimeControl(commit=300, open=30, move=120, grace=300),
-}
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import random
 
+from bots.network import Backoff
 from bots.strategy import make_strategy
 
 from .conftest import size, until
@@ -43,7 +44,7 @@ async def test_sigkill_loop_loses_no_acknowledged_move(tmp_path, figures, reques
     server = ServerProcess(tmp_path)
     await server.start()
     bots = [WitnessBot(make_strategy("random", seed=SEED + i), "127.0.0.1", server.port, name=f"bot-{i}",
-                       retry_seconds=0.05, max_retries=1200) for i in range(BOTS)]
+                       backoff=Backoff(first=0.05, cap=0.05)) for i in range(BOTS)]
     playing = [asyncio.create_task(bot.play(10**6)) for bot in bots]
 
     def frames() -> int:

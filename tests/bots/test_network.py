@@ -4,18 +4,48 @@ from __future__ import annotations
 
 import asyncio
 import socket
+from typing import Awaitable, Callable
 
-from bots.network import NetworkBot
+import pytest
+
+from bots.network import Backoff, NetworkBot
 from bots.strategy import make_strategy
 from protocol import messages as m
 from protocol.client import Client
+from protocol.clocks import LONGEST_GRACE, TIME_CONTROLS
 from server.app import ArbiterServer
 from server.config import ServerConfig
 
 
 def bot(server, name: str, seed: int, results: list) -> NetworkBot:
     return NetworkBot(make_strategy("random", seed=seed), "127.0.0.1", server.port, name=name,
-                      on_result=results.append, retry_seconds=0.05)
+                      on_result=results.append, backoff=Backoff(first=0.05))
+
+
+class CountedWaits:
+    """A bot's injected sleep: it records each wait instead of waiting (the event loop still
+    turns), and may act after each one (``then``), so that no test waits on the wall clock."""
+
+    def __init__(self, then: Callable[["CountedWaits"], Awaitable[None]] | None = None) -> None:
+        self.waits: list[float] = []
+        self.then = then
+
+    async def __call__(self, seconds: float) -> None:
+        self.waits.append(seconds)
+        if self.then is not None:
+            await self.then(self)
+        await asyncio.sleep(0)
+
+    @property
+    def waited(self) -> float:
+        return sum(self.waits)
+
+
+def unused_port() -> int:
+    """A loopback port nothing listens on (connections to it are refused)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 async def until(condition) -> None:
@@ -75,7 +105,7 @@ async def test_a_bot_whose_game_ended_and_left_the_server_while_it_was_away_play
     first = ArbiterServer(ServerConfig(port=0, db_path=db))
     await first.start()
     ada = NetworkBot(make_strategy("random", seed=5), "127.0.0.1", first.port, name="ada",
-                     retry_seconds=0.05, max_retries=400)
+                     backoff=Backoff(first=0.05, cap=0.05))
     playing = asyncio.create_task(ada.play(1))
     bob = await Client.connect("127.0.0.1", first.port, name="bob", kind="bot", lobby=False)
     await bob.send(m.QuickMatch(clock="normal"))
@@ -83,9 +113,7 @@ async def test_a_bot_whose_game_ended_and_left_the_server_while_it_was_away_play
     room = first.rooms[game]
     ada_seat = next(seat for seat in room.seats.values() if seat.name == "ada")
     await until(lambda: ada_seat.participant is not None)
-    with socket.socket() as unused:  # a port nobody listens on: ada's network is down
-        unused.bind(("127.0.0.1", 0))
-        ada.port = unused.getsockname()[1]
+    ada.port = unused_port()  # ada's network is down
     ada_seat.participant.abort()
     await bob.send(m.Resign(game=game))
     await until(lambda: room.game.is_over)
@@ -101,3 +129,78 @@ async def test_a_bot_whose_game_ended_and_left_the_server_while_it_was_away_play
         assert result.game != game and result.opponent == "carol"
     finally:
         await second.stop()
+
+
+async def test_the_first_connection_is_tried_again_until_the_server_is_up(tmp_path):
+    port = unused_port()
+    servers: list[ArbiterServer] = []
+
+    async def start_the_server_at_the_third_wait(waits: CountedWaits) -> None:
+        if len(waits.waits) == 3:
+            servers.append(ArbiterServer(ServerConfig(port=port, db_path=str(tmp_path / "aton.db"))))
+            await servers[0].start()
+
+    waits = CountedWaits(start_the_server_at_the_third_wait)
+    early = NetworkBot(make_strategy("random", seed=5), "127.0.0.1", port, name="early", sleep=waits)
+    late = NetworkBot(make_strategy("random", seed=6), "127.0.0.1", port, name="late", sleep=CountedWaits())
+    try:
+        results, _ = await asyncio.wait_for(asyncio.gather(early.play(1), late.play(1)), 60)
+    finally:
+        for server in servers:
+            await server.stop()
+    assert waits.waits == [1.0, 2.0, 4.0]  # refused three times, waiting longer each time
+    assert len(results) == 1
+
+
+async def test_a_bot_keeps_trying_for_the_longest_grace_period_then_gives_up():
+    attempts = 0
+
+    def hang_up(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal attempts
+        attempts += 1
+        writer.close()  # a server that is there but never says welcome
+
+    listener = await asyncio.start_server(hang_up, "127.0.0.1", 0)
+    port = listener.sockets[0].getsockname()[1]
+    waits = CountedWaits()
+    lonely = NetworkBot(make_strategy("random", seed=7), "127.0.0.1", port, name="lonely", sleep=waits)
+    try:
+        with pytest.raises(ConnectionError, match="could not reach the server for 300 s"):
+            await lonely.play(1)
+    finally:
+        listener.close()
+        await listener.wait_closed()
+    assert LONGEST_GRACE == max(control.grace for control in TIME_CONTROLS.values()) == 300
+    assert waits.waited >= LONGEST_GRACE
+    assert waits.waits == sorted(waits.waits) and max(waits.waits) == Backoff().cap
+    assert attempts == len(waits.waits) + 1  # one attempt at once, one after each wait
+
+
+async def test_bots_come_back_after_an_outage_longer_than_the_grace_of_a_normal_clock(tmp_path):
+    db = str(tmp_path / "aton.db")
+    first = ArbiterServer(ServerConfig(port=0, db_path=db))
+    await first.start()
+    port = first.port
+    servers: list[ArbiterServer] = []
+
+    async def restart_after_100_seconds(waits: CountedWaits) -> None:
+        if waits.waited >= 100 and not servers:
+            servers.append(ArbiterServer(ServerConfig(port=port, db_path=db)))
+            await servers[0].start()
+
+    waits = {name: CountedWaits(restart_after_100_seconds) for name in ("ada", "bob")}
+    a, b = (NetworkBot(make_strategy("random", seed=seed), "127.0.0.1", port, name=name, sleep=waits[name])
+            for seed, name in ((8, "ada"), (9, "bob")))
+    games = asyncio.gather(a.play(1), b.play(1))
+    try:
+        while not first.rooms or next(iter(first.rooms.values())).version < 20:
+            await asyncio.sleep(0.01)
+        await first.stop()  # the outage begins
+        results_a, results_b = await asyncio.wait_for(games, 60)
+    finally:
+        for server in servers:
+            await server.stop()
+    assert max(w.waited for w in waits.values()) >= 100 > TIME_CONTROLS["normal"].grace
+    assert results_a[0].game == results_b[0].game
+    assert results_a[0].winner == results_b[0].winner
+    assert results_a[0].reason not in ("abandoned", "time")
