@@ -26,7 +26,7 @@ from .config import ServerConfig
 from .connection import Connection, Outbox
 from .games import SEATS, AtonGame
 from .hosted_bots import HostedBot
-from .lobby import Lobby
+from .lobby import Lobby, reserved_names
 from .room import Room, Seal, Seat, token_hash
 from .store import Store, StoredGame
 
@@ -50,7 +50,7 @@ class ArbiterServer:
         self.store = Store(config.db_path)
         self.outbox = Outbox(before_sending=self.store.commit, on_failure=self._store_failed)
         self.store.on_write = self.outbox.wake  # a write is always followed by a commit in its turn
-        self.lobby = Lobby(self._start_game_between)
+        self.lobby = Lobby(self._start_game_between, reserved=reserved_names(config.server_name))
         self.rooms: dict[int, Room] = {}
         self.connections: set[Connection] = set()
         self.by_token: dict[str, Connection] = {}  # token hash -> live connection
@@ -160,8 +160,7 @@ class ArbiterServer:
             if not isinstance(hello, m.Hello):
                 raise ProtocolError(ErrorCode.NOT_ALLOWED, "the first message must be hello")
         except ProtocolError as exc:
-            conn.send_error(exc, m.request_id(raw))
-            conn.close("misbehaving", "the handshake failed: " + exc.message)
+            self._refuse_hello(conn, exc, m.request_id(raw))
             return
         major = hello.version.split(".", 1)[0]
         if major != str(PROTOCOL_MAJOR):
@@ -171,17 +170,25 @@ class ArbiterServer:
                 f"your client speaks {hello.version}: please upgrade it"), hello.id)
             conn.close("unsupported_version", f"protocol {hello.version} is not supported")
             return
-        self._open_session(conn, hello)
+        seats = self._seats_of(token_hash(hello.resume)) if hello.resume else []
+        try:  # a session that holds seats plays under the name it has there
+            name = seats[0][0].seats[seats[0][1]].name if seats else self.lobby.admit_name(hello.name)
+        except ProtocolError as exc:
+            self._refuse_hello(conn, exc, hello.id)
+            return
+        self._open_session(conn, hello, name, seats)
 
-    def _open_session(self, conn: Connection, hello: m.Hello) -> None:
+    def _refuse_hello(self, conn: Connection, error: ProtocolError, reply_to: int | None) -> None:
+        conn.send_error(error, reply_to)
+        conn.close("misbehaving", "the handshake failed: " + error.message)
+
+    def _open_session(self, conn: Connection, hello: m.Hello, name: str, seats: list[tuple[Room, str]]) -> None:
         token = hello.resume or secrets.token_urlsafe(24)
         digest = token_hash(token)
         previous = self.by_token.get(digest)
         if previous is not None and previous is not conn:
             self.lobby.depart(previous)
             previous.close("replaced", "this session was resumed from another connection")
-        seats = self._seats_of(digest)
-        name = seats[0][0].seats[seats[0][1]].name if seats else hello.name
         conn.name = self.lobby.unique_name(name)
         conn.kind = hello.kind
         conn.token = token

@@ -23,9 +23,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+#: The word every hosted bot's name starts with
+BOT_NAME_STEM = "Bot"
+
+
 def bot_name(level: str) -> str:
     """The name a hosted bot of ``level`` plays under, e.g. ``Bot (easy)``."""
-    return f"Bot ({level})"
+    return f"{BOT_NAME_STEM} ({level})"
 
 
 class HostedBot:

@@ -15,12 +15,26 @@ from typing import TYPE_CHECKING, Callable
 
 from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
+from protocol.names import player_name, skeleton, with_suffix
+
+from .hosted_bots import BOT_NAME_STEM, bot_name
 
 if TYPE_CHECKING:
     from .connection import Connection
     from .room import Room
 
 INVITE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1")
+
+
+def reserved_names(server_name: str) -> tuple[str, ...]:
+    """The names no player may take or imitate: the hosted bots' (and the word they share), and
+    the server's own, as ``welcome`` names it and as it speaks of itself ("the server")."""
+    return (BOT_NAME_STEM, *(bot_name(level) for level in m.BOT_LEVELS), server_name, "server")
+
+
+def looks(name: str) -> str:
+    """What a name online looks like: two names that look alike are not both online."""
+    return skeleton(name) or name.casefold()
 
 
 @dataclass
@@ -38,9 +52,12 @@ class OpenTable:
 
 
 class Lobby:
-    def __init__(self, start_game: Callable[["Connection", "Connection", str, int | None, bool], None]) -> None:
+    def __init__(self, start_game: Callable[["Connection", "Connection", str, int | None, bool], None],
+                 reserved: tuple[str, ...] = ()) -> None:
         self._start_game = start_game
+        self.reserved = reserved  # names no player may take (``reserved_names``)
         self.online: dict[str, "Connection"] = {}  # name -> connection
+        self.looks_online: set[str] = set()  # what each name online looks like (``looks``)
         self.status: dict[str, str] = {}  # name -> lobby, waiting, playing, watching
         self.tables: dict[int, OpenTable] = {}
         self.invites: dict[str, int] = {}
@@ -50,17 +67,21 @@ class Lobby:
 
     # ------------------------------------------------------------------ presence
 
+    def admit_name(self, proposed: str) -> str:
+        """The name a newcomer proposes, normalised; ProtocolError says why it cannot be one."""
+        return player_name(proposed, self.reserved)
+
     def unique_name(self, wanted: str) -> str:
-        """``wanted``, or ``wanted-2``, ``wanted-3``… if someone online has it."""
-        if wanted not in self.online:
-            return wanted
-        n = 2
-        while f"{wanted[:20]}-{n}" in self.online:
+        """``wanted``, or ``wanted-2``, ``wanted-3``… if someone online has it or one like it."""
+        name, n = wanted, 1
+        while looks(name) in self.looks_online:
             n += 1
-        return f"{wanted[:20]}-{n}"
+            name = with_suffix(wanted, f"-{n}")
+        return name
 
     def arrive(self, conn: "Connection") -> None:
         self.online[conn.name] = conn
+        self.looks_online.add(looks(conn.name))
         self.status[conn.name] = "lobby"
         self._broadcast("players", "add", self._player_entry(conn.name))
         if conn.lobby_subscribed:
@@ -72,6 +93,7 @@ class Lobby:
         self._withdraw(conn)
         if self.online.get(conn.name) is conn:
             del self.online[conn.name]
+            self.looks_online.discard(looks(conn.name))
             self.status.pop(conn.name, None)
             self._broadcast("players", "remove", {"name": conn.name})
 

@@ -25,7 +25,8 @@ from typing import Awaitable
 
 import asyncssh
 
-from ..config import SSHConfig
+from ..config import ServerConfig, SSHConfig
+from ..lobby import reserved_names
 from . import forkserver
 from .identity import HOST_KEY_FILE, SECRET_FILE, Identities, Identity, fingerprint, load_or_create_host_key, \
     load_or_create_secret
@@ -197,7 +198,8 @@ class Link(asyncssh.SSHServer):
 class SSHGateway:
     """asyncssh server whose sessions run the Textual client against the game server."""
 
-    def __init__(self, config: SSHConfig, game_host: str, game_port: int, db_path: str) -> None:
+    def __init__(self, config: SSHConfig, game_host: str, game_port: int, db_path: str,
+                 server_name: str = ServerConfig.server_name) -> None:
         self.config = config
         self.limits = config.limits
         self.game_host = local_address(game_host)
@@ -210,7 +212,8 @@ class SSHGateway:
         self.host_key_path = Path(config.host_key) if config.host_key else data_dir / HOST_KEY_FILE
         secret_path = (data_dir or self.host_key_path.parent) / SECRET_FILE
         self.host_key = load_or_create_host_key(self.host_key_path)
-        self.identities = Identities(db_path, load_or_create_secret(secret_path))
+        # a name the game server would refuse would lock the key out: it becomes a guest name
+        self.identities = Identities(db_path, load_or_create_secret(secret_path), reserved_names(server_name))
         self.links: set[Link] = set()
         self.per_address: Counter[str] = Counter()  # connections from each address
         self.unauthenticated: Counter[str] = Counter()  # of which still logging in
@@ -322,7 +325,7 @@ class SSHGateway:
 
     def identify(self, username: str, key: asyncssh.SSHKey | None) -> Identity:
         if key is None:
-            return Identities.guest(username)
+            return self.identities.guest(username)
         return self.identities.for_key(fingerprint(key), username)
 
     def admit_game(self, session: GameSession) -> str | None:

@@ -28,11 +28,13 @@ from pathlib import Path
 
 import asyncssh
 
+from protocol.errors import ProtocolError
+from protocol.names import player_name
+
 log = logging.getLogger(__name__)
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
 SECRET_FILE = "ssh_resume_secret"
-NAME_MAX = 24  # the protocol's limit on a player's name
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS ssh_identities (
@@ -45,22 +47,20 @@ CREATE TABLE IF NOT EXISTS ssh_identities (
 """
 
 
-def valid_name(proposed: str | None) -> str | None:
-    """The proposed name if it can be a player's name (1–24 printable characters), else None."""
+def valid_name(proposed: str | None, reserved: tuple[str, ...] = ()) -> str | None:
+    """The proposed name if the game server accepts it as it is (``protocol.names.player_name``,
+    which would not change it), else None."""
     if not proposed:
         return None
-    name = proposed.strip()
-    if not 1 <= len(name) <= NAME_MAX or not name.isprintable() or name != proposed:
+    try:
+        name = player_name(proposed, reserved)
+    except ProtocolError:
         return None
-    return name
+    return name if name == proposed else None
 
 
 def guest_name() -> str:
     return f"guest-{secrets.token_hex(2)}"
-
-
-def name_for(proposed: str | None) -> str:
-    return valid_name(proposed) or guest_name()
 
 
 def fingerprint(key: asyncssh.SSHKey) -> str:
@@ -127,10 +127,14 @@ def load_or_create_secret(path: Path) -> bytes:
 
 
 class Identities:
-    """Fingerprint → remembered name (SQLite), and the resume tokens of keys and guests."""
+    """Fingerprint → remembered name (SQLite), and the resume tokens of keys and guests.
 
-    def __init__(self, db_path: str | Path, secret: bytes) -> None:
+    ``reserved``: the names the game server keeps for itself (``server.lobby.reserved_names``),
+    which no SSH user name becomes."""
+
+    def __init__(self, db_path: str | Path, secret: bytes, reserved: tuple[str, ...] = ()) -> None:
         self.secret = secret
+        self.reserved = reserved
         if str(db_path) != ":memory:":
             Path(db_path).parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(str(db_path), isolation_level=None)
@@ -159,19 +163,22 @@ class Identities:
         now = time.time()
         name = self.remembered(fp)
         if name is None:
-            name = name_for(proposed)
+            name = self.name_for(proposed)
             self.db.execute("INSERT OR IGNORE INTO ssh_identities (fingerprint, name, first_seen, last_seen) "
                             "VALUES (?, ?, ?, ?)", (fp, name, now, now))
             name = self.remembered(fp) or name
         else:
-            if valid_name(name) is None:
-                repaired = name_for(proposed)
+            if valid_name(name, self.reserved) is None:
+                repaired = self.name_for(proposed)
                 log.info("%s: the remembered name %r is not valid: now %r", fp, name, repaired)
                 name = repaired
             self.db.execute("UPDATE ssh_identities SET name = ?, last_seen = ?, logins = logins + 1 "
                             "WHERE fingerprint = ?", (name, now, fp))
         return Identity(name=name, resume_token=self.resume_token(fp), fingerprint=fp)
 
-    @staticmethod
-    def guest(proposed: str | None) -> Identity:
-        return Identity(name=name_for(proposed), resume_token=secrets.token_urlsafe(24))
+    def guest(self, proposed: str | None) -> Identity:
+        return Identity(name=self.name_for(proposed), resume_token=secrets.token_urlsafe(24))
+
+    def name_for(self, proposed: str | None) -> str:
+        """The SSH user name if it can be a player's name, else a guest name."""
+        return valid_name(proposed, self.reserved) or guest_name()

@@ -8,6 +8,9 @@ import pytest
 
 from protocol import messages as m
 from protocol.client import ServerError
+from server.app import ArbiterServer
+from server.config import ServerConfig
+from server.hosted_bots import bot_name
 
 from .players import Recorder
 
@@ -155,3 +158,51 @@ async def test_a_refused_hello_raises_in_the_client(server):
     with pytest.raises(ServerError) as info:
         await Recorder.connect(server.port, "x" * 30)
     assert info.value.code == "invalid"
+
+
+@pytest.mark.parametrize("proposed, problem", [
+    ("\u200d" * 24, "U+200D (ZERO WIDTH JOINER) is an invisible formatting character"),
+    (" ", "a name needs at least one visible character"),
+    ("\u3164", "U+3164 (HANGUL FILLER) shows nothing"),
+    ("\u115f\u1160\u3164", "U+115F (HANGUL CHOSEONG FILLER) shows nothing"),
+    ("Bot (hard)", 'it looks like "Bot (hard)", a name this server keeps for itself'),
+    ("bot hard", 'it looks like "Bot (hard)"'),
+    ("aton-server", 'it looks like "aton-server"'),
+    ("\u6f22" * 24, "48 columns wide (a wide character counts as two); at most 24"),
+    ("p\u0430ypal", "it mixes Latin and Cyrillic letters, which look alike"),
+], ids=["zero-width joiners", "a space", "a Hangul filler", "Hangul fillers", "a hosted bot",
+        "a hosted bot, spelt loosely", "the server", "24 wide characters", "Latin and Cyrillic"])
+async def test_a_name_that_hides_or_imitates_is_refused_saying_why(server, proposed, problem):
+    with pytest.raises(ServerError) as info:
+        await human(server.port, proposed)
+    assert (info.value.code, info.value.error.field) == ("invalid", "name")
+    assert problem in info.value.error.message
+    assert not server.lobby.online  # nobody came in under it
+
+
+async def test_the_names_of_a_servers_bots_and_its_own_name_are_kept_for_them(tmp_path):
+    server = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "aton.db"), server_name="Nile Hall"))
+    await server.start()
+    try:
+        for proposed in [bot_name(level) for level in m.BOT_LEVELS] + ["Bot", "Nile Hall", "NILE-HALL 2"]:
+            with pytest.raises(ServerError, match="a name this server keeps for itself"):
+                await human(server.port, proposed, lobby=False)
+        player = await human(server.port, "aton-server", lobby=False)  # another server's name is free here
+        assert player.client.name == "aton-server"
+    finally:
+        await server.stop()
+
+
+async def test_names_are_normalised_and_lookalikes_of_a_name_online_get_a_suffix(server):
+    watcher = await human(server.port, "wanda")
+    await watcher.expect(m.Lobby)
+    lone = await human(server.port, "bob\u00a0", lobby=False)
+    assert lone.client.name == "bob"
+    online = [await human(server.port, proposed, lobby=False)  # all stay online
+              for proposed in ("alice", "alice ", "alice\u00a0", "aIice", "Alice", "\uff41\uff4c\uff49\uff43\uff45")]
+    names = [player.client.name for player in online[1:]]
+    assert names == ["alice-2", "alice-3", "aIice-4", "Alice-5", "alice-6"]
+    await watcher.send(m.Ping())
+    await watcher.expect(m.Pong)  # every arrival has been announced
+    arrived = [f.item["name"] for f in watcher.frames if isinstance(f, m.LobbyUpdate) and f.op == "add"]
+    assert arrived == ["bob", "alice", *names]

@@ -9,6 +9,7 @@ import asyncssh
 import pytest
 
 from server.config import SSHConfig
+from server.lobby import reserved_names
 from server.ssh.gateway import SSHGateway
 from server.ssh.identity import HOST_KEY_FILE, SECRET_FILE, Identities, valid_name
 
@@ -34,10 +35,18 @@ def test_a_key_keeps_its_first_name_and_token(tmp_path):
     assert 16 <= len(first.resume_token) <= 64  # the protocol's bounds
     assert other.name.startswith("guest-")
     assert Identities(tmp_path / "aton.db", b"t" * 32).resume_token("SHA256:abc") != first.resume_token
+    g1, g2 = ids.guest("carol"), ids.guest("carol")
+    assert g1.guest and g1.name == "carol" and g1.resume_token != g2.resume_token
     ids.close()
     assert Identities(tmp_path / "aton.db", b"s" * 32).for_key("SHA256:abc", "bob").name == "alice"  # remembered
-    g1, g2 = Identities.guest("carol"), Identities.guest("carol")
-    assert g1.guest and g1.name == "carol" and g1.resume_token != g2.resume_token
+
+
+def test_a_user_name_the_game_server_would_refuse_is_never_remembered(tmp_path):
+    ids = Identities(tmp_path / "aton.db", b"s" * 32, reserved_names("aton-server"))
+    for n, proposed in enumerate(["Bot (easy)", "aton server", "\u3164", "p\u0430ypal", "alice "]):
+        assert ids.for_key(f"SHA256:{n}", proposed).name.startswith("guest-")
+        assert ids.guest(proposed).name.startswith("guest-")
+    ids.close()
 
 
 async def test_the_host_key_is_made_once_private_and_reused(tmp_path):
@@ -78,8 +87,9 @@ async def test_a_guest_plays_under_the_user_name(stack):
     await conn.wait_closed()
 
 
-async def test_a_bad_user_name_becomes_a_guest_name(stack):
-    conn = await connect(stack.port, "x" * 30)
+@pytest.mark.parametrize("user", ["x" * 30, "Bot (hard)", "\u3164"])
+async def test_a_bad_user_name_becomes_a_guest_name(stack, user):
+    conn = await connect(stack.port, user)
     await conn.create_session(asyncssh.SSHClientSession, term_type="xterm", encoding=None)
     await asyncio.sleep(0.2)
     [link] = stack.gateway.links
