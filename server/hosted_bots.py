@@ -23,13 +23,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-#: The word every hosted bot's name starts with
-BOT_NAME_STEM = "Bot"
-
-
 def bot_name(level: str) -> str:
     """The name a hosted bot of ``level`` plays under, e.g. ``Bot (easy)``."""
-    return f"{BOT_NAME_STEM} ({level})"
+    return f"Bot ({level})"
 
 
 class HostedBot:

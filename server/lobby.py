@@ -17,7 +17,7 @@ from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.names import player_name, skeleton, with_suffix
 
-from .hosted_bots import BOT_NAME_STEM, bot_name
+from .hosted_bots import bot_name
 
 if TYPE_CHECKING:
     from .connection import Connection
@@ -27,9 +27,9 @@ INVITE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c
 
 
 def reserved_names(server_name: str) -> tuple[str, ...]:
-    """The names no player may take or imitate: the hosted bots' (and the word they share), and
-    the server's own, as ``welcome`` names it and as it speaks of itself ("the server")."""
-    return (BOT_NAME_STEM, *(bot_name(level) for level in m.BOT_LEVELS), server_name, "server")
+    """The names no player may take or imitate: the hosted bots', and the server's own, as
+    ``welcome`` names it and as it speaks of itself ("the server")."""
+    return (*(bot_name(level) for level in m.BOT_LEVELS), server_name, "server")
 
 
 def looks(name: str) -> str:

@@ -12,7 +12,7 @@ from rich.cells import cell_len
 from protocol.errors import ProtocolError
 from protocol.names import NAME_CHARS, NAME_COLUMNS, columns, player_name, skeleton, with_suffix
 
-RESERVED = ("Bot", "Bot (easy)", "Bot (hard)", "aton-server", "server")
+RESERVED = ("Bot (easy)", "Bot (hard)", "aton-server", "server")
 
 
 def refusal(proposed: str, reserved=RESERVED) -> str:
@@ -59,7 +59,7 @@ def test_no_spelling_of_a_reserved_name_gets_through(reserved, suffix, case, loo
     ("z" + "\u0301" * 4, "more than 3 combining marks on one character"),
     ("Bot (hard)", 'it looks like "Bot (hard)", a name this server keeps for itself'),
     ("B0T  (HARD) 2", 'it looks like "Bot (hard)"'),
-    ("BOT", 'it looks like "Bot"'),
+    ("BOT(EASY)", 'it looks like "Bot (easy)"'),
     ("aton server", 'it looks like "aton-server"'),
     ("\u6f22" * 24, "48 columns wide (a wide character counts as two); at most 24"),
     ("p\u0430ypal", "it mixes Latin and Cyrillic letters, which look alike"),
@@ -81,6 +81,7 @@ def test_names_that_hide_or_imitate_are_refused_saying_why(proposed, problem):
     ("\u03a9\u03bc\u03ad\u03b3\u03b1", "\u03a9\u03bc\u03ad\u03b3\u03b1"),  # all Greek
     ("Taro \u592a\u90ce", "Taro \u592a\u90ce"),  # Latin beside Han: nothing alike
     ("Bottle", "Bottle"),
+    ("bot-1", "bot-1"),
     ("Serverus", "Serverus"),
 ])
 def test_ordinary_names_pass_normalised(proposed, name):

@@ -184,7 +184,7 @@ async def test_the_names_of_a_servers_bots_and_its_own_name_are_kept_for_them(tm
     server = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "aton.db"), server_name="Nile Hall"))
     await server.start()
     try:
-        for proposed in [bot_name(level) for level in m.BOT_LEVELS] + ["Bot", "Nile Hall", "NILE-HALL 2"]:
+        for proposed in [bot_name(level) for level in m.BOT_LEVELS] + ["Nile Hall", "NILE-HALL 2"]:
             with pytest.raises(ServerError, match="a name this server keeps for itself"):
                 await human(server.port, proposed, lobby=False)
         player = await human(server.port, "aton-server", lobby=False)  # another server's name is free here
