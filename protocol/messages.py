@@ -15,8 +15,8 @@ from typing import Annotated, Any, ClassVar
 
 from .clocks import TIME_CONTROLS
 from .errors import ErrorCode, ProtocolError
-from .schema import (Binary, Bool, Int, Items, ListOf, OneOf, Optional, Record, Spec, Text, brief, build,
-                     declared_fields)
+from .schema import (Binary, Bool, Int, Items, ListOf, OneOf, Optional, Record, Spec, Text, build, declared_fields,
+                     shown)
 
 PROTOCOL_VERSION = "1.3"
 PROTOCOL_MAJOR = 1
@@ -82,11 +82,8 @@ def parse(data: Any, direction: Direction) -> Message:
     cls = CATALOGUE[direction].get(type_name) if isinstance(type_name, str) else None
     if cls is None:
         known = ", ".join(sorted(CATALOGUE[direction]))
-        raise ProtocolError(
-            ErrorCode.UNKNOWN_TYPE,
-            f"type: unknown message type {brief(type_name)[:40]} (expected one of: {known})",
-            field="type",
-        )
+        problem = "required field is missing" if type_name is None else f"unknown message type {shown(type_name)}"
+        raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"type: {problem} (expected one of: {known})", field="type")
     return build(cls, data)
 
 

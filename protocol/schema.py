@@ -17,27 +17,42 @@ from typing import Any
 from .errors import ErrorCode, ProtocolError
 
 
+def _quoted(text: str) -> str:
+    """A string in double quotes; quotes, backslashes and unprintable characters escaped."""
+    def escaped(c: str) -> str:
+        if c in '"\\':
+            return "\\" + c
+        if c.isprintable():
+            return c
+        return f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}"
+    return '"' + "".join(map(escaped, text)) + '"'
+
+
 def brief(value: Any, depth: int = 0) -> str:
-    """``repr`` of a decoded value, bounded in depth and breadth (hostile frames nest deeply)."""
+    """A decoded value in the wire's own terms (nil, true, "text", binary of N bytes, [..], {..}),
+    bounded in depth and breadth (hostile frames nest deeply); never a Python repr."""
     if depth > 3:
         return "..."
+    if value is None:
+        return "nil"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return _quoted(value[:41])
+    if isinstance(value, (bytes, bytearray)):
+        return f"binary of {len(value)} byte{'' if len(value) == 1 else 's'}"
     if isinstance(value, dict):
         items = [f"{brief(k, depth + 1)}: {brief(v, depth + 1)}" for k, v in list(value.items())[:10]]
         return "{" + ", ".join(items + (["..."] if len(value) > 10 else [])) + "}"
     if isinstance(value, (list, tuple)):
         items = [brief(v, depth + 1) for v in value[:10]]
         return "[" + ", ".join(items + (["..."] if len(value) > 10 else [])) + "]"
-    if isinstance(value, (str, bytes)):
-        return repr(value[:41])
-    return repr(value)
+    return str(value)  # an integer or a float
 
 
 def shown(value: Any) -> str:
     """A short rendering of an offending value for an error message (at most 40 characters)."""
-    if isinstance(value, str):
-        text = '"' + value[:40].replace('"', '\\"') + '"'
-    else:
-        text = brief(value)
+    text = brief(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 

@@ -17,7 +17,7 @@ from protocol import messages as m
 from protocol.errors import ERROR_MEANINGS, ErrorCode, ProtocolError
 from protocol.framing import MAX_FRAME_BYTES, FrameBuffer, decode_payload, encode_frame, read_payload
 from protocol.messages import CATALOGUE, Direction, Message, field_specs, parse, request_id
-from protocol.schema import Binary, Bool, Int, Items, ListOf, OneOf, Optional, Record, Spec, Text
+from protocol.schema import Binary, Bool, Int, Items, ListOf, OneOf, Optional, Record, Spec, Text, shown
 
 from spec_examples import example_message
 
@@ -55,7 +55,7 @@ INVALID_CASES = [
     # Int
     ("int-above", m.Remove, {"temple": 5}, "temple", "temple: expected an integer 1–4, got 5"),
     ("int-below", m.Place, {"square": -1}, "square", "square: expected an integer 0–11, got -1"),
-    ("int-bool", m.Remove, {"temple": True}, "temple", "temple: expected an integer 1–4, got True"),
+    ("int-bool", m.Remove, {"temple": True}, "temple", "temple: expected an integer 1–4, got true"),
     ("int-float", m.Place, {"temple": 2.0}, "temple", "temple: expected an integer 1–4, got 2.0"),
     ("int-string", m.Resign, {"game": "12"}, "game",
      'game: expected an integer 1–9007199254740992, got "12"'),
@@ -70,7 +70,7 @@ INVALID_CASES = [
     ("text-long", m.Chat, {"text": "x" * 201}, "text",
      'text: expected a string of 1–200 characters, got "' + "x" * 36 + "..."),
     ("text-bytes", m.Hello, {"name": b"Ra"}, "name",
-     "name: expected a string of 1–24 characters, got b'Ra'"),
+     "name: expected a string of 1–24 characters, got binary of 2 bytes"),
     ("text-quote", m.JoinInvite, {"code": 'a"b'}, "code",
      'code: expected a string of 4–16 characters, got "a\\"b"'),
     ("text-control-bell", m.Chat, {"text": "hi\x07"}, "text", "text: must not contain control characters"),
@@ -86,16 +86,16 @@ INVALID_CASES = [
     ("oneof-int", m.PlayBot, {"level": 1}, "level",
      'level: expected one of "random", "easy", "normal", "hard", got 1'),
     ("oneof-list", m.Hello, {"kind": ["bot"]}, "kind",
-     'kind: expected one of "human", "bot", "spectator", got [\'bot\']'),
+     'kind: expected one of "human", "bot", "spectator", got ["bot"]'),
     # Binary
     ("binary-short", m.Commit, {"digest": b"\x00" * 31}, "digest",
-     "digest: expected binary of 32 bytes, got b'" + "\\x00" * 8 + "\\x0..."),
+     "digest: expected binary of 32 bytes, got binary of 31 bytes"),
     ("binary-string", m.Commit, {"digest": "ab" * 16}, "digest",
      'digest: expected binary of 32 bytes, got "' + "ab" * 16 + '"'),
     ("binary-range", m.Open, {"nonce": b"ab"}, "nonce",
-     "nonce: expected binary of 16–64 bytes, got b'ab'"),
+     "nonce: expected binary of 16–64 bytes, got binary of 2 bytes"),
     ("binary-too-long", m.Open, {"nonce": bytes(65)}, "nonce",
-     "nonce: expected binary of 16–64 bytes, got b'" + "\\x00" * 8 + "\\x0..."),
+     "nonce: expected binary of 16–64 bytes, got binary of 65 bytes"),
     # ListOf, including the issue's own example
     ("listof-bad-item", m.Open, {"cards": [1, 2, "x", 4]}, "cards[2]",
      'cards[2]: expected an integer 1–4, got "x"'),
@@ -106,7 +106,7 @@ INVALID_CASES = [
     ("listof-long", m.Open, {"cards": [1, 2, 3, 4, 1]}, "cards",
      "cards: expected a list of 4 items, each an integer 1–4, got [1, 2, 3, 4, 1]"),
     ("listof-map", m.Open, {"cards": {"0": 1}}, "cards",
-     "cards: expected a list of 4 items, each an integer 1–4, got {'0': 1}"),
+     'cards: expected a list of 4 items, each an integer 1–4, got {"0": 1}'),
     # Optional: nil is fine (see below); a present value must satisfy the inner spec
     ("optional-inner", m.Hello, {"resume": "short"}, "resume",
      'resume: expected a string of 16–64 characters, got "short"'),
@@ -121,12 +121,12 @@ INVALID_CASES = [
      "got [1]"),
     ("record-too-many-keys", m.GameState, {"view": {f"k{i}": i for i in range(65)}}, "view",
      "view: expected a map (the receiver's view, see 'The view'), "
-     "got {'k0': 0, 'k1': 1, 'k2': 2, 'k3': 3, ..."),
+     'got {"k0": 0, "k1": 1, "k2": 2, "k3": 3, ...'),
     ("record-string", m.LobbyUpdate, {"item": "x"}, "item",
      'item: expected a map (an entry of that section; for remove only its key), got "x"'),
     # Items
     ("items-map", m.Lobby, {"players": {"a": 1}}, "players",
-     "players: expected a list of up to 5000 maps (player entries: name, kind, status), got {'a': 1}"),
+     'players: expected a list of up to 5000 maps (player entries: name, kind, status), got {"a": 1}'),
     ("items-bad-entry", m.Lobby, {"players": [{"name": "Ra"}, 3]}, "players[1]",
      "players[1]: expected a map, got 3"),
     ("items-too-many", m.Update, {"events": [{}] * 4001}, "events",
@@ -226,14 +226,14 @@ def known(direction: Direction) -> str:
 
 
 @pytest.mark.parametrize("data, shown", [
-    ({"type": "fly"}, "'fly'"),
-    ({"type": "welcome", "server": "x"}, "'welcome'"),  # a server message sent by a client
-    ({"id": 1}, "None"),
-    ({"type": None}, "None"),
+    ({"type": "fly"}, '"fly"'),
+    ({"type": "welcome", "server": "x"}, '"welcome"'),  # a server message sent by a client
     ({"type": 5}, "5"),
-    ({"type": b"ping"}, "b'ping'"),
-    ({"type": ["ping"]}, "['ping']"),
-    (decode_payload(b"\x81\xc4\x04type\xa4ping"), "None"),  # a binary key is not the string key
+    ({"type": True}, "true"),
+    ({"type": b"ping"}, "binary of 4 bytes"),
+    ({"type": ["ping"]}, '["ping"]'),
+    ({"type": {"a": None}}, '{"a": nil}'),
+    ({"type": "\x1b[2J\u202e"}, '"\\u001b[2J\\u202e"'),  # escapes, not control characters
 ])
 def test_unknown_type(data, shown):
     error = rejection(data, Direction.CLIENT)
@@ -242,6 +242,25 @@ def test_unknown_type(data, shown):
     assert error.message == (
         f"type: unknown message type {shown} (expected one of: {known(Direction.CLIENT)})")
     assert_sendable(error)
+
+
+@pytest.mark.parametrize("data", [
+    {"id": 1},
+    {"type": None},
+    decode_payload(b"\x81\xc4\x04type\xa4ping"),  # a binary key is not the string key
+])
+def test_a_missing_type_is_named(data):
+    error = rejection(data, Direction.CLIENT)
+    assert (error.code, error.field) == (ErrorCode.UNKNOWN_TYPE, "type")
+    assert error.message == f"type: required field is missing (expected one of: {known(Direction.CLIENT)})"
+    assert_sendable(error)
+
+
+@pytest.mark.parametrize("value", [None, b"ping", True, [None, b"x"], {"k": (1, 2.5)}])
+def test_offending_values_are_shown_in_wire_terms_never_as_python(value):
+    text = shown(value)
+    for python in ("None", "b'", "True", "(", "'"):
+        assert python not in text
 
 
 def test_unknown_type_lists_the_server_types_for_a_client():

@@ -129,6 +129,31 @@ async def test_the_first_message_must_be_hello(server):
     assert frames[-1]["type"] == "bye"
 
 
+BAD_FIRST_FRAMES = {
+    "ping": frame_of(msgpack.packb({"type": "ping", "id": 1})),
+    "hello-long-name-with-a-bell": encode_frame({"type": "hello", "version": "1.2", "name": "\x07" * 30,
+                                                 "kind": "human"}),
+    "hello-bad-kind": encode_frame({"type": "hello", "version": "1.2", "name": "x", "kind": "\x1b[2J"}),
+    "hello-without-version": encode_frame({"type": "hello", "name": "x", "kind": "human"}),
+    "no-type": encode_frame({"version": "1.2"}),
+    "binary-type": encode_frame({"type": b"hello"}),
+    "not-a-map": frame_of(msgpack.packb([1, 2])),
+    "undecodable": frame_of(b"\xc1"),
+    "too-large": struct.pack(">I", 10 * 1024 * 1024),
+}
+
+
+@pytest.mark.parametrize("data", BAD_FIRST_FRAMES.values(), ids=BAD_FIRST_FRAMES.keys())
+async def test_a_bad_first_frame_gets_error_then_bye_that_a_client_can_read(server, data):
+    peer = await RawPeer.open(server.port, hello=False)
+    peer.send_bytes(data)
+    frames = [parse(frame, Direction.SERVER) for frame in await peer.read_until_closed()]
+    assert [type(f) for f in frames] == [m.Error, m.Bye]
+    assert frames[1].code == "misbehaving" and frames[1].reason.startswith("the handshake failed: ")
+    for text in (frames[0].message, frames[1].reason):
+        assert text.isprintable() and "None" not in text and "b'" not in text
+
+
 async def test_an_unsupported_major_version_is_told_so_and_closed(server):
     peer = await RawPeer.open(server.port, hello=False)
     peer.send({"type": "hello", "version": "2.0", "name": "future", "kind": "human", "id": 1})
@@ -230,5 +255,5 @@ async def test_a_game_beside_a_misbehaving_client_is_unaffected(server, attack):
 def test_every_client_message_parses_only_in_its_own_direction():
     with pytest.raises(Exception) as info:
         parse({"type": "welcome"}, Direction.CLIENT)
-    assert "unknown message type 'welcome'" in str(info.value)
+    assert 'unknown message type "welcome"' in str(info.value)
     assert parse({"type": "ping"}, Direction.CLIENT) == m.Ping()
