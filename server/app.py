@@ -270,13 +270,11 @@ class ArbiterServer:
         elif isinstance(msg, m.Leave):
             self._leave(conn, msg)
         elif isinstance(msg, m.Watch):
-            room = self._room(msg.game)
-            if room.options.get("private") and room.seat_of(conn) is None:
-                raise ProtocolError(ErrorCode.NOT_FOUND, f"there is no public game {msg.game}")
+            room = self._room(conn, msg.game)
             room.watch(conn, msg.id)
             self.lobby.set_status(conn.name, "watching")
         elif isinstance(msg, m.Sync):
-            room = self._room(msg.game)
+            room = self._room(conn, msg.game)
             seat = room.seat_of(conn) or room.seat_held_by(token_hash(conn.token))
             if seat is not None and room.seat_of(conn) is None:
                 room.attach(seat, conn, msg.id)  # e.g. a game that ended while this session was away
@@ -285,7 +283,7 @@ class ArbiterServer:
             else:
                 conn.deliver(room.full_state(seat, msg.id))
         elif isinstance(msg, m.GetRecord):
-            room = self._room(msg.game)
+            room = self._room(conn, msg.game)
             if room.seat_of(conn) is None and conn not in room.spectators:
                 raise ProtocolError(ErrorCode.NOT_ALLOWED, f"you neither play nor watch game {msg.game}")
             if not room.game.is_over:
@@ -298,14 +296,18 @@ class ArbiterServer:
         if conn.kind == "spectator":
             raise ProtocolError(ErrorCode.NOT_ALLOWED, "spectators cannot take a seat; say hello as a human or bot")
 
-    def _room(self, game_id: int) -> Room:
+    def _room(self, conn: Connection, game_id: int) -> Room:
+        """The game ``game_id`` if ``conn`` may know that it exists: a public game, or a private one
+        that its session plays or that it watches.  Any other id gets the answer of an id that
+        no game has, so that nobody can find out which private games exist."""
         room = self.rooms.get(game_id)
-        if room is None:
+        if room is None or (room.options.get("private") and room.seat_of(conn) is None
+                            and conn not in room.spectators and room.seat_held_by(token_hash(conn.token)) is None):
             raise ProtocolError(ErrorCode.NOT_FOUND, f"there is no game {game_id}", field="game")
         return room
 
     def _room_and_seat(self, conn: Connection, game_id: int) -> tuple[Room, str]:
-        room = self._room(game_id)
+        room = self._room(conn, game_id)
         seat = room.seat_of(conn)
         if seat is None:
             raise ProtocolError(ErrorCode.NOT_ALLOWED, f"you do not play in game {game_id}")
@@ -313,7 +315,7 @@ class ArbiterServer:
 
     def _leave(self, conn: Connection, msg: m.Leave) -> None:
         if msg.game is not None:
-            self._room(msg.game).spectators.discard(conn)
+            self._room(conn, msg.game).spectators.discard(conn)
         self.lobby.leave(conn)
         conn.deliver(m.Left(reply_to=msg.id))
 

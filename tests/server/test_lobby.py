@@ -206,3 +206,28 @@ async def test_names_are_normalised_and_lookalikes_of_a_name_online_get_a_suffix
     await watcher.expect(m.Pong)  # every arrival has been announced
     arrived = [f.item["name"] for f in watcher.frames if isinstance(f, m.LobbyUpdate) and f.op == "add"]
     assert arrived == ["bob", "alice", *names]
+
+
+async def test_a_private_game_is_answered_exactly_like_a_game_that_does_not_exist(server):
+    """Nobody outside a private game can tell it from a missing one, whatever they ask."""
+    host, guest = await human(server.port, "hana", lobby=False), await human(server.port, "gus", lobby=False)
+    await host.send(m.CreateTable(private=True))
+    invite = (await host.expect(m.TableCreated)).invite
+    await guest.send(m.JoinInvite(code=invite))
+    private = (await guest.expect(m.GameState)).game
+    missing = private + 1000
+    prober = await Recorder.connect(server.port, "mallory", kind="human", lobby=False)
+
+    async def answer(request: type, game: int, **fields) -> tuple[str, str, str | None]:
+        await prober.send(request(game=game, **fields))
+        error = await prober.expect(m.Error)
+        return error.code, error.message.replace(str(game), "N"), error.field
+
+    requests = [(m.Watch, {}), (m.Sync, {}), (m.GetRecord, {}), (m.Leave, {}), (m.Resign, {}),
+                (m.Exchange, {}), (m.Place, {"temple": 1, "square": 0}), (m.Chat, {"text": "hi"}),
+                (m.Rematch, {}), (m.Commit, {"digest": bytes(32)})]
+    for request, fields in requests:
+        assert await answer(request, private, **fields) == await answer(request, missing, **fields) == \
+            ("not_found", "there is no game N", "game"), request.TYPE
+        await prober.send(m.Ping())  # an accepted request: these refusals do not add up to a disconnect
+        await prober.expect(m.Pong)
