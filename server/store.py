@@ -13,11 +13,13 @@ lose the last moments.  Reads commit first, so they see every earlier write.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -56,6 +58,32 @@ ADDED_COLUMNS = (
 )
 
 
+#: The database's companions; SQLite gives them the database's own mode when it creates them.
+DATABASE_FILE_SUFFIXES = ("", "-wal", "-shm")
+
+
+@contextmanager
+def private_umask() -> Iterator[None]:
+    """Files created meanwhile are readable by their owner only (the umask is process-wide)."""
+    previous = os.umask(0o077)
+    try:
+        yield
+    finally:
+        os.umask(previous)
+
+
+def keep_private(db_path: Path) -> None:
+    """The database holds every live game's seed (from which the hands follow): its directory,
+    when created here, is 0700, and the database files that exist already are made 0600."""
+    if not db_path.parent.exists():
+        with private_umask():
+            db_path.parent.mkdir(mode=0o700, parents=True)
+    for suffix in DATABASE_FILE_SUFFIXES:
+        existing = db_path.with_name(db_path.name + suffix)
+        if existing.exists():
+            existing.chmod(0o600)
+
+
 class StoreFailed(Exception):
     """The store refuses to write after a failed commit."""
 
@@ -83,9 +111,11 @@ class Store:
         self.on_write: Callable[[], None] | None = None
         self.failure: sqlite3.Error | None = None  # the error of a failed commit: no more writes
         self._queued: list[tuple[str, Iterable]] = []
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(self.path, isolation_level=None)
-        self.db.execute("PRAGMA journal_mode=WAL")
+        if str(path) != ":memory:":
+            keep_private(self.path)
+        with private_umask():  # the files SQLite creates now: the database, its -wal and -shm
+            self.db = sqlite3.connect(self.path, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
