@@ -5,7 +5,7 @@ another player's many bot games keep the server's bot workers busy.
 
 For each N of ``--flood``, a fresh ``aton-server`` runs as a subprocess (the code of the
 tree DIR, by default this one, with its default settings and a temporary database) on
-127.0.0.1.  One connection starts N games against a LEVEL bot at once and plays none of
+127.0.0.1; its limits on games at once, which would refuse the flood, are raised to N + 1.  One connection starts N games against a LEVEL bot at once and plays none of
 them.  Once its N game states have arrived, another player starts one game against a
 LEVEL bot.  Printed for each N: the seconds from that player's ``game_state`` to its bot's
 first decision (its exchange or commitment, or the time-out that replaced it), and the
@@ -96,6 +96,14 @@ async def measure(port: int, games: int, level: str, clock: str) -> tuple[float,
     return wait, outcome, last, timeouts
 
 
+def room_for(games: int, root: Path) -> list[str]:
+    """Arguments that let one session and its address have ``games`` + 1 games going (none for
+    a tree from before those limits, which had none)."""
+    if "--max-games-per-session" not in (root / "server" / "cli.py").read_text():
+        return []
+    return ["--max-games-per-session", str(games + 1), "--max-games-per-address", str(games + 1)]
+
+
 def tree_commit(root: Path) -> str:
     result = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%h %s"], capture_output=True, text=True)
     return result.stdout.strip()[:72] or "?"
@@ -116,7 +124,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for games in counts:
             db, log = Path(tmp) / f"aton-{games}.db", Path(tmp) / "server.log"
-            server, port = start_server(db, log, profile=None, root=args.root)
+            server, port = start_server(db, log, profile=None, root=args.root, options=room_for(games, args.root))
             try:
                 wait, outcome, last, timeouts = asyncio.run(measure(port, games, args.level, args.clock))
             finally:

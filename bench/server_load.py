@@ -52,6 +52,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -490,14 +491,22 @@ def proc_status_kb(pid: int, key: str) -> int:
     raise KeyError(key)
 
 
-def start_server(db: Path, log: Path, profile: str | None, root: Path = ROOT) -> tuple[subprocess.Popen, int]:
-    """``aton-server`` from the tree ``root`` on a free loopback port, with its default settings."""
+#: Every client of this benchmark connects from one address: allow it what one address had
+#: before the per-address limits shrank (1000 connections), so that runs compare with earlier ones.
+ONE_ADDRESS_FOR_ALL = ("--max-connections-per-address", "1000", "--max-games-per-address", "1000")
+
+
+def start_server(db: Path, log: Path, profile: str | None, root: Path = ROOT,
+                 options: Sequence[str] = ()) -> tuple[subprocess.Popen, int]:
+    """``aton-server`` from the tree ``root`` on a free loopback port, with its default
+    settings but for ``options`` (more command-line arguments)."""
     for _ in range(5):
         port = free_port()
         cmd = [sys.executable]
         if profile:
             cmd += ["-m", "cProfile", "-o", profile]
-        cmd += ["-m", "server.cli", "--host", HOST, "--port", str(port), "--db", str(db), "--log-level", "warning"]
+        cmd += ["-m", "server.cli", "--host", HOST, "--port", str(port), "--db", str(db), "--log-level", "warning",
+                *options]
         proc = subprocess.Popen(cmd, cwd=root, stdout=subprocess.PIPE, stderr=log.open("ab"), text=True)
         line = proc.stdout.readline()
         if line.startswith("listening on"):
@@ -554,7 +563,7 @@ def main() -> None:
     command = "$ python " + " ".join(shlex.quote(x) for x in [os.path.relpath(sys.argv[0], Path.cwd()), *sys.argv[1:]])
     with tempfile.TemporaryDirectory(prefix="aton-bench-") as tmp:
         db, log = Path(tmp) / "bench.db", Path(tmp) / "server.log"
-        server, port = start_server(db, log, a.profile_server)
+        server, port = start_server(db, log, a.profile_server, options=ONE_ADDRESS_FOR_ALL)
         try:
             args = {**vars(a), "port": port, "client_procs": procs}
             ctx = mp.get_context("spawn")

@@ -21,6 +21,8 @@ class ErrorCode(str, Enum):
     SERVER_FULL = "server_full"  # connection limits reached
     TIMEOUT = "timeout"  # handshake or idle timeout
     INTERNAL = "internal"  # a server fault; the game is unaffected
+    TOO_MANY_GAMES = "too_many_games"  # the session or its address has as many games going as allowed
+    TOO_MANY_FAILED_JOINS = "too_many_failed_joins"  # too many wrong invite codes or tables lately
 
 
 class ProtocolError(Exception):
@@ -48,4 +50,8 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.SERVER_FULL: "connection limits reached",
     ErrorCode.TIMEOUT: "handshake or idle timeout",
     ErrorCode.INTERNAL: "a server fault; the game is unaffected",
+    ErrorCode.TOO_MANY_GAMES: "your session, or your address, has as many games going as the server "
+                              "allows at once (an open table or a place in the queue counts): finish one first",
+    ErrorCode.TOO_MANY_FAILED_JOINS: "too many joins failed lately (wrong invite codes, tables not open) for "
+                                     "your session or your address: no join is tried until the limit refills",
 }

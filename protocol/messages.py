@@ -27,6 +27,7 @@ REQUEST_ID = Optional(Int(0, MAX_ID))
 NAME = Text(1, 24)
 CHAT_CHARS = 200  # the longest chat line the protocol carries (a server may allow less)
 LOG_EVENTS = 150  # the most events a game_state recounts
+WELCOME_GAMES = 64  # the most unfinished games a welcome lists (a game_state follows for every one)
 CLOCKS = tuple(TIME_CONTROLS)
 BOT_LEVELS = ("random", "easy", "normal", "hard")
 SEATS = ("red", "blue")
@@ -132,9 +133,10 @@ class Welcome(Message):
     name: Annotated[str, NAME]
     limits: Annotated[dict, Record("frame_bytes, messages_per_second, chat_chars, handshake_seconds")]
     reply_to: Annotated[int | None, REQUEST_ID] = None
-    #: Unfinished games this session holds a seat in (since 1.1): a ``game_state`` for each
-    #: follows, so a client that resumes need not start a new game.
-    games: Annotated[tuple[int, ...], ListOf(GAME_ID, 0, 64)] = ()
+    #: Unfinished games this session holds a seat in (since 1.1), at most ``WELCOME_GAMES``
+    #: of them: a ``game_state`` follows for each (and for any beyond those listed), so a
+    #: client that resumes need not start a new game.
+    games: Annotated[tuple[int, ...], ListOf(GAME_ID, 0, WELCOME_GAMES)] = ()
 
 
 @_client("ping")

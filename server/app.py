@@ -27,6 +27,7 @@ from .connection import Connection, Outbox
 from .games import SEATS, AtonGame
 from .hosted_bots import HostedBot
 from .lobby import Lobby, reserved_names
+from .quotas import Quotas
 from .room import Room, Seal, Seat, token_hash
 from .store import Store, StoredGame
 
@@ -48,13 +49,15 @@ class ArbiterServer:
         self.clock = clock or LoopClock()
         self.limits = config.limits
         self.store = Store(config.db_path)
-        self.outbox = Outbox(before_sending=self.store.commit, on_failure=self._store_failed)
+        self.outbox = Outbox(before_sending=self.store.commit, on_failure=self._store_failed,
+                             max_backlog=self.limits.outbox_bytes_total)
         self.store.on_write = self.outbox.wake  # a write is always followed by a commit in its turn
         self.lobby = Lobby(self._start_game_between, reserved=reserved_names(config.server_name))
         self.rooms: dict[int, Room] = {}
         self.connections: set[Connection] = set()
         self.by_token: dict[str, Connection] = {}  # token hash -> live connection
         self.per_address: Counter[str] = Counter()
+        self.quotas = Quotas(self.limits)
         self.bot_scheduler = BotScheduler(config.hosted_bots, self.clock)
         # game seeds, colours and bot seeds: unpredictable, unless a fixed seed is configured
         self.rng = random.SystemRandom() if config.game_seed is None else random.Random(config.game_seed)
@@ -116,9 +119,15 @@ class ArbiterServer:
     # ------------------------------------------------------------------ connections
 
     def connection_opened(self, conn: Connection) -> None:
-        if len(self.connections) >= self.limits.max_connections or \
-                self.per_address[conn.address] >= self.limits.max_connections_per_address:
-            conn.send_error(ProtocolError(ErrorCode.SERVER_FULL, "the server is full; try again later"))
+        if len(self.connections) >= self.limits.max_connections:
+            full = "the server is full; try again later"
+        elif self.per_address[conn.address] >= self.limits.max_connections_per_address and \
+                self.quotas.limits_address(conn.address):
+            full = "too many connections from your address; close one first"
+        else:
+            full = ""
+        if full:
+            conn.send_error(ProtocolError(ErrorCode.SERVER_FULL, full))
             conn.close("server_full", "too many connections")
             return
         self.connections.add(conn)
@@ -147,8 +156,12 @@ class ArbiterServer:
         conn.send_error(ProtocolError(ErrorCode.TIMEOUT, "no hello within the handshake time"))
         conn.close("timeout", "handshake timeout")
 
-    def idle_timed_out(self, conn: Connection) -> None:
-        conn.close("timeout", "idle for too long")
+    def idle_timed_out(self, conn: Connection, reason: str) -> None:
+        conn.close("timeout", reason)
+
+    def occupied(self, conn: Connection) -> bool:
+        return conn in self._waiting() or any(room.seat_of(conn) is not None or conn in room.spectators
+                                              for room in self.rooms.values())
 
     def connection_closed(self, conn: Connection) -> None:
         if conn in self.connections:
@@ -198,7 +211,7 @@ class ArbiterServer:
         conn.deliver(m.Welcome(server=self.config.server_name, version=PROTOCOL_VERSION,
                                session=secrets.token_hex(8), resume=token, name=conn.name,
                                limits=self.limits.public(), reply_to=hello.id,
-                               games=tuple(room.game_id for room, _ in seats)))
+                               games=tuple(room.game_id for room, _ in seats[:m.WELCOME_GAMES])))
         self.lobby.arrive(conn)
         for room, seat in seats:
             room.attach(seat, conn)
@@ -226,6 +239,8 @@ class ArbiterServer:
             if not isinstance(msg, PACED_BY_THE_GAME):
                 conn.admit()
             self._dispatch(conn, msg)
+            if not isinstance(msg, m.Ping):
+                conn.mark_request()
         except ProtocolError as exc:
             conn.send_error(exc, reply_to)
             if conn.record_outcome(ok=False):
@@ -251,21 +266,21 @@ class ArbiterServer:
             raise ProtocolError(ErrorCode.NOT_ALLOWED, "hello is only the first message of a connection")
         elif isinstance(msg, m.CreateTable):
             self._require_player(conn)
+            self._check_new_game(conn, replaces_waiting=True)
             table = self.lobby.create_table(conn, self._new_id(), msg.clock, msg.private)
             conn.deliver(m.TableCreated(table=table.table, clock=table.clock, private=table.private,
                                         invite=table.invite, reply_to=msg.id))
-        elif isinstance(msg, m.JoinTable):
+        elif isinstance(msg, (m.JoinTable, m.JoinInvite)):
             self._require_player(conn)
-            self.lobby.join_table(conn, msg.table)
-        elif isinstance(msg, m.JoinInvite):
-            self._require_player(conn)
-            self.lobby.join_invite(conn, msg.code)
+            self._join(conn, msg)
         elif isinstance(msg, m.QuickMatch):
             self._require_player(conn)
+            self._check_new_game(conn, replaces_waiting=True)
             if not self.lobby.quick_match(conn, msg.clock):
                 conn.deliver(m.Queued(clock=msg.clock, reply_to=msg.id))
         elif isinstance(msg, m.PlayBot):
             self._require_player(conn)
+            self._check_new_game(conn, replaces_waiting=False)
             self._start_bot_game(conn, msg.level, msg.clock, msg.seat)
         elif isinstance(msg, m.Leave):
             self._leave(conn, msg)
@@ -295,6 +310,37 @@ class ArbiterServer:
     def _require_player(self, conn: Connection) -> None:
         if conn.kind == "spectator":
             raise ProtocolError(ErrorCode.NOT_ALLOWED, "spectators cannot take a seat; say hello as a human or bot")
+
+    def _join(self, conn: Connection, msg: m.JoinTable | m.JoinInvite) -> None:
+        """Sit down at a table; a join that finds no table counts against the session and the address."""
+        session = token_hash(conn.token)
+        self.quotas.check_join(session, conn.address)
+        self._check_new_game(conn, replaces_waiting=True)
+        try:
+            if isinstance(msg, m.JoinTable):
+                self.lobby.join_table(conn, msg.table)
+            else:
+                self.lobby.join_invite(conn, msg.code)
+        except ProtocolError as exc:
+            if exc.code is ErrorCode.NOT_FOUND:
+                self.quotas.join_failed(session, conn.address)
+            raise
+
+    def _waiting(self) -> list[Connection]:
+        """The connections that wait at an open table or in the quick-match queue."""
+        return [table.host for table in self.lobby.tables.values()] + list(self.lobby.queue.values())
+
+    def _check_new_game(self, conn: Connection, replaces_waiting: bool, whose: str = "your") -> None:
+        """Refuse a request that would give ``conn``'s session or address a game too many.
+
+        ``replaces_waiting``: the request withdraws the connection's own open table or queue place.
+        """
+        waiting = self._waiting()
+        own = waiting.count(conn) if replaces_waiting else 0
+        self.quotas.check_new_game(token_hash(conn.token), conn.address,
+                                   waiting_of_session=waiting.count(conn) - own,
+                                   waiting_of_address=sum(w.address == conn.address for w in waiting) - own,
+                                   whose=whose)
 
     def _room(self, conn: Connection, game_id: int) -> Room:
         """The game ``game_id`` if ``conn`` may know that it exists: a public game, or a private one
@@ -341,6 +387,8 @@ class ArbiterServer:
         options = {"clock": clock, "private": private}
         self.store.create_game(game_id, seed, rules.to_dict(), options, {n: s.stored() for n, s in seats.items()})
         room = self._make_room(game_id, AtonGame(seed, rules), options, seats)
+        people = [p for p in participants.values() if isinstance(p, Connection)]
+        self.quotas.game_started(game_id, (token_hash(p.token) for p in people), (p.address for p in people))
         for name, participant in participants.items():
             if isinstance(participant, HostedBot):
                 participant.sit(room, name)
@@ -363,13 +411,15 @@ class ArbiterServer:
                     time_control=self.config.time_controls[options["clock"]], lobby=self.lobby, clock=self.clock,
                     **state)
         room.on_rematch = self._rematch
-        room.on_over = self._retire_later
+        room.on_over = self._game_over
         room.start_clocks()
         self.rooms[game_id] = room
         return room
 
-    def _retire_later(self, room: Room) -> None:
-        """A finished game stays in memory for rematches and records a while, then only in the database."""
+    def _game_over(self, room: Room) -> None:
+        """A finished game counts no more, and stays in memory for rematches and records a while,
+        then only in the database."""
+        self.quotas.game_over(room.game_id)
         self.clock.call_later(self.config.finished_game_seconds, self._retire, room)
 
     def _retire(self, room: Room) -> None:
@@ -385,6 +435,8 @@ class ArbiterServer:
             participant = seat.participant
             if participant is None:
                 raise ProtocolError(ErrorCode.NOT_ALLOWED, "your opponent has left")
+            if isinstance(participant, Connection):
+                self._check_new_game(participant, replaces_waiting=False, whose=f"{participant.name}'s")
             participants[other] = participant
         new = self._create_room(self._new_id(), old.options["clock"], participants,
                                 private=bool(old.options.get("private")))
@@ -408,6 +460,7 @@ class ArbiterServer:
             seals[seat_name] = Seal(**info, order=order)
         room = self._make_room(stored.id, game, stored.options, seats, version=stored.version,
                                move_count=len(stored.moves), seals=seals)
+        self.quotas.game_started(stored.id, (s.token_hash for s in seats.values() if s.token_hash), ())
         for name, seat in seats.items():
             if seat.kind == "hosted":
                 bot = HostedBot(seat.level, self.bot_scheduler, seed=self.rng.getrandbits(63))

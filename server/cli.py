@@ -1,6 +1,7 @@
 """``aton-server``: run the arbiter, or export its games.
 
-    aton-server [--host H] [--port P] [--db PATH] [--log-level LEVEL] [--ssh-port P [SSH options]]
+    aton-server [--host H] [--port P] [--db PATH] [--log-level LEVEL] [game server limits]
+                [--ssh-port P [SSH options]]
     aton-server export --db PATH --out DIR
 """
 
@@ -16,11 +17,12 @@ from pathlib import Path
 import platformdirs
 
 from .app import ArbiterServer
-from .config import ServerConfig, SSHConfig, SSHLimits
+from .config import Limits, ServerConfig, SSHConfig, SSHLimits
 from .export import export_games
 from .store import StoreFailed
 
 DEFAULT_PORT = 2866
+LIMIT_DEFAULTS = Limits()
 SSH_DEFAULTS = SSHLimits()
 
 
@@ -34,12 +36,40 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})")
     parser.add_argument("--db", type=Path, default=None, help="SQLite database (default: in the user data dir)")
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    add_limit_arguments(parser)
     add_ssh_arguments(parser)
     commands = parser.add_subparsers(dest="command")
     export = commands.add_parser("export", help="write every stored game as an aton-record/1 file")
     export.add_argument("--db", type=Path, required=True, dest="export_db")
     export.add_argument("--out", type=Path, required=True)
     return parser
+
+
+def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    d = LIMIT_DEFAULTS
+    limits = parser.add_argument_group("game server limits (docs/hosting.md, 'Game server limits')")
+    limits.add_argument("--max-connections", type=int, default=d.max_connections, metavar="N",
+                        help=f"protocol connections at once (default {d.max_connections})")
+    limits.add_argument("--max-connections-per-address", type=int, default=d.max_connections_per_address,
+                        metavar="N", help="protocol connections at once from one address "
+                                          f"(default {d.max_connections_per_address})")
+    limits.add_argument("--max-games-per-session", type=int, default=d.max_games_per_session, metavar="N",
+                        help=f"games one session may have going at once (default {d.max_games_per_session})")
+    limits.add_argument("--max-games-per-address", type=int, default=d.max_games_per_address, metavar="N",
+                        help=f"games going at once from one address (default {d.max_games_per_address})")
+
+
+def limits(args: argparse.Namespace) -> Limits:
+    """The game server's limits; with the SSH gateway, its own address (from which all its
+    players connect) counts toward the totals only: the gateway limits them per address."""
+    exempt: tuple[str, ...] = ()
+    if args.ssh_port is not None:
+        from .ssh.gateway import local_address
+
+        exempt = (local_address(args.host),)
+    return Limits(max_connections=args.max_connections, max_connections_per_address=args.max_connections_per_address,
+                  max_games_per_session=args.max_games_per_session, max_games_per_address=args.max_games_per_address,
+                  exempt_addresses=exempt)
 
 
 def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
@@ -134,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
                         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
     db = args.db or default_db_path()
-    config = ServerConfig(host=args.host, port=args.port, db_path=str(db))
+    config = ServerConfig(host=args.host, port=args.port, db_path=str(db), limits=limits(args))
     try:
         asyncio.run(run_server(config, ssh_config(args, db)))
     except (SSHListenError, StoreFailed) as exc:

@@ -13,15 +13,33 @@ from protocol.messages import CHAT_CHARS
 
 @dataclass(frozen=True)
 class Limits:
+    """What the game server accepts from its clients; docs/hosting.md ("Game server limits")
+    says what each one means to a client that meets it."""
+
     frame_bytes: int = MAX_FRAME_BYTES
     messages_per_second: float = 20.0  # sustained, per connection
     message_burst: int = 60
-    errors_before_disconnect: int = 10  # consecutive bad messages
+    errors_before_disconnect: int = 10  # consecutive refused messages (rate-limited ones too)
     handshake_seconds: float = 10.0
     idle_seconds: float = 600.0  # no frame at all (pings count) for this long: closed
+    #: A session that plays, watches and waits for nothing, and sends nothing but pings for
+    #: this long, is closed: an empty-handed connection cannot hold its slot by pinging.
+    lobby_idle_seconds: float = 300.0
     max_connections: int = 2000
-    max_connections_per_address: int = 1000
+    max_connections_per_address: int = 50  # a fortieth of the total: it takes 40 addresses to fill it
+    #: Addresses whose connections and games count only toward the totals: the SSH gateway's
+    #: own (``aton-server --ssh-port`` adds it), which limits its players by their addresses itself.
+    exempt_addresses: tuple[str, ...] = ()
     outbox_bytes: int = 1024 * 1024  # bytes waiting for a client that does not read before it is dropped
+    outbox_bytes_total: int = 64 * 1024 * 1024  # the same, summed over all clients: the largest are dropped
+    #: Games going at once (an open table or a place in the quick-match queue counts as one)
+    max_games_per_session: int = 10
+    max_games_per_address: int = 40
+    #: Joins that fail (a wrong invite code, a table that is not open) allowed at once ...
+    failed_joins_per_session: int = 10
+    failed_joins_per_address: int = 30
+    #: ... and then one more every this many seconds (each session and each address apart)
+    failed_join_refill_seconds: float = 30.0
     chat_chars: int = CHAT_CHARS  # at most the protocol's own bound
     chat_interval: float = 1.0  # seconds between two chat lines of one connection
 

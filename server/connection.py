@@ -10,7 +10,9 @@ the database transaction that holds every move accepted during the turn, and onl
 then writes every connection's frames.  So nothing a client receives can announce a
 move the database does not hold, and one commit serves all the moves of a turn.
 A client that does not read its frames is disconnected once more than
-``Limits.outbox_bytes`` wait in its transport, so it can never slow a game down.
+``Limits.outbox_bytes`` wait in its transport, so it can never slow a game down; and
+when the bytes waiting for all the clients together exceed ``Limits.outbox_bytes_total``,
+those that hold the most are disconnected until the sum is under it again.
 """
 
 from __future__ import annotations
@@ -25,30 +27,12 @@ from protocol.errors import ErrorCode, ProtocolError
 from protocol.framing import FrameBuffer, decode_payload, encode_frame
 
 from .config import Limits
+from .rates import TokenBucket
 
 log = logging.getLogger(__name__)
 
 #: Seconds a closing connection may take to hand its last frames to a peer that does not read.
 CLOSE_GRACE = 5.0
-
-
-class TokenBucket:
-    """``rate`` tokens a second, at most ``burst`` saved up."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 class FrameCache:
@@ -72,13 +56,23 @@ class Outbox:
 
     If ``before_sending`` fails, the turn's frames are dropped (they could announce moves
     that were not stored), their connections are closed and ``on_failure`` is told.
+
+    It also keeps the sum of the bytes that wait in the connections' transports for peers
+    that read slowly or not at all (``backlog``), and disconnects the connections that
+    hold the most when the sum exceeds ``max_backlog``.  A connection's count is updated
+    when frames are written to it and when its transport has sent everything, so the sum
+    may count bytes already sent, never fewer than wait.
     """
 
-    def __init__(self, before_sending: Callable[[], None], on_failure: Callable[[Exception], None]) -> None:
+    def __init__(self, before_sending: Callable[[], None], on_failure: Callable[[Exception], None],
+                 max_backlog: int) -> None:
         self.before_sending = before_sending
         self.on_failure = on_failure
+        self.max_backlog = max_backlog
         self._waiting: list[Connection] = []
         self._scheduled = False
+        self._backlogs: dict[Connection, int] = {}
+        self.backlog = 0
         self.frames = FrameCache()
 
     def wake(self) -> None:
@@ -103,6 +97,24 @@ class Outbox:
             return
         for conn in waiting:
             conn.send_pending()
+        self._shed()
+
+    def note_backlog(self, conn: "Connection", size: int) -> None:
+        """``conn``'s transport now holds ``size`` bytes not yet handed to the kernel."""
+        self.backlog += size - self._backlogs.pop(conn, 0)
+        if size:
+            self._backlogs[conn] = size
+
+    def _shed(self) -> None:
+        """Over ``max_backlog``: disconnect the connections holding the most until under it."""
+        if self.backlog <= self.max_backlog:
+            return
+        for conn in sorted(self._backlogs, key=self._backlogs.__getitem__, reverse=True):
+            log.warning("%s does not read its frames while %d bytes wait for all clients: disconnected",
+                        conn.name or conn.address, self.backlog)
+            conn.abort()
+            if self.backlog <= self.max_backlog:
+                return
 
 
 class ConnectionHandler(Protocol):
@@ -118,7 +130,10 @@ class ConnectionHandler(Protocol):
 
     def handshake_timed_out(self, conn: "Connection") -> None: ...
 
-    def idle_timed_out(self, conn: "Connection") -> None: ...
+    def idle_timed_out(self, conn: "Connection", reason: str) -> None: ...
+
+    def occupied(self, conn: "Connection") -> bool:
+        """Whether the connection plays or watches a game, or waits at a table or in a queue."""
 
     def connection_closed(self, conn: "Connection") -> None: ...
 
@@ -145,6 +160,7 @@ class Connection(asyncio.Protocol):
         self._bad_in_a_row = 0
         self._last_chat = 0.0
         self._last_frame = 0.0
+        self._last_request = 0.0  # the last accepted request that was not a ping
         self._timer: asyncio.TimerHandle | None = None
 
     # ------------------------------------------------------------------ asyncio protocol
@@ -152,6 +168,8 @@ class Connection(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
+        # told (resume_writing) as soon as everything written has left, so the outbox's count is kept
+        transport.set_write_buffer_limits(high=0, low=0)
         peer = transport.get_extra_info("peername")
         self.address = peer[0] if isinstance(peer, tuple) else str(peer)
         loop = asyncio.get_running_loop()
@@ -189,15 +207,29 @@ class Connection(asyncio.Protocol):
             self._timer.cancel()
             self._timer = None
         self._pending.clear()
+        self.outbox.note_backlog(self, 0)
         self.closed.set()
         self.handler.connection_closed(self)
 
     # ------------------------------------------------------------------ time-outs
 
+    def resume_writing(self) -> None:
+        if self.transport is not None:
+            self.outbox.note_backlog(self, self.transport.get_write_buffer_size())
+
     def mark_greeted(self) -> None:
         """The handshake succeeded: from now on only idleness closes the connection."""
         self.greeted = True
-        self._rearm(self._last_frame + self.limits.idle_seconds)
+        self.mark_request()
+
+    def mark_request(self) -> None:
+        """A request other than ``ping`` was accepted: the session is doing something."""
+        self._last_request = asyncio.get_running_loop().time()
+        if self._timer is None or self._timer.when() > self._next_check():
+            self._rearm(self._next_check())
+
+    def _next_check(self) -> float:
+        return min(self._last_frame + self.limits.idle_seconds, self._last_request + self.limits.lobby_idle_seconds)
 
     def _rearm(self, when: float) -> None:
         if self._timer is not None:
@@ -211,11 +243,16 @@ class Connection(asyncio.Protocol):
         if not self.greeted:
             self.handler.handshake_timed_out(self)
             return
-        due = self._last_frame + self.limits.idle_seconds
-        if asyncio.get_running_loop().time() >= due:
-            self.handler.idle_timed_out(self)
-        else:
-            self._rearm(due)
+        now = asyncio.get_running_loop().time()
+        if now >= self._last_frame + self.limits.idle_seconds:
+            self.handler.idle_timed_out(self, "idle for too long")
+            return
+        if now >= self._last_request + self.limits.lobby_idle_seconds:
+            if not self.handler.occupied(self):  # pings alone do not keep an empty-handed session
+                self.handler.idle_timed_out(self, "nothing but pings for too long, with no game, table or queue")
+                return
+            self._last_request = now  # a game, a table or a queue: as good as a request
+        self._rearm(self._next_check())
 
     # ------------------------------------------------------------------ sending
 
@@ -238,6 +275,7 @@ class Connection(asyncio.Protocol):
         if self.closed.is_set() or self.transport is None or self.transport.is_closing():
             return
         self.transport.writelines(frames)
+        backlog = self.transport.get_write_buffer_size()
         if self.closing:
             # Half-close once the frames are written; what the peer still sends is read and
             # ignored until it closes too (closing with unread input would reset the
@@ -248,9 +286,11 @@ class Connection(asyncio.Protocol):
                 self.abort()
                 return
             asyncio.get_running_loop().call_later(CLOSE_GRACE, self.abort)
-        elif self.transport.get_write_buffer_size() > self.limits.outbox_bytes:
+        elif backlog > self.limits.outbox_bytes:
             log.warning("%s does not read its frames: disconnected", self.name or self.address)
             self.abort()
+            return
+        self.outbox.note_backlog(self, backlog)
 
     def send_error(self, error: ProtocolError, reply_to: int | None = None) -> None:
         self.deliver(m.Error(code=error.code.value, message=error.message, field=error.field, reply_to=reply_to))
@@ -265,6 +305,7 @@ class Connection(asyncio.Protocol):
     def abort(self) -> None:
         """Close at once, dropping whatever is queued."""
         self._pending.clear()
+        self.outbox.note_backlog(self, 0)
         if not self.closed.is_set():
             self.closed.set()
             if self.transport is not None:

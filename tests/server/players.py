@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import random
+import struct
 
 from protocol import messages as m
 from protocol.client import Client
+from protocol.framing import decode_payload, encode_frame
 
 
 class Recorder:
@@ -111,3 +113,49 @@ async def matched_pair(port: int, clock: str = "normal") -> tuple[Recorder, Reco
     await b.send(m.QuickMatch(clock=clock))
     await asyncio.gather(a.expect(m.GameState), b.expect(m.GameState))
     return (a, b) if a.seat == "red" else (b, a)
+
+
+class RawPeer:
+    """A raw TCP peer that sends whatever bytes a test likes."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+        self.welcome: dict = {}
+
+    @classmethod
+    async def open(cls, port: int, hello: bool = True, source: str = "127.0.0.1", **fields) -> "RawPeer":
+        """Connect from the loopback address ``source`` (any of 127.0.0.0/8) and say hello
+        (``fields`` change it) unless ``hello`` is false."""
+        peer = cls(*await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0)))
+        if hello:
+            peer.send({"type": "hello", "version": "1.0", "name": "mallory", "kind": "human", "lobby": False,
+                       **fields})
+            peer.welcome = await peer.read()
+            assert peer.welcome["type"] == "welcome", peer.welcome
+        return peer
+
+    def send(self, data: dict) -> None:
+        self.writer.write(encode_frame(data))
+
+    def send_bytes(self, data: bytes) -> None:
+        self.writer.write(data)
+
+    async def read(self, timeout: float = 5) -> dict:
+        header = await asyncio.wait_for(self.reader.readexactly(4), timeout)
+        (length,) = struct.unpack(">I", header)
+        return decode_payload(await asyncio.wait_for(self.reader.readexactly(length), timeout))
+
+    async def read_until_closed(self, timeout: float = 5) -> list[dict]:
+        frames = []
+        try:
+            while True:
+                frames.append(await self.read(timeout))
+        except asyncio.IncompleteReadError:
+            return frames
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+def frame_of(payload: bytes) -> bytes:
+    return struct.pack(">I", len(payload)) + payload

@@ -15,48 +15,7 @@ from protocol.messages import PROTOCOL_VERSION, Direction, parse
 from server.app import ArbiterServer
 from server.config import Limits, ServerConfig
 
-from .players import Recorder, matched_pair
-
-
-class RawPeer:
-    """A raw TCP peer that sends whatever bytes a test likes."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader, self.writer = reader, writer
-
-    @classmethod
-    async def open(cls, port: int, hello: bool = True) -> "RawPeer":
-        peer = cls(*await asyncio.open_connection("127.0.0.1", port))
-        if hello:
-            peer.send({"type": "hello", "version": "1.0", "name": "mallory", "kind": "human", "lobby": False})
-            assert (await peer.read())["type"] == "welcome"
-        return peer
-
-    def send(self, data: dict) -> None:
-        self.writer.write(encode_frame(data))
-
-    def send_bytes(self, data: bytes) -> None:
-        self.writer.write(data)
-
-    async def read(self, timeout: float = 5) -> dict:
-        header = await asyncio.wait_for(self.reader.readexactly(4), timeout)
-        (length,) = struct.unpack(">I", header)
-        return decode_payload(await asyncio.wait_for(self.reader.readexactly(length), timeout))
-
-    async def read_until_closed(self, timeout: float = 5) -> list[dict]:
-        frames = []
-        try:
-            while True:
-                frames.append(await self.read(timeout))
-        except asyncio.IncompleteReadError:
-            return frames
-
-    def close(self) -> None:
-        self.writer.close()
-
-
-def frame_of(payload: bytes) -> bytes:
-    return struct.pack(">I", len(payload)) + payload
+from .players import RawPeer, Recorder, frame_of, matched_pair
 
 
 async def test_wrong_types_are_answered_with_the_field_and_the_problem(server):

@@ -8,6 +8,9 @@ import random
 import pytest
 
 from protocol import messages as m
+from protocol.client import Client
+from server.app import ArbiterServer
+from server.config import Limits, ServerConfig
 
 from .players import Recorder, matched_pair
 
@@ -143,3 +146,26 @@ async def test_the_opponents_exchange_does_not_restart_your_commit_clock(server)
     timeout = await blue.until(with_event("timeout"))
     assert [(e["player"], e["action"]) for e in timeout.events if e["type"] == "timeout"] == [("blue", "commit")]
     assert timeout.clocks["red"]["remaining_ms"] == commit_ms - 80_000
+
+
+async def test_a_session_with_more_unfinished_games_than_welcome_may_list_still_resumes(tmp_path):
+    """welcome.games lists at most WELCOME_GAMES (the schema's own bound); every game still comes back."""
+    many = m.WELCOME_GAMES + 6
+    limits = Limits(message_burst=2 * many, max_games_per_session=many, max_games_per_address=many)
+    srv = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "many.db"), limits=limits, game_seed=11))
+    await srv.start()
+    try:
+        player = await Client.connect("127.0.0.1", srv.port, name="hoarder", lobby=False)
+        for _ in range(many):
+            await player.send(m.PlayBot(level="random", clock="relaxed"))
+            await player.expect(m.GameState)
+        games = set(player.seats)
+        assert len(games) == many
+        await player.close()
+        back = await Client.connect("127.0.0.1", srv.port, name="hoarder", resume=player.resume_token, lobby=False)
+        assert len(back.welcome.games) == m.WELCOME_GAMES and set(back.welcome.games) <= games
+        resumed = {(await back.expect(m.GameState)).game for _ in range(many)}
+        assert resumed == games
+        await back.close()
+    finally:
+        await srv.stop()
