@@ -45,18 +45,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The game server limits that have a flag: (Limits field, what it bounds); the flag is the
+#: field's name with dashes (--max-connections).
+LIMIT_FLAGS = (
+    ("max_connections", "protocol connections at once"),
+    ("max_connections_per_address", "protocol connections at once from one address"),
+    ("max_games_per_session", "games one session may have going at once"),
+    ("max_games_per_address", "games going at once from one address"),
+)
+
+
 def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
-    d = LIMIT_DEFAULTS
     limits = parser.add_argument_group("game server limits (docs/hosting.md, 'Game server limits')")
-    limits.add_argument("--max-connections", type=int, default=d.max_connections, metavar="N",
-                        help=f"protocol connections at once (default {d.max_connections})")
-    limits.add_argument("--max-connections-per-address", type=int, default=d.max_connections_per_address,
-                        metavar="N", help="protocol connections at once from one address "
-                                          f"(default {d.max_connections_per_address})")
-    limits.add_argument("--max-games-per-session", type=int, default=d.max_games_per_session, metavar="N",
-                        help=f"games one session may have going at once (default {d.max_games_per_session})")
-    limits.add_argument("--max-games-per-address", type=int, default=d.max_games_per_address, metavar="N",
-                        help=f"games going at once from one address (default {d.max_games_per_address})")
+    for setting, what in LIMIT_FLAGS:
+        default = getattr(LIMIT_DEFAULTS, setting)
+        limits.add_argument("--" + setting.replace("_", "-"), type=int, default=default, metavar="N",
+                            help=f"{what} (default {default})")
 
 
 def limits(args: argparse.Namespace) -> Limits:
@@ -67,9 +71,7 @@ def limits(args: argparse.Namespace) -> Limits:
         from .ssh.gateway import local_address
 
         exempt = (local_address(args.host),)
-    return Limits(max_connections=args.max_connections, max_connections_per_address=args.max_connections_per_address,
-                  max_games_per_session=args.max_games_per_session, max_games_per_address=args.max_games_per_address,
-                  exempt_addresses=exempt)
+    return Limits(**{setting: getattr(args, setting) for setting, _ in LIMIT_FLAGS}, exempt_addresses=exempt)
 
 
 def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:

@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 from aton_tui.cli import main as aton_main
+from server.config import Limits
 
 from .players import matched_pair
 from .test_crash_safety import ROOT, ServerProcess
@@ -79,3 +80,13 @@ def test_export_writes_records_that_replay_to_the_final_state(tmp_path, capsys):
     unfinished = json.loads(capsys.readouterr().out)
     assert unfinished["winner"] is None
     assert json.loads((out / "game-2.json").read_text())["meta"]["status"] == "playing"
+
+
+def test_limit_flags_and_the_ssh_gateways_address():
+    from server.cli import build_parser, limits
+
+    plain = limits(build_parser().parse_args(["--max-connections-per-address", "7", "--max-games-per-session", "3"]))
+    assert (plain.max_connections_per_address, plain.max_games_per_session, plain.exempt_addresses) == (7, 3, ())
+    with_ssh = limits(build_parser().parse_args(["--host", "0.0.0.0", "--ssh-port", "0"]))
+    assert with_ssh.exempt_addresses == ("127.0.0.1",)  # where the gateway's clients connect from
+    assert with_ssh.max_connections_per_address == Limits().max_connections_per_address
