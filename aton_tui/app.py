@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.timer import Timer
 
 from protocol import messages as m
@@ -335,6 +336,13 @@ class AtonApp(App):
         self.run_worker(self.send(m.Watch(game=game)))
 
     # ------------------------------------------------------------------ actions (keys and palette)
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Show a notification as plain text, whatever the caller asked: what it says may come from the
+        network (a server's message, an opponent's name), and markup there could restyle the screen or
+        run an action of this client when clicked."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Textual's commands (theme, keys, screenshot …), except in a hosted client: there the

@@ -27,7 +27,7 @@ class Confirm(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
-            yield Label(self.question, classes="dialog-text")
+            yield Label(self.question, classes="dialog-text", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button(f"{self.yes} (y)", variant="primary", id="yes")
                 yield Button(f"{self.no} (n)", id="no")
@@ -63,11 +63,11 @@ class Choices(ModalScreen[dict | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(self.title_text, classes="dialog-title", markup=False)
             for choice in self.choices:
                 yield ChoiceRow(choice.label, choice.options, choice.default, id=f"choice-{choice.name}")
             yield Label("↑↓ setting · ←→ option · Enter " + self.accept_label.lower() + " · Esc cancel",
-                        classes="dialog-hint")
+                        classes="dialog-hint", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self.accept_label, variant="primary", id="accept")
                 yield Button("Cancel", id="cancel")
@@ -96,9 +96,9 @@ class Prompt(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
-            yield Label(self.question, classes="dialog-text")
+            yield Label(self.question, classes="dialog-text", markup=False)
             yield Input(value=self.value, placeholder=self.placeholder, max_length=self.max_length)
-            yield Label("Enter accepts · Esc cancels", classes="dialog-hint")
+            yield Label("Enter accepts · Esc cancels", classes="dialog-hint", markup=False)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value.strip() or None)

@@ -36,10 +36,10 @@ class EndScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         red, blue = self.scores
         with Vertical(classes="dialog-box"):
-            yield Label(headline(self.winner, self.seat), classes="dialog-title", id="headline")
-            yield Label(result_sentence(self.winner, self.reason), classes="dialog-text")
-            yield Label(f"Final score:  ● Red {red}  —  ■ Blue {blue}", classes="dialog-text", id="final-score")
-            yield Label("", classes="dialog-hint", id="rematch-note")
+            yield Label(headline(self.winner, self.seat), classes="dialog-title", id="headline", markup=False)
+            yield Label(result_sentence(self.winner, self.reason), classes="dialog-text", markup=False)
+            yield Label(f"Final score:  ● Red {red}  —  ■ Blue {blue}", classes="dialog-text", id="final-score", markup=False)
+            yield Label("", classes="dialog-hint", id="rematch-note", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 if self.can_rematch:
                     yield Button("Rematch (r)", variant="primary", action="app.rematch")

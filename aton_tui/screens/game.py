@@ -95,7 +95,7 @@ class GameScreen(Screen):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="top-bar")
+        yield Static("", id="top-bar", markup=False)
         yield Notice(self.aton.banner_text, id="banner")
         yield ScoreTrack()
         yield Board()
@@ -103,7 +103,7 @@ class GameScreen(Screen):
         with Container(id="lower"):
             with Vertical(id="side"):
                 yield PlayersPanel(self.aton.clock)
-                yield Static("", id="decision")
+                yield Static("", id="decision", markup=False)
                 yield CommitPanel()
                 yield Legend()
             yield GameLog(id="log")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
@@ -51,20 +52,20 @@ class LobbyScreen(Screen):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield Static(f" ATON  ·  lobby of {self.where}", id="top-bar")
+        yield Static(f" ATON  ·  lobby of {self.where}", id="top-bar", markup=False)
         yield Notice(self.aton.banner_text, id="banner")
-        yield Static(HINT, id="lobby-hint")
+        yield Static(HINT, id="lobby-hint", markup=False)
         yield Notice(self.aton.lobby_notice, id="notice")
         with Horizontal(id="lobby-lists"):
             with Container(id="matches"):
                 with Vertical(classes="lobby-section"):
-                    yield Label("Open tables — Enter joins", classes="section-title")
+                    yield Label("Open tables — Enter joins", classes="section-title", markup=False)
                     yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
                 with Vertical(classes="lobby-section"):
-                    yield Label("Games in progress — Enter watches", classes="section-title")
+                    yield Label("Games in progress — Enter watches", classes="section-title", markup=False)
                     yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
             with Vertical(classes="lobby-section", id="players-section"):
-                yield Label("Players online", classes="section-title")
+                yield Label("Players online", classes="section-title", markup=False)
                 yield DataTable(id="players", cursor_type="row", zebra_stripes=True)
         yield Footer(compact=True, show_command_palette=False)
 
@@ -102,7 +103,7 @@ class LobbyScreen(Screen):
         keep = table.cursor_row
         table.clear()
         for key, cells in rows:
-            table.add_row(*cells, key=str(key))
+            table.add_row(*(Text(cell) for cell in cells), key=str(key))
         if rows:
             table.move_cursor(row=min(keep, len(rows) - 1))
 

@@ -7,7 +7,7 @@ from textual.widgets import Static
 
 class Notice(Static):
     def __init__(self, text: str = "", **kwargs) -> None:
-        super().__init__(text, **kwargs)
+        super().__init__(text, markup=False, **kwargs)
         self.set_class(bool(text), "-shown")
 
     def show(self, text: str) -> None:
