@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test play bench clean
+.PHONY: test check play bench clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -15,6 +15,11 @@ $(STAMP): pyproject.toml
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
+# The type checker and the linter; both read their settings from pyproject.toml.
+check: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
 play: $(STAMP)
 	$(BIN)/aton
 
@@ -22,4 +27,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/playouts.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache
