@@ -4,7 +4,7 @@ from aton import BLUE, RED, Outcome, Place, Remove, Termination
 from aton import events as E
 from aton.game import OVER, PLACE, REMOVE
 
-from engine_helpers import committed, play, squares_of
+from .engine_helpers import committed, play, squares_of
 
 # the 14 yellow and 14 green squares of the rules page
 YELLOW = (squares_of(1, 0, 1, 2, 3) + squares_of(2, 0, 1, 2, 3)

@@ -4,8 +4,7 @@ from aton import BLUE, RED, Outcome, Termination
 from aton import events as E
 from aton.game import OVER, PLACE
 
-from engine_helpers import commit, deck_top_first, hands, of_type, start
-
+from .engine_helpers import commit, deck_top_first, hands, of_type, start
 
 # ---------------------------------------------------------------- cartouche 1: points
 

@@ -9,16 +9,7 @@ from aton import events as E
 from aton.cards import FULL_DECK, shuffled, starting_deck
 from aton.game import COMMIT
 
-from engine_helpers import (
-    assert_illegal,
-    commit,
-    deck_top_first,
-    hands,
-    of_type,
-    play,
-    play_round,
-    start,
-)
+from .engine_helpers import assert_illegal, commit, deck_top_first, hands, of_type, play, play_round, start
 
 # red always commits (2, 3, 4, 1), blue (2, 4, 3, 1): red first, one stone each per round,
 # so that nine rounds pass without a win

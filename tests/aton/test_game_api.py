@@ -1,13 +1,11 @@
 """The engine's API: pending decisions, legal moves, apply/play/copy, resign and forfeit."""
 
-from aton import (
-    BLUE, RED, Commit, Exchange, Outcome, Place, Remove, Resign, Termination, apply, move_from_dict,
-)
+from aton import BLUE, RED, Commit, Exchange, Outcome, Place, Remove, Resign, Termination, apply, move_from_dict
 from aton import events as E
 from aton.game import OVER, decision_sentence
 from aton.moves import commit_moves
 
-from engine_helpers import committed, play, position, snapshot, start
+from .engine_helpers import committed, play, position, snapshot, start
 
 
 def test_both_players_decide_during_the_commit_then_one_at_a_time():

@@ -5,7 +5,7 @@ import pytest
 from aton import BLUE, RED, Commit, Exchange, IllegalMove, Place, Remove, Resign, Termination, apply
 from aton.game import COMMIT, PLACE, REMOVE
 
-from engine_helpers import assert_illegal, committed, play, snapshot, start
+from .engine_helpers import assert_illegal, committed, play, snapshot, start
 
 BLUE_STONES = [(1, 0), (3, 5), (4, 0)]
 

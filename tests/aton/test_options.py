@@ -7,7 +7,7 @@ from aton import events as E
 from aton.cards import shuffled
 from aton.game import COMMIT, OVER
 
-from engine_helpers import (
+from .engine_helpers import (
     BLUE_STONES,
     RED_STONES,
     committed,

@@ -6,7 +6,7 @@ from aton import BLUE, PLAYERS, RED, Outcome, Place, Resign, Rules, Termination,
 from aton import events as E
 from aton.outcome import FORFEITS
 
-from engine_helpers import (
+from .engine_helpers import (
     BLUE_STONES,
     RED_STONES,
     commit,

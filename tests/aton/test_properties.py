@@ -19,7 +19,7 @@ from aton.cards import FULL_DECK, starting_deck
 from aton.game import OVER
 from aton.record import replay, summary
 
-from engine_helpers import cards_of, redeal_hidden, snapshot, stone_total
+from .engine_helpers import cards_of, redeal_hidden, snapshot, stone_total
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

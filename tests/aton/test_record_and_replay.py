@@ -11,7 +11,7 @@ from aton import BLUE, RED, Commit, Exchange, GameRecord, Place, RecordError, Re
 from aton.record import replay, summary
 from aton_tui.cli import main
 
-from engine_helpers import hands
+from .engine_helpers import hands
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -4,16 +4,7 @@ from aton import BLUE, RED, Outcome, Place, Remove, Termination
 from aton import events as E
 from aton.game import COMMIT, OVER
 
-from engine_helpers import (
-    BLUE_STONES,
-    RED_STONES,
-    cards_of,
-    committed,
-    of_type,
-    play,
-    scoring_round,
-    squares_of,
-)
+from .engine_helpers import BLUE_STONES, RED_STONES, cards_of, committed, of_type, play, scoring_round, squares_of
 
 CATEGORIES = [
     E.CategoryScored(1, "temple 1", 4, 2, 2, 0),       # own - opponent's stones

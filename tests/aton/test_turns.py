@@ -4,16 +4,7 @@ from aton import BLUE, RED, Place, Remove
 from aton import events as E
 from aton.game import COMMIT, PLACE, REMOVE
 
-from engine_helpers import (
-    assert_illegal,
-    committed,
-    deck,
-    of_type,
-    play,
-    places,
-    removes,
-    squares_of,
-)
+from .engine_helpers import assert_illegal, committed, deck, of_type, places, play, removes, squares_of
 
 BLUE_STONES = [(1, 0), (1, 1), (2, 5), (3, 0)]
 # temple 1 full, half red, half blue

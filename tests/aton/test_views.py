@@ -7,16 +7,7 @@ from aton import BLUE, RED, Commit, Exchange, Place, Resign, Termination, View, 
 from aton import events as E
 from aton.views import Decision, PlayerView, unseen_cards
 
-from engine_helpers import (
-    BLUE_STONES,
-    RED_STONES,
-    committed,
-    play,
-    position,
-    redeal_hidden,
-    scoring_round,
-    start,
-)
+from .engine_helpers import BLUE_STONES, RED_STONES, committed, play, position, redeal_hidden, scoring_round, start
 
 EMPTY_BOARD = ((None,) * 12,) * 4
 

@@ -9,7 +9,7 @@ from protocol.errors import ErrorCode, ProtocolError
 from protocol.framing import decode_payload, encode_frame
 from protocol.schema import declared_fields
 
-from spec_examples import example_value
+from .spec_examples import example_value
 
 EVENTS = list(ev.ARBITER_EVENTS.values())
 

@@ -15,7 +15,7 @@ from protocol.errors import ErrorCode, ProtocolError
 from protocol.framing import HEADER, MAX_FRAME_BYTES, FrameBuffer, decode_payload, encode_frame
 from protocol.messages import CATALOGUE, Direction, field_specs, parse
 
-from spec_examples import MSGPACK_VALUES, example_value
+from .spec_examples import MSGPACK_VALUES, example_value
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # Structures are slower to generate; fewer examples keep the suite fast.

@@ -14,9 +14,20 @@ import pytest
 
 from aton.events import EVENT_TYPES
 from protocol import messages as m
-from protocol.doc_tables import (ARBITER_EVENT_TABLE, BEGIN_MARKER, END_MARKER, EVENTS_BEGIN_MARKER,
-                                 EVENTS_END_MARKER, MarkerError, event_table, generated_section, main,
-                                 message_tables, replace_generated, summary)
+from protocol.doc_tables import (
+    ARBITER_EVENT_TABLE,
+    BEGIN_MARKER,
+    END_MARKER,
+    EVENTS_BEGIN_MARKER,
+    EVENTS_END_MARKER,
+    MarkerError,
+    event_table,
+    generated_section,
+    main,
+    message_tables,
+    replace_generated,
+    summary,
+)
 from protocol.errors import ERROR_MEANINGS, ErrorCode
 from protocol.events import ARBITER_EVENTS
 from protocol.messages import CATALOGUE, Direction, field_specs

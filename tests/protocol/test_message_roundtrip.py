@@ -14,7 +14,7 @@ from protocol.framing import FrameBuffer, decode_payload, encode_frame
 from protocol.messages import CATALOGUE, Direction, Message, field_specs, parse
 from protocol.schema import Optional, Spec
 
-from spec_examples import example_message, valid_messages
+from .spec_examples import example_message, valid_messages
 
 ALL_MESSAGES = [cls for direction in Direction for cls in CATALOGUE[direction].values()]
 IDS = [f"{cls.DIRECTION.name.lower()}:{cls.TYPE}" for cls in ALL_MESSAGES]

@@ -19,7 +19,7 @@ from protocol.framing import MAX_FRAME_BYTES, FrameBuffer, decode_payload, encod
 from protocol.messages import CATALOGUE, Direction, Message, field_specs, parse, request_id
 from protocol.schema import Binary, Bool, Int, Items, ListOf, OneOf, Optional, Record, Spec, Text, shown
 
-from spec_examples import example_message
+from .spec_examples import example_message
 
 SPEC_KINDS = {Int, Bool, Text, OneOf, Binary, ListOf, Optional, Record, Items}
 ALL_MESSAGES = [cls for direction in Direction for cls in CATALOGUE[direction].values()]
