@@ -3,4 +3,4 @@
 from .gateway import SSHGateway
 from .identity import Identities, Identity, valid_name
 
-__all__ = ["SSHGateway", "Identities", "Identity", "valid_name"]
+__all__ = ["Identities", "Identity", "SSHGateway", "valid_name"]

@@ -83,6 +83,10 @@ def supported() -> bool:
     return hasattr(os, "pidfd_open") and hasattr(socket, "send_fds") and hasattr(signal, "pidfd_send_signal")
 
 
+#: What a fork request is answered with: (pid, pidfd, future of the child's exit code).
+ForkAnswer = tuple[int, int, "asyncio.Future[int]"]
+
+
 class ForkServerSupervisor:
     """The gateway's side of the fork server: one ``aton_tui.forkserver`` process at a time,
     restarted when it dies, asked for one client per session."""
@@ -101,7 +105,7 @@ class ForkServerSupervisor:
         self.stopping = False
         self.restart_timer: asyncio.TimerHandle | None = None
         self.ids = itertools.count(1)
-        self.pending: dict[int, asyncio.Future] = {}  # request id → (pid, pidfd, exit status future)
+        self.pending: dict[int, asyncio.Future[ForkAnswer]] = {}  # request id → its answer
         self.statuses: dict[int, asyncio.Future[int]] = {}  # child pid → its exit code
         self.exited: asyncio.Future[None] | None = None
         handoff.become_subreaper()
@@ -174,14 +178,14 @@ class ForkServerSupervisor:
     # ------------------------------------------------------------------ requests
 
     async def fork(self, args: list[str], env: dict[str, str], terminal: int,
-                   timeout: float = REQUEST_TIMEOUT) -> tuple[int, int, asyncio.Future[int]]:
+                   timeout: float = REQUEST_TIMEOUT) -> ForkAnswer:
         """A child running ``aton_tui.cli.main(args)`` with environment ``env`` on the PTY slave
         ``terminal``: (pid, pidfd, future of its exit code).  The pidfd is the caller's to close."""
-        if not self.available:
+        if self.sock is None or self.stopping:
             raise ForkServerUnavailable("the fork server is not running")
         request_id = next(self.ids)
         data = handoff.ForkRequest(request_id, args, env).encode()
-        answer = self.loop.create_future()
+        answer: asyncio.Future[ForkAnswer] = self.loop.create_future()
         try:
             socket.send_fds(self.sock, [data], [terminal])
         except OSError as exc:
@@ -236,10 +240,12 @@ class ForkServerSupervisor:
                     answer.set_result((pid, pidfd, status))
                 else:  # nobody waits for it any more
                     _kill_unwanted_child(pid, pidfd)
-            case handoff.Refused(request_id, error):
+            case handoff.Refused(int(request_id), error):
                 answer = self.pending.pop(request_id, None)
                 if answer is not None and not answer.done():
                     answer.set_exception(ForkServerUnavailable(error))
+            case handoff.Refused(None, error):
+                log.error("fork server: it could not read a request: %s", error)
             case _:
                 log.error("fork server: unexpected message %r", message)
 
@@ -275,7 +281,7 @@ class ForkServerSupervisor:
             code = None
         os.close(self.pidfd)
         self.pidfd = -1
-        if not self.exited.done():
+        if self.exited is not None and not self.exited.done():
             self.exited.set_result(None)
         if self.stopping:
             return
@@ -297,7 +303,7 @@ def _close(fds: list[int]) -> None:
         os.close(fd)
 
 
-def _kill_unwanted(answer: asyncio.Future) -> None:
+def _kill_unwanted(answer: asyncio.Future[ForkAnswer]) -> None:
     if not answer.cancelled() and answer.exception() is None:
         pid, pidfd, _status = answer.result()
         _kill_unwanted_child(pid, pidfd)

@@ -20,16 +20,23 @@ import asyncio
 import logging
 import time
 from collections import Counter
+from collections.abc import Awaitable
 from pathlib import Path
-from typing import Awaitable
 
 import asyncssh
 
 from ..config import ServerConfig, SSHConfig
 from ..lobby import reserved_names
 from . import forkserver
-from .identity import HOST_KEY_FILE, SECRET_FILE, Identities, Identity, fingerprint, load_or_create_host_key, \
-    load_or_create_secret
+from .identity import (
+    HOST_KEY_FILE,
+    SECRET_FILE,
+    Identities,
+    Identity,
+    fingerprint,
+    load_or_create_host_key,
+    load_or_create_secret,
+)
 from .session import GameSession, forkserver_environment
 
 log = logging.getLogger(__name__)
@@ -50,7 +57,7 @@ def local_address(host: str) -> str:
 class Link(asyncssh.SSHServer):
     """One SSH connection: its address, its login, its sessions."""
 
-    def __init__(self, gateway: "SSHGateway") -> None:
+    def __init__(self, gateway: SSHGateway) -> None:
         self.gateway = gateway
         self.conn: asyncssh.SSHServerConnection | None = None
         self.address = "?"
@@ -206,10 +213,13 @@ class SSHGateway:
         self.game_port = game_port
         data_dir = Path(config.data_dir) if config.data_dir else \
             (Path(db_path).parent if db_path != ":memory:" else None)
-        if data_dir is None and (config.host_key is None):
-            raise ValueError("the SSH gateway needs a data directory (or a host key) with an in-memory database")
         self.data_dir = data_dir
-        self.host_key_path = Path(config.host_key) if config.host_key else data_dir / HOST_KEY_FILE
+        if config.host_key:
+            self.host_key_path = Path(config.host_key)
+        elif data_dir is not None:
+            self.host_key_path = data_dir / HOST_KEY_FILE
+        else:
+            raise ValueError("the SSH gateway needs a data directory (or a host key) with an in-memory database")
         secret_path = (data_dir or self.host_key_path.parent) / SECRET_FILE
         self.host_key = load_or_create_host_key(self.host_key_path)
         # a name the game server would refuse would lock the key out: it becomes a guest name
@@ -249,7 +259,8 @@ class SSHGateway:
     def host_fingerprint(self) -> str:
         return self.host_key.get_fingerprint("sha256")
 
-    async def stop(self, message: str = "The server is restarting. Your games are kept: log in again in a minute.") -> None:
+    async def stop(self,
+                   message: str = "The server is restarting. Your games are kept: log in again in a minute.") -> None:
         """End every session (saying why), close every connection, reap every child."""
         self._stopping = True
         if self._server is not None:

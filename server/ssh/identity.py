@@ -15,6 +15,7 @@ and reused afterwards.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -115,10 +116,8 @@ def load_or_create_host_key(path: Path) -> asyncssh.SSHKey:
 def load_or_create_secret(path: Path) -> bytes:
     """32 random bytes (hex in the file, mode 0600), created on first use."""
     if not path.exists():
-        try:
+        with contextlib.suppress(FileExistsError):
             _write_private(path, secrets.token_hex(32).encode() + b"\n")
-        except FileExistsError:
-            pass
     _warn_if_readable(path)
     secret = bytes.fromhex(path.read_text().strip())
     if len(secret) < 16:

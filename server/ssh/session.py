@@ -21,6 +21,7 @@ asyncssh side of it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import fcntl
 import logging
@@ -33,8 +34,9 @@ import sys
 import tempfile
 import termios
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 import asyncssh
 from asyncssh.packet import PacketDecodeError, SSHPacket
@@ -43,6 +45,7 @@ from protocol import handoff
 
 from ..config import SSHLimits
 from .forkserver import ForkServerSupervisor, ForkServerUnavailable, spawn
+from .identity import Identity
 
 if TYPE_CHECKING:
     from .gateway import Link, SSHGateway
@@ -319,21 +322,18 @@ class PtyChild:
 
     def kill_group(self, sig: int) -> None:
         if self.pidfd >= 0:  # the leader by its pidfd (it may not have called setsid yet)
-            try:
+            with contextlib.suppress(OSError):
                 signal.pidfd_send_signal(self.pidfd, sig)
-            except OSError:
-                pass
             if self.forked and select.select([self.pidfd], [], [], 0)[0]:
                 return  # it has ended: the fork server kills the group's leftovers as it reaps it
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
 
     async def terminate(self, grace: float = KILL_GRACE) -> int:
         """SIGTERM the child's process group, SIGKILL it after ``grace``; the exit code."""
         if not self.started.done() and not self.exited.done():  # still starting
-            await asyncio.wait([self.started, self.exited], return_when=asyncio.FIRST_COMPLETED)
+            starting: list[asyncio.Future[None] | asyncio.Future[int]] = [self.started, self.exited]
+            await asyncio.wait(starting, return_when=asyncio.FIRST_COMPLETED)
         if not self.exited.done():
             self.kill_group(signal.SIGTERM)
             try:
@@ -418,13 +418,13 @@ def _bound_environment(chan: asyncssh.SSHServerChannel, limits: SSHLimits) -> No
         received += size
         return handler(packet)
 
-    chan._process_env_request = bounded
+    chan._process_env_request = bounded  # type: ignore[method-assign]  # asyncssh's private handler, wrapped
 
 
 class GameSession(asyncssh.SSHServerSession):
     """One SSH channel: a friendly text (no terminal, or a command), or the game client."""
 
-    def __init__(self, gateway: "SSHGateway", link: "Link") -> None:
+    def __init__(self, gateway: SSHGateway, link: Link) -> None:
         self.gateway = gateway
         self.link = link
         self.chan: asyncssh.SSHServerChannel | None = None
@@ -475,47 +475,48 @@ class GameSession(asyncssh.SSHServerSession):
             return
         try:
             self.home = tempfile.mkdtemp(prefix="aton-ssh-")
-            self.child = PtyChild(self.size, self._output, self._input_blocked)
+            self.child = child = PtyChild(self.size, self._output, self._input_blocked)
         except Exception:
             self._cannot_start()
             return
         self._arm_idle_timer()
-        self.gateway.track(self._run(), f"session of {self.link.who}")
+        self.gateway.track(self._run(child), f"session of {self.link.who}")
 
     def _cannot_start(self) -> None:
         log.exception("%s: cannot start the client", self.link.who)
         self._release()
         self._finish_with_text("The game client could not be started; please try again later.\r\n", 1)
 
-    async def _run(self) -> None:
+    async def _run(self, child: PtyChild) -> None:
         try:
-            how = await self._start()
+            identity = self.link.identity
+            assert identity is not None, "a game session starts after the login"
+            how = await self._start(child, identity)
         except BaseException as exc:
-            self.child.abandon()
+            child.abandon()
             if not isinstance(exc, Exception):  # cancelled: the gateway is stopping
                 self._release()
                 raise
             self._cannot_start()
             return
-        log.info("%s: session started as %r (pid %d, %s, %s, %dx%d)", self.link.who, self.link.identity.name,
-                 self.child.pid, how, self.term, self.size[0], self.size[1])
+        log.info("%s: session started as %r (pid %d, %s, %s, %dx%d)", self.link.who, identity.name,
+                 child.pid, how, self.term, self.size[0], self.size[1])
         await self._wait_for_child()
 
-    async def _start(self) -> str:
+    async def _start(self, child: PtyChild, identity: Identity) -> str:
         """Start the client: forked by the fork server when there is one, else a new interpreter."""
-        identity = self.link.identity
-        assert identity is not None and self.home is not None and self.child is not None
+        assert self.home is not None
         env = child_environment(self.term, dict(self.chan.get_environment()) if self.chan else {},
                                 identity.resume_token, self.home)
         args = client_arguments(self.gateway.game_host, self.gateway.game_port, identity.name)
         forkserver = self.gateway.forkserver
         if forkserver is not None and forkserver.available:
             try:
-                await self.child.fork(forkserver, args, env)
+                await child.fork(forkserver, args, env)
                 return "forked"
             except ForkServerUnavailable as exc:
                 log.warning("%s: %s; starting the client as a new interpreter", self.link.who, exc)
-        self.child.spawn(client_command(args), env)
+        child.spawn(client_command(args), env)
         return "spawned"
 
     # ------------------------------------------------------------------ traffic
