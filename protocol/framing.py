@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import struct
+from collections.abc import Mapping
 from typing import Any
 
 import msgpack
@@ -23,11 +24,12 @@ def _no_ext(code: int, data: bytes) -> Any:
     raise ValueError(f"msgpack extension types are not used by this protocol (got type {code})")
 
 
-def encode_payload(data: dict) -> bytes:
+def encode_payload(data: object) -> bytes:
+    """The msgpack bytes of ``data`` (a frame carries a map; tests also send other values)."""
     return msgpack.packb(data, use_bin_type=True)
 
 
-def encode_frame(data: dict, max_frame: int = MAX_FRAME_BYTES) -> bytes:
+def encode_frame(data: Mapping[str, object], max_frame: int = MAX_FRAME_BYTES) -> bytes:
     """The bytes of one frame carrying ``data``; ValueError if it would exceed the limit."""
     payload = encode_payload(data)
     if len(payload) > max_frame:
@@ -36,7 +38,9 @@ def encode_frame(data: dict, max_frame: int = MAX_FRAME_BYTES) -> bytes:
 
 
 def decode_payload(payload: bytes, max_frame: int = MAX_FRAME_BYTES) -> Any:
-    """The msgpack object in a frame's payload; ProtocolError(BAD_FRAME) if undecodable."""
+    """The msgpack object in a frame's payload; ProtocolError(BAD_FRAME) if undecodable.
+
+    Its shape is whatever the peer sent (typed ``Any`` like ``json.loads``): the caller validates it."""
     if not payload:
         raise ProtocolError(ErrorCode.BAD_FRAME, "empty frame")
     try:
@@ -81,7 +85,7 @@ class FrameBuffer:
         if self._error is not None:
             raise self._error
         self._buffer += data
-        payloads = []
+        payloads: list[bytes] = []
         while len(self._buffer) >= HEADER.size:
             (length,) = HEADER.unpack_from(self._buffer)
             try:

@@ -165,7 +165,8 @@ PR_SET_CHILD_SUBREAPER = 36  # orphans below this process become its children, n
 def prctl(option: int, value: int | bytes) -> bool:
     """``prctl(option, value)``; False where it failed or does not exist (not Linux)."""
     try:
-        return ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0) == 0
+        result: int = ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0)
+        return result == 0
     except (OSError, AttributeError):
         return False
 
