@@ -24,19 +24,36 @@ from __future__ import annotations
 
 import importlib
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from aton.moves import EXCHANGE, Commit, Move, Place, Remove
-from aton.views import View
+from aton.views import Decision, View
 
 __all__ = [
-    "IllegalChoice", "LEVELS", "STRATEGIES", "Strategy",
-    "available", "make_level", "make_strategy", "parse_spec", "register",
+    "LEVELS",
+    "STRATEGIES",
+    "IllegalChoice",
+    "Strategy",
+    "available",
+    "decision_of",
+    "make_level",
+    "make_strategy",
+    "parse_spec",
+    "register",
 ]
 
 
 class IllegalChoice(ValueError):
     """A strategy answered with something that is not one of the legal options."""
+
+
+def decision_of(view: View) -> Decision:
+    """The decision in ``view``: always there in a view handed to a strategy's ``exchange``,
+    ``commit``, ``remove`` or ``place`` (this says so to the type checker)."""
+    if view.decision is None:
+        raise ValueError("the view holds no decision for this player")
+    return view.decision
 
 
 class Strategy:
@@ -84,9 +101,7 @@ class Strategy:
 
     def choose(self, view: View) -> Move:
         """The engine move for the decision in ``view``, checked against the legal options."""
-        decision = view.decision
-        if decision is None:
-            raise ValueError("the view holds no decision for this player")
+        decision = decision_of(view)
         kind = decision.kind
         if kind == "commit":
             if decision.can_exchange and self.exchange(view):
@@ -95,10 +110,10 @@ class Strategy:
             if len(cards) != 4 or sorted(cards) != sorted(decision.hand):
                 raise IllegalChoice(
                     f"{self.name}: commit {cards!r} is not a permutation of the hand {decision.hand!r}")
-            return Commit(cards)  # type: ignore[arg-type]
+            return Commit(cards)
         if kind == "remove":
             square = tuple(self.remove(view))
-            cls: type = Remove
+            cls: type[Remove | Place] = Remove
         elif kind == "place":
             square = tuple(self.place(view))
             cls = Place

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from itertools import permutations
-
+from aton.moves import commit_moves
 from aton.views import View
 
-from ..strategy import Strategy, register
+from ..strategy import Strategy, decision_of, register
 
 
 @register("random")
@@ -24,15 +23,14 @@ class RandomStrategy(Strategy):
     def exchange(self, view: View) -> bool:
         rate = self.exchange_rate
         if rate is None:
-            rate = 1 / (len(set(permutations(view.decision.hand))) + 1)
+            rate = 1 / (len(commit_moves(decision_of(view).hand)) + 1)
         return self.rng.random() < rate
 
     def commit(self, view: View) -> tuple[int, int, int, int]:
-        options = sorted(set(permutations(view.decision.hand)))
-        return self.rng.choice(options)
+        return self.rng.choice(commit_moves(decision_of(view).hand)).cards
 
     def remove(self, view: View) -> tuple[int, int]:
-        return self.rng.choice(view.decision.squares)
+        return self.rng.choice(decision_of(view).squares)
 
     def place(self, view: View) -> tuple[int, int]:
-        return self.rng.choice(view.decision.squares)
+        return self.rng.choice(decision_of(view).squares)
