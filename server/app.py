@@ -24,11 +24,11 @@ from .bot_scheduler import BotScheduler
 from .clock import Clock, LoopClock
 from .config import ServerConfig
 from .connection import Connection, Outbox
-from .games import SEATS, AtonGame
+from .games import AtonGame
 from .hosted_bots import HostedBot
 from .lobby import Lobby, reserved_names
 from .quotas import Quotas
-from .room import Room, Seal, Seat, token_hash
+from .room import GameSeat, Room, Seal, Seat, token_hash
 from .store import Store, StoredGame
 
 log = logging.getLogger(__name__)
@@ -290,8 +290,9 @@ class ArbiterServer:
             self.lobby.set_status(conn.name, "watching")
         elif isinstance(msg, m.Sync):
             room = self._room(conn, msg.game)
-            seat = room.seat_of(conn) or room.seat_held_by(token_hash(conn.token))
-            if seat is not None and room.seat_of(conn) is None:
+            playing = room.seat_of(conn)
+            seat = room.seat_held_by(token_hash(conn.token)) if playing is None else playing
+            if seat is not None and playing is None:
                 room.attach(seat, conn, msg.id)  # e.g. a game that ended while this session was away
             elif seat is None and conn not in room.spectators:
                 raise ProtocolError(ErrorCode.NOT_ALLOWED, f"you neither play nor watch game {msg.game}")
@@ -371,32 +372,31 @@ class ArbiterServer:
                             private: bool) -> None:
         players = [host, guest]
         self.rng.shuffle(players)
-        self._create_room(table_id or self._new_id(), clock, dict(zip(SEATS, players)), private=private)
+        self._create_room(table_id or self._new_id(), clock, dict(zip(AtonGame.seats, players)), private=private)
 
     def _start_bot_game(self, conn: Connection, level: str, clock: str, seat: str | None) -> None:
-        human_seat = seat or self.rng.choice(SEATS)
+        human_seat = self.rng.choice(AtonGame.seats) if seat is None else AtonGame.seat_named(seat)
         bot = HostedBot(level, self.bot_scheduler, seed=self.rng.getrandbits(63))
-        bot_seat = "blue" if human_seat == "red" else "red"
-        self._create_room(self._new_id(), clock, {human_seat: conn, bot_seat: bot}, private=True)
+        self._create_room(self._new_id(), clock, {human_seat: conn, human_seat.other: bot}, private=True)
 
     def _create_room(self, game_id: int, clock: str, participants: dict, private: bool,
                      seed: int | None = None) -> Room:
         seed = self.rng.getrandbits(63) if seed is None else seed
-        seats = {name: self._seat_for(p) for name, p in participants.items()}
+        seats = {seat: self._seat_for(p) for seat, p in participants.items()}
         rules = Rules()
         options = {"clock": clock, "private": private}
-        self.store.create_game(game_id, seed, rules.to_dict(), options, {n: s.stored() for n, s in seats.items()})
+        self.store.create_game(game_id, seed, rules.to_dict(), options, {s: held.stored() for s, held in seats.items()})
         room = self._make_room(game_id, AtonGame(seed, rules), options, seats)
         people = [p for p in participants.values() if isinstance(p, Connection)]
         self.quotas.game_started(game_id, (token_hash(p.token) for p in people), (p.address for p in people))
-        for name, participant in participants.items():
+        for seat, participant in participants.items():
             if isinstance(participant, HostedBot):
-                participant.sit(room, name)
+                participant.sit(room, seat)
             else:
                 self.lobby.set_status(participant.name, "playing")
-        for name, participant in participants.items():
-            room.attach(name, participant)
-        log.info("game %s started: %s (red) vs %s (blue)", game_id, seats["red"].name, seats["blue"].name)
+        for seat, participant in participants.items():
+            room.attach(seat, participant)
+        log.info("game %s started: %s", game_id, " vs ".join(f"{held.name} ({seat})" for seat, held in seats.items()))
         return room
 
     def _seat_for(self, participant) -> Seat:
@@ -406,7 +406,7 @@ class ArbiterServer:
         return Seat(name=participant.name, kind="bot" if participant.kind == "bot" else "human",
                     token_hash=token_hash(participant.token), participant=participant)
 
-    def _make_room(self, game_id: int, game: AtonGame, options: dict, seats: dict[str, Seat], **state) -> Room:
+    def _make_room(self, game_id: int, game: AtonGame, options: dict, seats: dict[GameSeat, Seat], **state) -> Room:
         room = Room(game_id=game_id, game=game, options=options, seats=seats, store=self.store,
                     time_control=self.config.time_controls[options["clock"]], lobby=self.lobby, clock=self.clock,
                     **state)
@@ -428,16 +428,16 @@ class ArbiterServer:
             room.close()
 
     def _rematch(self, old: Room) -> None:
-        """Both accepted: a new game with the colours swapped."""
+        """Everyone accepted: a new game, each player in the next seat (two seats: colours swapped)."""
+        order = old.game.seats
         participants = {}
-        for seat_name, seat in old.seats.items():
-            other = "blue" if seat_name == "red" else "red"
-            participant = seat.participant
+        for index, seat in enumerate(order):
+            participant = old.seats[seat].participant
             if participant is None:
                 raise ProtocolError(ErrorCode.NOT_ALLOWED, "your opponent has left")
             if isinstance(participant, Connection):
                 self._check_new_game(participant, replaces_waiting=False, whose=f"{participant.name}'s")
-            participants[other] = participant
+            participants[order[(index + 1) % len(order)]] = participant
         new = self._create_room(self._new_id(), old.options["clock"], participants,
                                 private=bool(old.options.get("private")))
         old.announce_rematch(new.game_id)
@@ -454,18 +454,19 @@ class ArbiterServer:
 
     def _restore(self, stored: StoredGame) -> None:
         game = AtonGame.restore(stored.seed, Rules.from_dict(stored.rules), stored.moves)
-        seats = {name: Seat(**info) for name, info in stored.seats.items()}
+        seats = {game.seat_named(name): Seat(**info) for name, info in stored.seats.items()}
         seals = {}
-        for order, (seat_name, info) in enumerate(stored.seals.items()):
-            seals[seat_name] = Seal(**info, order=order)
+        for order, (name, info) in enumerate(stored.seals.items()):
+            move = None if info["move"] is None else game.decode_move(info["move"])
+            seals[game.seat_named(name)] = Seal(digest=info["digest"], move=move, nonce=info["nonce"], order=order)
         room = self._make_room(stored.id, game, stored.options, seats, version=stored.version,
                                move_count=len(stored.moves), seals=seals)
         self.quotas.game_started(stored.id, (s.token_hash for s in seats.values() if s.token_hash), ())
-        for name, seat in seats.items():
-            if seat.kind == "hosted":
-                bot = HostedBot(seat.level, self.bot_scheduler, seed=self.rng.getrandbits(63))
-                bot.sit(room, name)
-                room.attach(name, bot)
+        for seat, held in seats.items():
+            if held.kind == "hosted":
+                bot = HostedBot(held.level, self.bot_scheduler, seed=self.rng.getrandbits(63))
+                bot.sit(room, seat)
+                room.attach(seat, bot)
             else:
-                room.start_grace(name)
+                room.start_grace(seat)
         log.info("game %s restored at move %d", stored.id, len(stored.moves))

@@ -2,58 +2,86 @@
 
 The arbiter (``server.room``) knows seats, sealed simultaneous moves, clocks and
 persistence; it never knows a rule.  Everything it asks of a game goes through
-``HostedGame``: who must decide, is a move legal, apply it, what may a receiver
-see, what happens on time-out, how the game ended, and its record.  A second game
-could be hosted by writing another implementation.
+``HostedGame``: who must decide, is a move legal, play it, what may a receiver
+see, what happens on time-out, how the game ended, and its record.  Seats and
+moves are the game's own values, opaque to the arbiter: a move message is turned
+into the game's move once (``move_of``), checked and played once (``play``), and a
+refusal is the game-neutral ``RefusedMove``.  A second game is hosted by writing
+another implementation.
 """
 
 from __future__ import annotations
 
-from typing import Iterable, Protocol
+from typing import Hashable, Iterable, Protocol, TypeVar
 
 from aton.errors import IllegalMove
 from aton.events import Committed, Event
-from aton.game import new_game
-from aton.moves import Commit, move_from_dict
+from aton.game import COMMIT, new_game
+from aton.moves import EXCHANGE, RESIGN, Commit, Move, Place, Remove, move_from_dict
 from aton.options import DEFAULT_RULES, Rules
 from aton.outcome import Outcome, Termination
-from aton.players import Player
+from aton.players import PLAYERS, Player
 from aton.record import GameRecord
 from aton.views import view
+from protocol import messages as m
 
-SEATS = ("red", "blue")
+__all__ = ["AtonGame", "HostedGame", "Outcome", "RefusedMove", "Termination"]
+
+S = TypeVar("S", bound=Hashable)  # a game's seat
+M = TypeVar("M")  # a game's move
 
 
-class HostedGame(Protocol):
-    """What the arbiter needs of a game.  Seats are named by strings ("red", "blue")."""
+class RefusedMove(Exception):
+    """The game refuses a move; the message says why, in a player's words."""
 
-    #: The move kind that both players make at once, sealed until both have committed.
-    sealed_kind: str
 
-    def pending(self) -> tuple[str, ...]: ...
+class HostedGame(Protocol[S, M]):
+    """What the arbiter needs of a game.
 
-    def decision_kind(self, seat: str) -> str | None:
-        """The kind of move ``seat`` must make now (None: nothing to decide)."""
+    A seat's ``str()`` is its name on the wire and in the database (``seat_named`` reads
+    it back).  The events a move causes are opaque until ``events_for`` turns them into
+    the maps each receiver may see.
+    """
 
-    def check(self, seat: str, move: dict) -> None:
-        """Raise IllegalMove if ``move`` is not legal for ``seat`` now; change nothing."""
+    #: Every seat, in order.
+    seats: tuple[S, ...]
 
-    def apply(self, seat: str, move: dict) -> list:
-        """Apply a legal move; return the events it caused (opaque to the arbiter)."""
+    def seat_named(self, name: str) -> S:
+        """The seat a name from the wire or the database stands for; ValueError if none."""
 
-    def events_for(self, events: list, receivers: Iterable[str | None]) -> dict[str | None, list[dict]]:
-        """The events as each receiver (a seat, or None: a spectator) may see them, as plain maps."""
+    def pending(self) -> tuple[S, ...]:
+        """The seats that must decide now."""
 
-    def view(self, seat: str | None) -> dict: ...
+    @property
+    def sealed(self) -> bool:
+        """Whether the pending seats decide at once, each sealing its move until all have."""
 
-    def default_move(self, seat: str) -> dict:
-        """The move played for ``seat`` when its time runs out."""
+    def is_sealed(self, move: M) -> bool:
+        """Whether ``move`` is one that is sealed in such a turn (not every move then is)."""
 
-    def forfeit(self, seat: str, termination: Termination) -> list:
+    def move_of(self, msg: m.Message) -> M:
+        """The game's move for a move message (``open``, ``exchange``, ``remove``, ``place``,
+        ``resign``); RefusedMove if the message is no move of this game."""
+
+    def check(self, seat: S, move: M) -> None:
+        """RefusedMove if ``move`` is not legal for ``seat`` now; nothing changes (a sealed
+        move is checked when it is opened and played once every seat's is)."""
+
+    def play(self, seat: S, move: M) -> list[object]:
+        """Play ``move`` for ``seat``: the events it caused; RefusedMove (and nothing
+        changed) if it is not legal now."""
+
+    def events_for(self, events: list[object], receivers: Iterable[S | None]) -> dict[S | None, list[dict]]:
+        """The events as each receiver (a seat, or None: a spectator) may see them, as maps."""
+
+    def view(self, seat: S | None) -> dict:
+        """Everything the seat (None: a spectator) may see of the game, as a map."""
+
+    def default_move(self, seat: S) -> M:
+        """The move played (or sealed) for ``seat`` when its time runs out."""
+
+    def forfeit(self, seat: S, termination: Termination) -> list[object]:
         """End the game against ``seat`` (time or abandoning); return the events."""
-
-    def summary(self) -> dict:
-        """Round and scores, for the lobby's list of games."""
 
     @property
     def is_over(self) -> bool: ...
@@ -61,13 +89,23 @@ class HostedGame(Protocol):
     def outcome(self) -> Outcome | None:
         """How the game ended; None while it goes on."""
 
-    def record(self, meta: dict) -> dict: ...
+    def summary(self) -> dict:
+        """Round and scores, for the lobby's list of games."""
+
+    def encode_move(self, move: M) -> dict:
+        """A move as a map: the form the database keeps (and a worker process returns)."""
+
+    def decode_move(self, data: dict) -> M:
+        """The move a map from ``encode_move`` stands for; ValueError if none."""
+
+    def record(self, meta: dict) -> dict:
+        """The game's record, with ``meta`` from the arbiter (players, result)."""
 
 
 class AtonGame:
     """Aton behind the ``HostedGame`` interface; the engine decides everything."""
 
-    sealed_kind = "commit"
+    seats: tuple[Player, ...] = PLAYERS
 
     def __init__(self, seed: int, rules: Rules = DEFAULT_RULES) -> None:
         self.seed = seed
@@ -80,68 +118,85 @@ class AtonGame:
         """Rebuild a game from its stored moves (which were all legal when stored)."""
         game = cls(seed, rules)
         for seat, move in moves:
-            game.apply(seat, move)
+            game.play(Player.parse(seat), move_from_dict(move))
         return game
 
     @staticmethod
-    def _player(seat: str) -> Player:
-        return Player.parse(seat)
+    def seat_named(name: str) -> Player:
+        return Player.parse(name)
 
-    def pending(self) -> tuple[str, ...]:
-        return tuple(str(p) for p in self.state.pending())
+    def pending(self) -> tuple[Player, ...]:
+        return self.state.pending()
 
-    def decision_kind(self, seat: str) -> str | None:
-        return self.state.phase.value if seat in self.pending() else None
+    @property
+    def sealed(self) -> bool:
+        return self.state.phase is COMMIT
 
-    def check(self, seat: str, move: dict) -> None:
+    @staticmethod
+    def is_sealed(move: Move) -> bool:
+        return type(move) is Commit
+
+    @staticmethod
+    def move_of(msg: m.Message) -> Move:
+        # the protocol has checked every field's range already
+        if isinstance(msg, m.Open):
+            return Commit(tuple(msg.cards))
+        if isinstance(msg, m.Place):
+            return Place(msg.temple, msg.square)
+        if isinstance(msg, m.Remove):
+            return Remove(msg.temple, msg.square)
+        if isinstance(msg, m.Exchange):
+            return EXCHANGE
+        if isinstance(msg, m.Resign):
+            return RESIGN
+        raise RefusedMove(f"{msg.TYPE} is not a move")
+
+    def check(self, seat: Player, move: Move) -> None:
+        if move in self.state.legal_moves(seat):
+            return
+        try:  # refused: playing it on a copy gives the engine's reason, in a player's words
+            self.state.copy().play(seat, move)
+        except IllegalMove as exc:
+            raise RefusedMove(str(exc)) from None
+        raise RefusedMove(f"{move} is not a legal move now")
+
+    def play(self, seat: Player, move: Move) -> list[object]:
+        events: list[object] = []
         try:
-            parsed = move_from_dict(move)
-        except ValueError as exc:
-            raise IllegalMove(str(exc)) from None
-        self.state.copy().play(self._player(seat), parsed)
-
-    def apply(self, seat: str, move: dict) -> list[Event]:
-        parsed = move_from_dict(move)
-        player = self._player(seat)
-        events: list[Event] = []
-        self.state.play(player, parsed, events)
-        self.history.add(player, parsed)
+            self.state.play(seat, move, events)
+        except IllegalMove as exc:
+            raise RefusedMove(str(exc)) from None
+        self.history.add(seat, move)
         return events
 
-    def events_for(self, events: list[Event], receivers: Iterable[str | None]) -> dict[str | None, list[dict]]:
+    def events_for(self, events: list[object], receivers: Iterable[Player | None]) -> dict[Player | None, list[dict]]:
         # The arbiter announces each sealed commitment when it arrives, so the engine's
         # own "committed" events (emitted when the seals are applied) are left out.
-        events = [e for e in events if not isinstance(e, Committed)]
-        public = [e.for_viewer(None) for e in events]
+        shown: list[Event] = [e for e in events if isinstance(e, Event) and not isinstance(e, Committed)]
+        public = [e.for_viewer(None) for e in shown]
         public_dicts = [e.to_dict() for e in public]
-        by_receiver: dict[str | None, list[dict]] = {}
+        by_receiver: dict[Player | None, list[dict]] = {}
         for seat in receivers:
             if seat is None:
                 by_receiver[None] = public_dicts
                 continue
-            viewer = self._player(seat)
             # only what differs from the public copy (a player's own drawn cards) is converted again
-            by_receiver[seat] = [d if (mine := e.for_viewer(viewer)) == p else mine.to_dict()
-                                 for e, p, d in zip(events, public, public_dicts)]
+            by_receiver[seat] = [d if (mine := e.for_viewer(seat)) == p else mine.to_dict()
+                                 for e, p, d in zip(shown, public, public_dicts)]
         return by_receiver
 
-    def view(self, seat: str | None) -> dict:
-        return view(self.state, None if seat is None else self._player(seat)).to_dict()
+    def view(self, seat: Player | None) -> dict:
+        return view(self.state, seat).to_dict()
 
-    def default_move(self, seat: str) -> dict:
-        player = self._player(seat)
-        if self.state.phase.value == "commit":
-            return Commit(tuple(sorted(self.state.hands[player]))).to_dict()
-        legal = self.state.legal_moves(player, resign=False)
-        return legal[0].to_dict()
+    def default_move(self, seat: Player) -> Move:
+        if self.state.phase is COMMIT:
+            return Commit(tuple(sorted(self.state.hands[seat])))
+        return self.state.legal_moves(seat, resign=False)[0]
 
-    def forfeit(self, seat: str, termination: Termination) -> list[Event]:
-        events: list[Event] = []
-        self.state.forfeit(self._player(seat), termination, events)
+    def forfeit(self, seat: Player, termination: Termination) -> list[object]:
+        events: list[object] = []
+        self.state.forfeit(seat, termination, events)
         return events
-
-    def summary(self) -> dict:
-        return {"round": self.state.round, "scores": {"red": self.state.scores[0], "blue": self.state.scores[1]}}
 
     @property
     def is_over(self) -> bool:
@@ -149,6 +204,17 @@ class AtonGame:
 
     def outcome(self) -> Outcome | None:
         return self.state.outcome()
+
+    def summary(self) -> dict:
+        return {"round": self.state.round, "scores": {str(p): self.state.scores[p] for p in PLAYERS}}
+
+    @staticmethod
+    def encode_move(move: Move) -> dict:
+        return move.to_dict()
+
+    @staticmethod
+    def decode_move(data: dict) -> Move:
+        return move_from_dict(data)
 
     def record(self, meta: dict) -> dict:
         self.history.meta = dict(meta)

@@ -18,7 +18,7 @@ from protocol import messages as m
 from .bot_scheduler import BotScheduler, Decision
 
 if TYPE_CHECKING:
-    from .room import Room
+    from .room import GameSeat, Room
 
 log = logging.getLogger(__name__)
 
@@ -39,17 +39,17 @@ class HostedBot:
         self.scheduler = scheduler
         self.rng = random.Random(seed)
         self.room: "Room | None" = None
-        self.seat = ""
+        self.seat: "GameSeat | None" = None
         self.decision: Decision | None = None  # the latest decision asked for
         self._asked_at: tuple[int, int] | None = None  # (game, move count) when it was asked
 
-    def sit(self, room: "Room", seat: str) -> None:
+    def sit(self, room: "Room", seat: "GameSeat") -> None:
         self.room, self.seat = room, seat
 
     def deliver(self, message: m.Message) -> None:
         if isinstance(message, m.Update):
             for event in message.events:
-                if event.get("type") == "rematch_offered" and event.get("player") != self.seat:
+                if event.get("type") == "rematch_offered" and event.get("player") != str(self.seat):
                     asyncio.get_running_loop().call_soon(self._accept_rematch)
         if isinstance(message, (m.GameState, m.Update)):
             self._consider(message.view)
@@ -77,7 +77,7 @@ class HostedBot:
         decision = view.get("decision")
         if decision is None or view.get("winner") is not None:
             return False
-        return decision["kind"] != "commit" or view["commitments"][self.seat] == "none"
+        return decision["kind"] != "commit" or view["commitments"][str(self.seat)] == "none"
 
     def _answered(self, decision: Decision) -> None:
         room = self.room
@@ -87,19 +87,13 @@ class HostedBot:
         if error is not None:
             log.error("hosted bot %s in game %s failed to decide; it plays the default move",
                       self.level, room.game_id, exc_info=error)
-        move = decision.answer.result() if error is None else room.game.default_move(self.seat)
         try:
-            self._play(room, move)
+            room.play_hosted(self.seat, room.game.default_move(self.seat) if error is not None
+                             else room.game.decode_move(decision.answer.result()))
         except Exception:
             log.exception("hosted bot %s in game %s made a refused move; it plays the default move",
                           self.level, room.game_id)
-            self._play(room, room.game.default_move(self.seat))
-
-    def _play(self, room: "Room", move: dict) -> None:
-        if move["move"] == room.game.sealed_kind:
-            room.seal_cards(self.seat, move["cards"])
-        else:
-            room.play_hosted(self.seat, move)
+            room.play_hosted(self.seat, room.game.default_move(self.seat))
 
     def _accept_rematch(self) -> None:
         room = self.room

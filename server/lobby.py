@@ -198,8 +198,7 @@ class Lobby:
             return
         entry = {
             "game": room.game_id,
-            "red": room.seats["red"].name,
-            "blue": room.seats["blue"].name,
+            **room.player_names(),
             "clock": room.options.get("clock"),
             "spectators": len(room.spectators),
             **room.game.summary(),

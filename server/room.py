@@ -2,12 +2,13 @@
 
 A Room is the arbiter of one game.  Every handler runs to completion on the event
 loop without awaiting, so the moves of one game are applied one at a time with no
-locks.  The order of every accepted move is: validate (by the game), persist
-(committed to SQLite), acknowledge to the mover, broadcast to everyone, each
-receiver getting only what it may see.
+locks.  The order of every accepted move is: validate and play (by the game),
+persist (committed to SQLite), acknowledge to the mover, broadcast to everyone,
+each receiver getting only what it may see.
 
-The room knows nothing of Aton's rules: it talks to the game through
-``server.games.HostedGame``.
+The room knows nothing of Aton: it talks to the game through
+``server.games.HostedGame`` and holds the game's seats and moves as opaque values
+(a seat's ``str()`` is its name on the wire).
 """
 
 from __future__ import annotations
@@ -16,10 +17,8 @@ import hashlib
 import logging
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterator, Protocol, Sequence
 
-from aton.errors import IllegalMove
-from aton.outcome import Termination
 from protocol import events as ev
 from protocol import messages as m
 from protocol.commitment import opens
@@ -28,13 +27,16 @@ from protocol.errors import ErrorCode, ProtocolError
 from .clock import Clock, Timer
 from .config import TimeControl
 from .export import record_meta
-from .games import SEATS, HostedGame
+from .games import HostedGame, RefusedMove, Termination
 from .store import Store
 
 if TYPE_CHECKING:
     from .lobby import Lobby
 
 log = logging.getLogger(__name__)
+
+#: A game's seat: its own value (Aton's ``Player``), named on the wire by its ``str()``.
+GameSeat = Hashable
 
 
 class Participant(Protocol):
@@ -51,6 +53,8 @@ def token_hash(token: str) -> str:
 
 @dataclass
 class Seat:
+    """Who holds one of the game's seats, and that seat's clock."""
+
     name: str
     kind: str  # "human", "bot" (a bot client) or "hosted" (a bot run by the server)
     token_hash: str | None = None
@@ -75,16 +79,16 @@ class Seat:
 
 @dataclass
 class Seal:
-    """A sealed commitment: a client's digest, or cards known to the server (time-out, hosted bot)."""
+    """A sealed commitment: a client's digest, or a move known to the server (time-out, hosted bot)."""
 
     digest: bytes | None = None
-    cards: list[int] | None = None  # known once opened (or from the start for server-made seals)
-    nonce: bytes | None = None  # the client's, once opened: with the cards it reproduces the digest
+    move: Any = None  # the game's move, once opened (from the start for a seal the server made)
+    nonce: bytes | None = None  # the client's opening: with the move's cards it reproduces the digest
     order: int = 0
 
     @property
     def opened(self) -> bool:
-        return self.cards is not None
+        return self.move is not None
 
 
 @dataclass
@@ -92,87 +96,93 @@ class Room:
     game_id: int
     game: HostedGame
     options: dict
-    seats: dict[str, Seat]
+    seats: dict[GameSeat, Seat]
     store: Store
     time_control: TimeControl
     lobby: "Lobby"
     clock: Clock
     version: int = 0
     move_count: int = 0
-    seals: dict[str, Seal] = field(default_factory=dict)
+    seals: dict[GameSeat, Seal] = field(default_factory=dict)
     spectators: set = field(default_factory=set)
-    rematch_offers: set = field(default_factory=set)
+    rematch_offers: set[GameSeat] = field(default_factory=set)
     rematch_game: int | None = None  # the game the players agreed to play next, once started
     _ack_to: tuple | None = None
     on_rematch: Callable[["Room"], None] | None = None
     on_over: Callable[["Room"], None] | None = None  # called once, when the game ends
     #: The latest numbered events as each seat (None: everyone else) saw them, recounted in
     #: ``game_state``; not kept across a restart.
-    recent_events: dict[str | None, deque] = field(
-        default_factory=lambda: {s: deque(maxlen=m.LOG_EVENTS) for s in (None, *SEATS)})
+    recent_events: dict[GameSeat | None, deque] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.recent_events = {seat: deque(maxlen=m.LOG_EVENTS) for seat in (None, *self.game.seats)}
 
     # ----------------------------------------------------------------- participants
 
-    def seat_of(self, participant: Participant) -> str | None:
-        for name, seat in self.seats.items():
-            if seat.participant is participant:
-                return name
+    def seat_of(self, participant: Participant) -> GameSeat | None:
+        for seat, held in self.seats.items():
+            if held.participant is participant:
+                return seat
         return None
 
-    def seat_held_by(self, token_digest: str) -> str | None:
+    def seat_held_by(self, token_digest: str) -> GameSeat | None:
         """The seat that belongs to a session token (hashed), if any."""
-        for name, seat in self.seats.items():
-            if seat.token_hash is not None and seat.token_hash == token_digest:
-                return name
+        for seat, held in self.seats.items():
+            if held.token_hash is not None and held.token_hash == token_digest:
+                return seat
         return None
 
-    def attach(self, seat_name: str, participant: Participant, reply_to: int | None = None) -> None:
+    def player_names(self) -> dict[str, str]:
+        """Each seat's player, by the seat's name."""
+        return {str(seat): held.name for seat, held in self.seats.items()}
+
+    def attach(self, seat: GameSeat, participant: Participant, reply_to: int | None = None) -> None:
         """Seat (or re-seat) a participant and send it the whole game."""
-        seat = self.seats[seat_name]
-        returning = seat.grace_timer is not None
-        previous = seat.participant
-        seat.participant = participant
-        if seat.grace_timer:
-            seat.grace_timer.cancel()
-            seat.grace_timer = None
+        held = self.seats[seat]
+        returning = held.grace_timer is not None
+        previous = held.participant
+        held.participant = participant
+        if held.grace_timer:
+            held.grace_timer.cancel()
+            held.grace_timer = None
         if previous is not None and previous is not participant:
-            log.info("game %s: %s's seat taken over by a newer connection", self.game_id, seat_name)
-        participant.deliver(self.full_state(seat_name, reply_to))
+            log.info("game %s: %s's seat taken over by a newer connection", self.game_id, seat)
+        participant.deliver(self.full_state(seat, reply_to))
         if returning and not self.game.is_over:
-            self._publish(arbiter_before=[ev.Reconnected(seat_name).to_wire()])
+            self._publish(arbiter_before=[ev.Reconnected(str(seat)).to_wire()])
         self.lobby.game_changed(self)
 
     def detach(self, participant: Participant) -> None:
         """A participant's connection is gone: start the grace period if it held a seat."""
         self.spectators.discard(participant)
-        seat_name = self.seat_of(participant)
-        if seat_name is None:
+        seat = self.seat_of(participant)
+        if seat is None:
             return
-        self.seats[seat_name].participant = None
+        self.seats[seat].participant = None
         if not self.game.is_over:
-            self.start_grace(seat_name)
+            self.start_grace(seat)
 
-    def start_grace(self, seat_name: str) -> None:
+    def start_grace(self, seat: GameSeat) -> None:
         """The seat is empty: its player forfeits unless they are back within the grace period."""
         grace = self.time_control.grace
-        self.seats[seat_name].grace_timer = self.clock.call_later(grace, self._abandoned, seat_name)
-        self._publish(arbiter_before=[ev.Disconnected(seat_name, grace).to_wire()])
+        self.seats[seat].grace_timer = self.clock.call_later(grace, self._abandoned, seat)
+        self._publish(arbiter_before=[ev.Disconnected(str(seat), grace).to_wire()])
 
     def watch(self, participant: Participant, reply_to: int | None = None) -> None:
         self.spectators.add(participant)
         participant.deliver(self.full_state(None, reply_to))
 
-    def full_state(self, seat_name: str | None, reply_to: int | None = None) -> m.GameState:
+    def full_state(self, seat: GameSeat | None, reply_to: int | None = None) -> m.GameState:
         return m.GameState(
             game=self.game_id,
             version=self.version,
-            seat=seat_name,
-            players={name: seat.public() for name, seat in self.seats.items()},
+            seat=None if seat is None else str(seat),
+            players={str(s): held.public() for s, held in self.seats.items()},
             options=self.options_public(),
-            view=self.view_for(seat_name),
+            view=self.view_for(seat),
             clocks=self.clocks(),
             reply_to=reply_to,
-            log=tuple(self.recent_events[seat_name]),
+            log=tuple(self.recent_events[seat]),
         )
 
     def options_public(self) -> dict:
@@ -180,51 +190,55 @@ class Room:
 
     # ----------------------------------------------------------------- what receivers see
 
-    def view_for(self, seat_name: str | None) -> dict:
+    def view_for(self, seat: GameSeat | None) -> dict:
         """The game's view for a receiver, plus the state of this round's sealed commitments."""
-        view = self.game.view(seat_name)
-        view["commitments"] = {s: self._commitment_state(s) for s in SEATS}
+        view = self.game.view(seat)
+        view["commitments"] = {str(s): self._commitment_state(s) for s in self.game.seats}
         return view
 
-    def _commitment_state(self, seat_name: str) -> str:
-        seal = self.seals.get(seat_name)
+    def _commitment_state(self, seat: GameSeat) -> str:
+        seal = self.seals.get(seat)
         if seal is None:
             return "none"
-        if len(self.seals) < 2:
+        if not self._all_sealed():
             return "sealed"
         return "opened" if seal.opened else "awaiting_open"
+
+    def _all_sealed(self) -> bool:
+        """Whether every seat of a sealed turn has sealed its move (each must open it now)."""
+        return len(self.seals) == len(self.game.pending())
 
     def clocks(self) -> dict:
         now = self.clock.now()
         return {
-            name: {
-                "remaining_ms": None if seat.deadline is None else max(0, int((seat.deadline - now) * 1000)),
-                "for": None if seat.obligation is None else seat.obligation[0],
-                "strikes": seat.strikes,
+            str(seat): {
+                "remaining_ms": None if held.deadline is None else max(0, int((held.deadline - now) * 1000)),
+                "for": None if held.obligation is None else held.obligation[0],
+                "strikes": held.strikes,
             }
-            for name, seat in self.seats.items()
+            for seat, held in self.seats.items()
         }
 
-    def _visible(self, engine_events) -> dict[str | None, list[dict]]:
-        """The engine's events as each seat may see them; None: everyone else's copy."""
-        return self.game.events_for(list(engine_events), [None, *self.seats])
+    def _visible(self, game_events: list[object]) -> dict[GameSeat | None, list[dict]]:
+        """The game's events as each seat may see them; None: everyone else's copy."""
+        return self.game.events_for(game_events, [None, *self.seats])
 
-    def _event_count(self, visible: dict[str | None, list[dict]], *arbiter_lists) -> int:
+    def _event_count(self, visible: dict[GameSeat | None, list[dict]], *arbiter_lists) -> int:
         """How many numbered events a publication holds (the same for every receiver)."""
         return len(visible[None]) + sum(len(events) for events in arbiter_lists)
 
-    def _receivers(self):
-        for name, seat in self.seats.items():
-            if seat.participant is not None:
-                yield name, seat.participant
+    def _receivers(self) -> Iterator[tuple[GameSeat | None, Participant]]:
+        for seat, held in self.seats.items():
+            if held.participant is not None:
+                yield seat, held.participant
         for spectator in list(self.spectators):
             yield None, spectator
 
-    def _publish(self, visible: dict[str | None, list[dict]] | None = None, arbiter_before: list[dict] = (),
-                 arbiter_after: list[dict] = ()) -> None:
+    def _publish(self, visible: dict[GameSeat | None, list[dict]] | None = None, arbiter_before: Sequence[dict] = (),
+                 arbiter_after: Sequence[dict] = ()) -> None:
         """Number the events, re-arm the clocks and send every receiver its filtered update.
 
-        ``visible`` holds the engine's events as ``_visible`` filtered them (none if omitted).
+        ``visible`` holds the game's events as ``_visible`` filtered them (none if omitted).
         """
         self._arm_clocks()
         visible = visible or {None: []}
@@ -233,13 +247,13 @@ class Room:
         self._flush_ack()
         numbered = self._number(visible, arbiter_before, arbiter_after, first_version)
         clocks = self.clocks()
-        cache: dict[str | None, m.Update] = {}
-        for seat_name, participant in self._receivers():
-            update = cache.get(seat_name)
+        cache: dict[GameSeat | None, m.Update] = {}
+        for seat, participant in self._receivers():
+            update = cache.get(seat)
             if update is None:
-                update = m.Update(game=self.game_id, version=self.version, events=numbered[seat_name],
-                                  view=self.view_for(seat_name), clocks=clocks)
-                cache[seat_name] = update
+                update = m.Update(game=self.game_id, version=self.version, events=numbered[seat],
+                                  view=self.view_for(seat), clocks=clocks)
+                cache[seat] = update
             participant.deliver(update)
         if self.game.is_over:
             self._stop_clocks()
@@ -248,18 +262,18 @@ class Room:
                 self.on_over = None
         self.lobby.game_changed(self)
 
-    def _number(self, visible: dict[str | None, list[dict]], before: list[dict], after: list[dict],
-                first_version: int) -> dict[str | None, tuple[dict, ...]]:
+    def _number(self, visible: dict[GameSeat | None, list[dict]], before: Sequence[dict], after: Sequence[dict],
+                first_version: int) -> dict[GameSeat | None, tuple[dict, ...]]:
         """Each seat's (and everyone else's) numbered events of a publication, also kept as recent.
 
         An event every receiver sees alike is numbered once and shared.
         """
         public = [*before, *visible[None], *after]
         shared = tuple({**e, "version": first_version + i} for i, e in enumerate(public))
-        numbered: dict[str | None, tuple[dict, ...]] = {None: shared}
-        for seat_name in self.seats:
-            mine = [*before, *visible.get(seat_name, visible[None]), *after]
-            numbered[seat_name] = tuple(
+        numbered: dict[GameSeat | None, tuple[dict, ...]] = {None: shared}
+        for seat in self.seats:
+            mine = [*before, *visible.get(seat, visible[None]), *after]
+            numbered[seat] = tuple(
                 same if e is p else {**e, "version": same["version"]} for e, p, same in zip(mine, public, shared))
         for receiver, events in numbered.items():
             self.recent_events[receiver].extend(events)
@@ -267,19 +281,22 @@ class Room:
 
     # ----------------------------------------------------------------- requests from a seat
 
-    def handle(self, seat_name: str, msg: m.Message, reply: Participant) -> None:
-        """Apply a game request from the holder of ``seat_name``; ProtocolError if refused.
+    def handle(self, seat: GameSeat, msg: m.Message, reply: Participant) -> None:
+        """Apply a game request from the holder of ``seat``; ProtocolError if refused.
 
         The acknowledgement reaches the sender after the request is stored and before
         the broadcast it causes (``_flush_ack``).
         """
         self._ack_to = (reply, msg.id)
         try:
-            self._dispatch(seat_name, msg)
+            self._dispatch(seat, msg)
+        except RefusedMove as exc:
+            self._ack_to = None
+            raise ProtocolError(ErrorCode.ILLEGAL_MOVE, str(exc)) from None
         except BaseException:
             self._ack_to = None
             raise
-        self.seats[seat_name].strikes = 0
+        self.seats[seat].strikes = 0
         self._flush_ack()
 
     def _flush_ack(self) -> None:
@@ -288,99 +305,97 @@ class Room:
             self._ack_to = None
             reply.deliver(m.Ack(game=self.game_id, version=self.version, reply_to=request_id))
 
-    def _dispatch(self, seat_name: str, msg: m.Message) -> None:
+    def _dispatch(self, seat: GameSeat, msg: m.Message) -> None:
         if isinstance(msg, m.Chat):
-            self._publish(arbiter_after=[ev.ChatSaid(seat_name, self.seats[seat_name].name, msg.text).to_wire()])
+            self._publish(arbiter_after=[ev.ChatSaid(str(seat), self.seats[seat].name, msg.text).to_wire()])
             return
         if isinstance(msg, m.Rematch):
-            self._rematch(seat_name, msg.accept)
+            self._rematch(seat, msg.accept)
             return
         if self.game.is_over:
             raise ProtocolError(ErrorCode.NOT_ALLOWED, "the game is over")
         if isinstance(msg, m.Commit):
-            self._seal(seat_name, Seal(digest=msg.digest))
+            self._seal(seat, Seal(digest=msg.digest))
         elif isinstance(msg, m.Open):
-            self._open(seat_name, list(msg.cards), msg.nonce)
-        elif isinstance(msg, m.Resign):
-            self._accept(seat_name, {"move": "resign"})
+            self._open(seat, msg)
         else:
-            if seat_name in self.seals:
+            if seat in self.seals and not isinstance(msg, m.Resign):
                 raise ProtocolError(ErrorCode.ILLEGAL_MOVE, "you have already committed this round")
-            self._accept(seat_name, _move_of(msg))
+            self._accept(seat, self.game.move_of(msg))
 
-    def seal_cards(self, seat_name: str, cards: list[int]) -> None:
-        """A seal whose cards the server knows already (hosted bots; time-outs)."""
-        self._check_legal(seat_name, {"move": self.game.sealed_kind, "cards": cards})
-        self._seal(seat_name, Seal(cards=cards))
-
-    def play_hosted(self, seat_name: str, move: dict) -> None:
-        """A move by a hosted bot (which only ever saw its own view)."""
+    def play_hosted(self, seat: GameSeat, move: Any) -> None:
+        """A move by a hosted bot (which only ever saw its own view); RefusedMove if illegal."""
         if not self.game.is_over:
-            self._accept(seat_name, move)
+            self._play_known(seat, move)
 
-    def _check_legal(self, seat_name: str, move: dict) -> None:
-        try:
-            self.game.check(seat_name, move)
-        except IllegalMove as exc:
-            raise ProtocolError(ErrorCode.ILLEGAL_MOVE, str(exc)) from None
+    def _play_known(self, seat: GameSeat, move: Any, before: Sequence[dict] = ()) -> None:
+        """A move the server knows in full (a hosted bot's, a time-out's): sealed like a client's
+        commitment if it is one, else played."""
+        if self.game.is_sealed(move):
+            self.game.check(seat, move)
+            self._seal(seat, Seal(move=move), before)
+        else:
+            self._accept(seat, move, before)
 
-    def _seal(self, seat_name: str, seal: Seal, before: list[dict] = ()) -> None:
-        if seat_name in self.seals:
+    def _seal(self, seat: GameSeat, seal: Seal, before: Sequence[dict] = ()) -> None:
+        if seat in self.seals:
             raise ProtocolError(ErrorCode.ILLEGAL_MOVE, "you have already committed this round")
-        if self.game.decision_kind(seat_name) != self.game.sealed_kind:
+        if not (self.game.sealed and seat in self.game.pending()):
             raise ProtocolError(ErrorCode.ILLEGAL_MOVE, "there is nothing to commit now")
         seal.order = len(self.seals)
-        self.store.save_seal(self.game_id, seat_name, seal.digest, seal.cards)
-        self.seals[seat_name] = seal
-        before = [*before, ev.Committed(seat_name).to_wire()]
-        if len(self.seals) == 2:
+        self.store.save_seal(self.game_id, seat, seal.digest,
+                             None if seal.move is None else self.game.encode_move(seal.move))
+        self.seals[seat] = seal
+        before = [*before, ev.Committed(str(seat)).to_wire()]
+        if self._all_sealed():
             if all(s.opened for s in self.seals.values()):
                 self._resolve_seals(before)
                 return
             before.append(ev.OpenRequested().to_wire())
         self._publish(arbiter_before=before)
 
-    def _open(self, seat_name: str, cards: list[int], nonce: bytes) -> None:
-        seal = self.seals.get(seat_name)
-        if seal is None or len(self.seals) < 2 or seal.opened:
+    def _open(self, seat: GameSeat, opening: m.Open) -> None:
+        seal = self.seals.get(seat)
+        if seal is None or seal.digest is None or not self._all_sealed() or seal.opened:
             raise ProtocolError(ErrorCode.NOT_ALLOWED, "there is no sealed commitment of yours to open now")
-        if not opens(seal.digest, cards, nonce):
+        if not opens(seal.digest, opening.cards, opening.nonce):
             raise ProtocolError(ErrorCode.COMMITMENT_MISMATCH,
                                 "these cards and nonce do not match your commitment")
-        self._check_legal(seat_name, {"move": self.game.sealed_kind, "cards": cards})
-        self.store.save_opening(self.game_id, seat_name, cards, nonce)  # stored before it is acknowledged
-        seal.cards, seal.nonce = cards, nonce
-        opened = [ev.Opened(seat_name).to_wire()]
+        move = self.game.move_of(opening)
+        self.game.check(seat, move)
+        self.store.save_opening(self.game_id, seat, self.game.encode_move(move), opening.nonce)  # before the ack
+        seal.move, seal.nonce = move, opening.nonce
+        opened = [ev.Opened(str(seat)).to_wire()]
         if all(s.opened for s in self.seals.values()):
             self._resolve_seals(opened)
         else:
             self._publish(arbiter_before=opened)
 
     def _resolve_seals(self, before: list[dict]) -> None:
-        """Both commitments are open: apply them, in the order they were sealed."""
+        """Every commitment is open: play them, in the order they were sealed."""
         order = sorted(self.seals.items(), key=lambda item: item[1].order)
-        moves = [(seat_name, {"move": self.game.sealed_kind, "cards": seal.cards}) for seat_name, seal in order]
         self.seals = {}
-        self._persist_and_apply(moves, before=before, clear_seals=True)
+        self._play_and_persist([(seat, seal.move) for seat, seal in order], before=before, clear_seals=True)
 
-    def _accept(self, seat_name: str, move: dict, before: list[dict] = ()) -> None:
-        self._check_legal(seat_name, move)
-        self._persist_and_apply([(seat_name, move)], before=list(before))
+    def _accept(self, seat: GameSeat, move: Any, before: Sequence[dict] = ()) -> None:
+        self._play_and_persist([(seat, move)], before=list(before))
 
-    def _persist_and_apply(self, moves: list[tuple[str, dict]], before: list[dict],
-                           clear_seals: bool = False) -> None:
-        # Moves were checked; apply them to learn the events and the result, then store
-        # everything before anyone hears of it.
-        events: list = []
-        for seat_name, move in moves:
-            events.extend(self.game.apply(seat_name, move))
+    def _play_and_persist(self, moves: list[tuple[GameSeat, Any]], before: list[dict],
+                          clear_seals: bool = False) -> None:
+        # Play the moves (the game refuses an illegal one before it changes anything) to
+        # learn the events and the result, then store everything before anyone hears of it.
+        events: list[object] = []
+        for seat, move in moves:
+            events.extend(self.game.play(seat, move))
         result = self._result_row() if self.game.is_over else None
         visible = self._visible(events)
-        self.store.save_moves(self.game_id, self.move_count, moves, self.version + self._event_count(visible, before),
+        self.store.save_moves(self.game_id, self.move_count,
+                              [(seat, self.game.encode_move(move)) for seat, move in moves],
+                              self.version + self._event_count(visible, before),
                               clear_seals=clear_seals, result=result)
         self.move_count += len(moves)
-        for seat_name, _ in moves:
-            self.seats[seat_name].moves_made += 1
+        for seat, _ in moves:
+            self.seats[seat].moves_made += 1
         self._publish(visible, arbiter_before=before)
 
     def _result_row(self) -> dict:
@@ -390,19 +405,16 @@ class Room:
 
     # ----------------------------------------------------------------- clocks
 
-    def _obligation(self, seat_name: str) -> tuple | None:
-        """What ``seat_name`` must do now, and since which of its own moves: the key of its deadline."""
+    def _obligation(self, seat: GameSeat) -> tuple | None:
+        """What ``seat`` must do now, and since which of its own moves: the key of its deadline."""
         if self.game.is_over:
             return None
-        since = self.seats[seat_name].moves_made
-        seal = self.seals.get(seat_name)
+        since = self.seats[seat].moves_made
+        seal = self.seals.get(seat)
         if seal is not None:
-            if len(self.seals) == 2 and not seal.opened:
-                return ("open", since)
-            return None
-        if seat_name in self.game.pending():
-            kind = self.game.decision_kind(seat_name)
-            return ("commit" if kind == self.game.sealed_kind else "move", since)
+            return ("open", since) if self._all_sealed() and not seal.opened else None
+        if seat in self.game.pending():
+            return ("commit" if self.game.sealed else "move", since)
         return None
 
     def start_clocks(self) -> None:
@@ -410,66 +422,62 @@ class Room:
         self._arm_clocks()
 
     def _arm_clocks(self) -> None:
-        for seat_name, seat in self.seats.items():
-            obligation = self._obligation(seat_name)
-            if obligation == seat.obligation:
+        for seat, held in self.seats.items():
+            obligation = self._obligation(seat)
+            if obligation == held.obligation:
                 continue
-            if seat.timer:
-                seat.timer.cancel()
-                seat.timer = None
-            seat.obligation = obligation
+            if held.timer:
+                held.timer.cancel()
+                held.timer = None
+            held.obligation = obligation
             if obligation is None:
-                seat.deadline = None
+                held.deadline = None
                 continue
             seconds = getattr(self.time_control, obligation[0])
-            seat.deadline = self.clock.now() + seconds
-            seat.timer = self.clock.call_later(seconds, self._timed_out, seat_name)
+            held.deadline = self.clock.now() + seconds
+            held.timer = self.clock.call_later(seconds, self._timed_out, seat)
 
     def _stop_clocks(self) -> None:
-        for seat in self.seats.values():
-            for timer in (seat.timer, seat.grace_timer):
+        for held in self.seats.values():
+            for timer in (held.timer, held.grace_timer):
                 if timer:
                     timer.cancel()
-            seat.timer = seat.grace_timer = None
-            seat.deadline = seat.obligation = None
+            held.timer = held.grace_timer = None
+            held.deadline = held.obligation = None
 
-    def _timed_out(self, seat_name: str) -> None:
-        seat = self.seats[seat_name]
-        seat.timer = None
-        kind = seat.obligation[0] if seat.obligation else None
-        seat.obligation = None
+    def _timed_out(self, seat: GameSeat) -> None:
+        held = self.seats[seat]
+        held.timer = None
+        kind = held.obligation[0] if held.obligation else None
+        held.obligation = None
         if kind is None or self.game.is_over:
             return
         try:
-            seat.strikes += 1
-            forfeit = kind == "open" or seat.strikes >= self.time_control.max_strikes
-            notice = ev.TimedOut(seat_name, kind, seat.strikes, forfeit=forfeit).to_wire()
+            held.strikes += 1
+            forfeit = kind == "open" or held.strikes >= self.time_control.max_strikes
+            notice = ev.TimedOut(str(seat), kind, held.strikes, forfeit=forfeit).to_wire()
             if forfeit:
-                self._forfeit(seat_name, Termination.TIME, before=[notice])
+                self._forfeit(seat, Termination.TIME, before=[notice])
                 return
-            move = self.game.default_move(seat_name)
-            if kind == "commit":
-                self._seal(seat_name, Seal(cards=move["cards"]), before=[notice])
-            else:
-                self._accept(seat_name, move, before=[notice])
+            self._play_known(seat, self.game.default_move(seat), before=[notice])
         except Exception:  # a fault here must never stall the game: log it and end it cleanly
             log.exception("game %s: time-out handling failed", self.game_id)
-            self._forfeit(seat_name, Termination.TIME)
+            self._forfeit(seat, Termination.TIME)
 
-    def _abandoned(self, seat_name: str) -> None:
-        self.seats[seat_name].grace_timer = None
-        if not self.game.is_over and self.seats[seat_name].participant is None:
-            self._forfeit(seat_name, Termination.ABANDONED)
+    def _abandoned(self, seat: GameSeat) -> None:
+        self.seats[seat].grace_timer = None
+        if not self.game.is_over and self.seats[seat].participant is None:
+            self._forfeit(seat, Termination.ABANDONED)
 
-    def _forfeit(self, seat_name: str, termination: Termination, before: list[dict] = ()) -> None:
-        visible = self._visible(self.game.forfeit(seat_name, termination))
+    def _forfeit(self, seat: GameSeat, termination: Termination, before: Sequence[dict] = ()) -> None:
+        visible = self._visible(self.game.forfeit(seat, termination))
         self.seals = {}
         self.store.finish(self.game_id, self.version + self._event_count(visible, before), self._result_row())
         self._publish(visible, arbiter_before=list(before))
 
     # ----------------------------------------------------------------- after the game
 
-    def _rematch(self, seat_name: str, accept: bool) -> None:
+    def _rematch(self, seat: GameSeat, accept: bool) -> None:
         """An offer or an answer: when every seat has agreed, one new game starts, and only one."""
         if not self.game.is_over:
             raise ProtocolError(ErrorCode.NOT_ALLOWED, "a rematch can be offered once the game is over")
@@ -478,21 +486,21 @@ class Room:
                                 f"the rematch of this game has started already: game {self.rematch_game}")
         if not accept:
             self.rematch_offers.clear()
-            self._publish(arbiter_after=[ev.RematchDeclined(seat_name).to_wire()])
+            self._publish(arbiter_after=[ev.RematchDeclined(str(seat)).to_wire()])
             return
-        self.rematch_offers.add(seat_name)
+        self.rematch_offers.add(seat)
         if len(self.rematch_offers) == len(self.seats) and self.on_rematch:
             self.rematch_offers.clear()  # the agreement is spent on the game it starts
             self.on_rematch(self)
         else:
-            self._publish(arbiter_after=[ev.RematchOffered(seat_name).to_wire()])
+            self._publish(arbiter_after=[ev.RematchOffered(str(seat)).to_wire()])
 
     def record(self) -> dict:
         """The game's ``aton-record/1``, as ``aton-server export`` writes it."""
         status = "over" if self.game.is_over else "playing"
         result = self._result_row() if self.game.is_over else None
-        meta = record_meta(self.game_id, {n: s.stored() for n, s in self.seats.items()}, self.options, status, result)
-        return self.game.record(meta)
+        seats = {str(seat): held.stored() for seat, held in self.seats.items()}
+        return self.game.record(record_meta(self.game_id, seats, self.options, status, result))
 
     def announce_rematch(self, new_game_id: int) -> None:
         self.rematch_game = new_game_id
@@ -500,15 +508,7 @@ class Room:
 
     def close(self) -> None:
         """Stop every timer (server shutdown)."""
-        for seat in self.seats.values():
-            for timer in (seat.timer, seat.grace_timer):
+        for held in self.seats.values():
+            for timer in (held.timer, held.grace_timer):
                 if timer:
                     timer.cancel()
-
-
-def _move_of(msg: m.Message) -> dict:
-    if isinstance(msg, m.Exchange):
-        return {"move": "exchange"}
-    if isinstance(msg, (m.Remove, m.Place)):
-        return {"move": msg.TYPE, "temple": msg.temple, "square": msg.square}
-    raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"{msg.TYPE} is not a game move")

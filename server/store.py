@@ -19,7 +19,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Hashable, Iterable, Iterator
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -46,15 +46,19 @@ CREATE TABLE IF NOT EXISTS seals (
     game INTEGER NOT NULL REFERENCES games(id),
     seat TEXT NOT NULL,
     digest BLOB,
-    cards TEXT,
+    move TEXT,
     nonce BLOB,
     PRIMARY KEY (game, seat)
 );
 """
-#: Columns added since a table was first released: (table, column, declaration), for databases
-#: made by an earlier version (``CREATE TABLE IF NOT EXISTS`` leaves an existing table as it is).
+#: Columns added since a table was first released, for databases made by an earlier version
+#: (``CREATE TABLE IF NOT EXISTS`` leaves an existing table as it is): (table, column,
+#: declaration, the statement that fills it from what such a database holds, if any).
 ADDED_COLUMNS = (
-    ("seals", "nonce", "BLOB"),
+    ("seals", "nonce", "BLOB", None),
+    # A seal held its cards only (an Aton commit); their column stays, unread.
+    ("seals", "move", "TEXT",
+     "UPDATE seals SET move = json_object('move', 'commit', 'cards', json(cards)) WHERE cards IS NOT NULL"),
 )
 
 
@@ -94,12 +98,12 @@ class StoredGame:
     seed: int
     rules: dict
     options: dict
-    seats: dict  # seat -> {name, kind, token_hash, level}
+    seats: dict  # seat name -> {name, kind, token_hash, level}
     status: str
     result: dict | None
     version: int
     moves: list[tuple[str, dict]]
-    seals: dict  # seat -> {"digest": bytes | None, "cards": list | None, "nonce": bytes | None}, in sealing order
+    seals: dict  # seat name -> {"digest": bytes | None, "move": dict | None, "nonce": bytes | None}, in sealing order
 
 
 class Store:
@@ -122,9 +126,11 @@ class Store:
         self._add_new_columns()
 
     def _add_new_columns(self) -> None:
-        for table, column, declaration in ADDED_COLUMNS:
+        for table, column, declaration, fill in ADDED_COLUMNS:
             if column not in {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}:
                 self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+                if fill is not None:
+                    self.db.execute(fill)
 
     def close(self) -> None:
         if self.failure is None:
@@ -172,23 +178,25 @@ class Store:
         row = self.db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()
         return row[0] + 1
 
-    def create_game(self, game_id: int, seed: int, rules: dict, options: dict, seats: dict) -> None:
+    def create_game(self, game_id: int, seed: int, rules: dict, options: dict, seats: dict[Hashable, dict]) -> None:
+        """A new game; ``seats`` gives each seat's player (stored by the seat's name)."""
+        seats_by_name = {str(seat): info for seat, info in seats.items()}
         self._queue(
             "INSERT INTO games (id, seed, rules, options, seats, status, created) "
             "VALUES (?, ?, ?, ?, ?, 'playing', ?)",
-            (game_id, seed, json.dumps(rules), json.dumps(options), json.dumps(seats), time.time()),
+            (game_id, seed, json.dumps(rules), json.dumps(options), json.dumps(seats_by_name), time.time()),
         )
 
-    def update_seats(self, game_id: int, seats: dict) -> None:
-        self._queue("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(seats), game_id))
-
-    def save_moves(self, game_id: int, first_seq: int, moves: list[tuple[str, dict]], version: int,
+    def save_moves(self, game_id: int, first_seq: int, moves: list[tuple[Hashable, dict]], version: int,
                    clear_seals: bool = False, result: dict | None = None) -> None:
-        """Store accepted moves (and the game's end), committed with the rest of the turn's writes."""
+        """Store accepted moves (and the game's end), committed with the rest of the turn's writes.
+
+        A seat is stored by its name, ``str(seat)``; a move as its map.
+        """
         now = time.time()
         self._queue(
             "INSERT INTO moves (game, seq, seat, move, at) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, first_seq + i, seat, json.dumps(move), now) for i, (seat, move) in enumerate(moves)],
+            [(game_id, first_seq + i, str(seat), json.dumps(move), now) for i, (seat, move) in enumerate(moves)],
         )
         if clear_seals:
             self._queue("DELETE FROM seals WHERE game = ?", (game_id,))
@@ -208,17 +216,18 @@ class Store:
                 (version, json.dumps(result), now, game_id),
             )
 
-    def save_seal(self, game_id: int, seat: str, digest: bytes | None, cards: list[int] | None) -> None:
-        """A sealed commitment (a digest from a client, or cards the server chose or a bot gave)."""
+    def save_seal(self, game_id: int, seat: Hashable, digest: bytes | None, move: dict | None) -> None:
+        """A sealed commitment: a digest from a client, or the move the server chose or a bot gave."""
         self._queue(
-            "INSERT OR REPLACE INTO seals (game, seat, digest, cards) VALUES (?, ?, ?, ?)",
-            (game_id, seat, digest, None if cards is None else json.dumps(cards)),
+            "INSERT OR REPLACE INTO seals (game, seat, digest, move) VALUES (?, ?, ?, ?)",
+            (game_id, str(seat), digest, None if move is None else json.dumps(move)),
         )
 
-    def save_opening(self, game_id: int, seat: str, cards: list[int], nonce: bytes) -> None:
-        """The opening of a client's sealed commitment (its digest stays, and so does its order)."""
-        self._queue("UPDATE seals SET cards = ?, nonce = ? WHERE game = ? AND seat = ?",
-                    (json.dumps(cards), nonce, game_id, seat))
+    def save_opening(self, game_id: int, seat: Hashable, move: dict, nonce: bytes) -> None:
+        """The opening of a client's sealed commitment: its move and nonce (its digest stays, and
+        so does its order)."""
+        self._queue("UPDATE seals SET move = ?, nonce = ? WHERE game = ? AND seat = ?",
+                    (json.dumps(move), nonce, game_id, str(seat)))
 
     def load_games(self, status: str | None = None) -> list[StoredGame]:
         self.commit()
@@ -229,9 +238,9 @@ class Store:
         for gid, seed, rules, options, seats, st, result, version in rows:
             moves = [(seat, json.loads(move)) for seat, move in self.db.execute(
                 "SELECT seat, move FROM moves WHERE game = ? ORDER BY seq", (gid,))]
-            seals = {seat: {"digest": digest, "cards": None if cards is None else json.loads(cards), "nonce": nonce}
-                     for seat, digest, cards, nonce in self.db.execute(
-                         "SELECT seat, digest, cards, nonce FROM seals WHERE game = ? ORDER BY rowid", (gid,))}
+            seals = {seat: {"digest": digest, "move": None if move is None else json.loads(move), "nonce": nonce}
+                     for seat, digest, move, nonce in self.db.execute(
+                         "SELECT seat, digest, move, nonce FROM seals WHERE game = ? ORDER BY rowid", (gid,))}
             games.append(StoredGame(gid, seed, json.loads(rules), json.loads(options), json.loads(seats),
                                     st, None if result is None else json.loads(result), version, moves, seals))
         return games

@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 from typing import Callable
 
+from aton.moves import RESIGN, Commit, Place, Remove
+from aton.players import BLUE, RED, Player
 from protocol import messages as m
 from server.games import AtonGame
 
@@ -20,7 +22,8 @@ from aton_tui.session import Status
 
 from .conftest import quiet_settings
 
-SEAT = "red"
+ME = RED  # the receiver of every frame
+SEAT = str(ME)
 PLAYERS = {"red": {"name": "Ada", "kind": "human", "connected": True},
            "blue": {"name": "Bot (normal)", "kind": "bot", "connected": True}}
 OPTIONS = {"clock": "normal", "private": True,
@@ -37,13 +40,13 @@ class ScriptedGame:
         self.updates: list[m.Update] = []
 
     def _view(self, sealed: tuple[str, ...] = ()) -> dict:
-        view = self.game.view(SEAT)
+        view = self.game.view(ME)
         view["commitments"] = {s: "sealed" if s in sealed else "none" for s in ("red", "blue")}
         return view
 
     def _clocks(self) -> dict:
-        pending = self.game.pending()
-        kind = "commit" if self.game.state.phase.value == "commit" else "move"
+        pending = {str(seat) for seat in self.game.pending()}
+        kind = "commit" if self.game.sealed else "move"
         return {s: {"remaining_ms": 84_000 if s in pending else None, "for": kind if s in pending else None,
                     "strikes": 0} for s in ("red", "blue")}
 
@@ -61,35 +64,35 @@ class ScriptedGame:
         """The arbiter announces blue's sealed commitment (not applied yet)."""
         self._publish([{"type": "committed", "player": "blue"}], sealed=("blue",))
 
-    def _cards(self, seat: str) -> list[int]:
+    def _cards(self, seat: Player) -> tuple[int, ...]:
         cards = list(self.game.view(seat)["decision"]["hand"])
         self.rng.shuffle(cards)
-        return cards
+        return tuple(cards)
 
     def commit_round(self) -> None:
-        """Red seals too; both commitments are opened and applied (blue's first, as sealed)."""
-        red = self._cards("red")
-        events = self.game.apply("blue", {"move": "commit", "cards": self._cards("blue")})
-        events += self.game.apply("red", {"move": "commit", "cards": red})
+        """Red seals too; both commitments are opened and played (blue's first, as sealed)."""
+        red = self._cards(RED)
+        events = self.game.play(BLUE, Commit(self._cards(BLUE)))
+        events += self.game.play(RED, Commit(red))
         self._publish([{"type": "committed", "player": "red"}, {"type": "open_requested"},
-                       *self.game.events_for(events, [SEAT])[SEAT]])
+                       *self.game.events_for(events, [ME])[ME]])
 
-    def move(self, seat: str) -> None:
+    def move(self, seat: Player) -> None:
         """``seat`` chooses a square with the seeded choices."""
         decision = self.game.view(seat)["decision"]
         temple, square = self.rng.choice(decision["squares"])
-        move = {"move": decision["kind"], "temple": temple, "square": square}
-        self._publish(self.game.events_for(self.game.apply(seat, move), [SEAT])[SEAT])
+        move = (Place if decision["kind"] == "place" else Remove)(temple, square)
+        self._publish(self.game.events_for(self.game.play(seat, move), [ME])[ME])
 
-    def resign(self, seat: str) -> None:
-        self._publish(self.game.events_for(self.game.apply(seat, {"move": "resign"}), [SEAT])[SEAT])
+    def resign(self, seat: Player) -> None:
+        self._publish(self.game.events_for(self.game.play(seat, RESIGN), [ME])[ME])
 
     def play_until(self, done: Callable[["ScriptedGame"], bool], limit: int = 400) -> None:
         """Play decision by decision until ``done`` (checked before each one)."""
         for _ in range(limit):
             if done(self) or self.game.is_over:
                 return
-            if self.game.state.phase.value == "commit":
+            if self.game.sealed:
                 self.blue_seals()
                 self.commit_round()
             else:
@@ -104,7 +107,7 @@ class ScriptedGame:
 def red_to(kind: str, round_at_least: int = 1) -> Callable[[ScriptedGame], bool]:
     """Done when red must decide ``kind`` ("commit", "remove", "place") in that round or later."""
     def done(script: ScriptedGame) -> bool:
-        view = script.game.view(SEAT)
+        view = script.game.view(ME)
         return view["round"] >= round_at_least and (view["decision"] or {}).get("kind") == kind
     return done
 

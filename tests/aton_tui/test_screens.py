@@ -6,6 +6,7 @@ import json
 
 from textual.widgets import Input
 
+from aton.players import RED
 from protocol import messages as m
 
 from aton_tui.app import Frame
@@ -31,7 +32,7 @@ def blue_cartouches(app: FramesApp) -> list[str]:
 async def test_number_keys_arrange_the_hand_and_enter_seals_it():
     script = ScriptedGame()
     script.play_until(red_to("commit", round_at_least=2))
-    hand = sorted(script.game.view("red")["decision"]["hand"])
+    hand = sorted(script.game.view(RED)["decision"]["hand"])
     app = FramesApp(script.frames)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, drawn(app, script))

@@ -60,7 +60,7 @@ def test_commit_phase(snap_compare, size):
     script = ScriptedGame()
     script.play_until(red_to("commit", round_at_least=2))
     script.blue_seals()
-    hand = script.game.view("red")["decision"]["hand"]
+    hand = script.game.view(RED)["decision"]["hand"]
     press = [str(hand[-1]), str(hand[0])]  # the highest card on C1, the lowest on C2
     assert snap_compare(FramesApp(script.frames), press=press, terminal_size=size,
                         run_before=shown(GameScreen, script.version))

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import ast
 import asyncio
+import inspect
 import random
 
+from aton.game import GameState
 from aton.record import GameRecord, replay, summary
 from protocol import messages as m
+from server import games
+from server import room as room_module
 from server.app import ArbiterServer
 from server.config import Limits, ServerConfig
 
@@ -292,3 +297,30 @@ async def test_a_rematch_that_has_started_cannot_be_started_again_by_one_player(
     await red.expect(m.Pong)
     assert not any(isinstance(f, m.GameState) and f.game not in (first_game, second_game)
                    for f in (*red.frames, *blue.frames))
+
+
+async def test_every_move_is_played_once_and_no_move_is_parsed_from_a_map(server, monkeypatch):
+    played = []
+    play = GameState.play
+
+    def counted(state, player, move, events=None):
+        played.append((player, move))
+        return play(state, player, move, events)
+
+    def refused(data):
+        raise AssertionError(f"a move was parsed from a map: {data}")
+
+    monkeypatch.setattr(GameState, "play", counted)
+    monkeypatch.setattr(games, "move_from_dict", refused)
+    red, blue = await matched_pair(server.port)
+    await asyncio.gather(red.play(random.Random(31)), blue.play(random.Random(32)))
+    assert red.view["winner"] is not None
+    history = server.rooms[red.game].game.history.moves
+    assert played == history and len(played) > 40, "each move played once, in the order it was accepted"
+
+
+def test_the_room_imports_nothing_of_aton():
+    tree = ast.parse(inspect.getsource(room_module))
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert not [name for name in imported if name == "aton" or name.startswith("aton.")], imported

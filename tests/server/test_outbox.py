@@ -10,6 +10,7 @@ import sqlite3
 
 import pytest
 
+from aton.players import Player
 from protocol import messages as m
 from server.app import ArbiterServer
 from server.config import Limits, ServerConfig
@@ -127,7 +128,7 @@ async def test_a_write_the_database_refuses_is_never_announced_and_the_server_st
     await restarted.start()
     try:
         room = restarted.rooms[game]
-        assert not room.seals and room.game.decision_kind(red.seat) == "commit", \
+        assert not room.seals and room.game.sealed and Player.parse(red.seat) in room.game.pending(), \
             "the game resumes before the refused write"
     finally:
         await restarted.stop()
@@ -154,19 +155,24 @@ def test_after_a_failed_commit_the_store_writes_nothing_more(tmp_path):
     saboteur.close()
 
 
-def test_a_database_from_before_openings_were_stored_opens_and_keeps_its_seals(tmp_path):
-    """A database made when the seals table had no nonce column (before protocol 1.3's server)."""
+def test_a_database_from_before_seals_held_moves_opens_and_keeps_its_seals(tmp_path):
+    """A database whose seals table held cards and no nonce (before protocol 1.3's server)."""
     old = sqlite3.connect(tmp_path / "old.db")
     old.executescript("""
         CREATE TABLE seals (game INTEGER NOT NULL, seat TEXT NOT NULL, digest BLOB, cards TEXT,
                             PRIMARY KEY (game, seat));
         INSERT INTO seals VALUES (1, 'red', x'00', NULL);
+        INSERT INTO seals VALUES (1, 'blue', NULL, '[1, 2, 3, 4]');
     """)
     old.close()
     store = Store(tmp_path / "old.db")
     store.create_game(1, seed=5, rules={}, options={}, seats={})
-    store.save_opening(1, "red", [4, 3, 2, 1], b"nonce")
+    red_commit = {"move": "commit", "cards": [4, 3, 2, 1]}
+    store.save_opening(1, "red", red_commit, b"nonce")
     store.close()
     reopened = Store(tmp_path / "old.db")
-    assert reopened.load_games()[0].seals == {"red": {"digest": b"\x00", "cards": [4, 3, 2, 1], "nonce": b"nonce"}}
+    assert reopened.load_games()[0].seals == {
+        "red": {"digest": b"\x00", "move": red_commit, "nonce": b"nonce"},
+        "blue": {"digest": None, "move": {"move": "commit", "cards": [1, 2, 3, 4]}, "nonce": None},
+    }
     reopened.close()

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from aton.players import RED
 from protocol import messages as m
 from protocol.client import Client
 from server.app import ArbiterServer
@@ -78,7 +79,7 @@ async def test_when_the_commit_clock_runs_out_the_server_commits_for_the_player(
     await blue.client.commit(blue.game, list(blue.view["decision"]["hand"]))
     await blue.expect(m.Ack)
     server.clock.advance(time_control(red)["commit"] - 0.001)
-    assert "red" not in server.rooms[red.game].seals, "a moment too early"
+    assert RED not in server.rooms[red.game].seals, "a moment too early"
     server.clock.advance(0.001)
     # red did nothing: the server seals red's hand in ascending order and the round goes on
     update = await blue.until(with_event("timeout"))

@@ -39,7 +39,7 @@ def environ(pid: int) -> dict[str, str]:
     return dict(item.split("=", 1) for item in items if item)
 
 
-def my_seat_moved(store, game: int, seat: str, room) -> bool:
+def my_seat_moved(store, game: int, seat, room) -> bool:
     """The server holds a commitment of this seat, or has applied one of its moves.
 
     (Through the server's own connection: a second SQLite connection in this process
@@ -47,7 +47,7 @@ def my_seat_moved(store, game: int, seat: str, room) -> bool:
     if seat in room.seals:
         return True
     query = "SELECT COUNT(*) FROM moves WHERE game = ? AND seat = ?"
-    return store.db.execute(query, (game, seat)).fetchone()[0] > 0
+    return store.db.execute(query, (game, str(seat))).fetchone()[0] > 0
 
 
 @pytest.mark.parametrize("fork_server", [True, False], ids=["forked", "spawned"])
