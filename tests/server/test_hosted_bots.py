@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
+from aton.players import BLUE
 from protocol import messages as m
 from server.app import ArbiterServer
 from server.bot_scheduler import SEARCH_BUDGET_MS
@@ -56,7 +57,7 @@ async def test_another_players_bot_decides_after_at_most_one_decision_of_each_fl
         player = await flood_and_play(server, flood)
         await player.until(lambda f: bot_events(player, "blue", "committed"))
 
-        bot = server.rooms[player.game].seats["blue"].participant
+        bot = server.rooms[player.game].seats[BLUE].participant
         assert bot.decision.waited_behind <= flood
         assert bot.decision.budget_ms < SEARCH_BUDGET_MS["hard"]  # it shared a round with the waiting games
     finally:
@@ -77,7 +78,7 @@ async def test_a_bot_stuck_behind_other_games_searches_still_commits_before_its_
 
         assert bot_events(player, "blue", "timeout") == []
         assert [e["player"] for e in player.events() if e["type"] == "timeout"] == ["red"]
-        assert server.rooms[player.game].seats["blue"].participant.decision.budget_ms is None  # the light level
+        assert server.rooms[player.game].seats[BLUE].participant.decision.budget_ms is None  # the light level
     finally:
         await server.stop()
 

@@ -10,6 +10,7 @@ import asyncio
 
 import pytest
 
+from aton.players import RED
 from server.bot_scheduler import SEARCH_BUDGET_MS, BotScheduler, Decision
 from server.config import HostedBotSettings
 from server.games import AtonGame
@@ -47,7 +48,7 @@ async def settle() -> None:
 
 def a_view() -> dict:
     """A real opening view (the light level answers it with a real move)."""
-    return AtonGame(seed=7).view("red")
+    return AtonGame(seed=7).view(RED)
 
 
 def scheduler(workers: int = 1, **settings) -> tuple[BotScheduler, FakeWorkers, ManualClock]:
