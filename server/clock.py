@@ -8,7 +8,8 @@ waiting on real timers.  The server's clock is the event loop's own.
 from __future__ import annotations
 
 import asyncio
-from typing import Callable, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 
 class Timer(Protocol):

@@ -12,12 +12,13 @@ another implementation.
 
 from __future__ import annotations
 
-from typing import Hashable, Iterable, Protocol, TypeVar
+from collections.abc import Hashable, Iterable
+from typing import Protocol, TypeVar
 
 from aton.errors import IllegalMove
 from aton.events import Committed, Event
 from aton.game import COMMIT, new_game
-from aton.moves import EXCHANGE, RESIGN, Commit, Move, Place, Remove, move_from_dict
+from aton.moves import EXCHANGE, RESIGN, Commit, Move, Place, Remove, commit_moves, move_from_dict
 from aton.options import DEFAULT_RULES, Rules
 from aton.outcome import Outcome, Termination
 from aton.players import PLAYERS, Player
@@ -114,7 +115,7 @@ class AtonGame:
         self.history = GameRecord(seed=seed, rules=rules)
 
     @classmethod
-    def restore(cls, seed: int, rules: Rules, moves: list[tuple[str, dict]]) -> "AtonGame":
+    def restore(cls, seed: int, rules: Rules, moves: list[tuple[str, dict]]) -> AtonGame:
         """Rebuild a game from its stored moves (which were all legal when stored)."""
         game = cls(seed, rules)
         for seat, move in moves:
@@ -140,7 +141,8 @@ class AtonGame:
     def move_of(msg: m.Message) -> Move:
         # the protocol has checked every field's range already
         if isinstance(msg, m.Open):
-            return Commit(tuple(msg.cards))
+            first, second, third, fourth = msg.cards
+            return Commit((first, second, third, fourth))
         if isinstance(msg, m.Place):
             return Place(msg.temple, msg.square)
         if isinstance(msg, m.Remove):
@@ -182,7 +184,7 @@ class AtonGame:
                 continue
             # only what differs from the public copy (a player's own drawn cards) is converted again
             by_receiver[seat] = [d if (mine := e.for_viewer(seat)) == p else mine.to_dict()
-                                 for e, p, d in zip(shown, public, public_dicts)]
+                                 for e, p, d in zip(shown, public, public_dicts, strict=True)]
         return by_receiver
 
     def view(self, seat: Player | None) -> dict:
@@ -190,7 +192,7 @@ class AtonGame:
 
     def default_move(self, seat: Player) -> Move:
         if self.state.phase is COMMIT:
-            return Commit(tuple(sorted(self.state.hands[seat])))
+            return commit_moves(self.state.hands[seat])[0]  # the hand in ascending order
         return self.state.legal_moves(seat, resign=False)[0]
 
     def forfeit(self, seat: Player, termination: Termination) -> list[object]:

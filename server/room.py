@@ -16,8 +16,9 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections import deque
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterator, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from protocol import events as ev
 from protocol import messages as m
@@ -99,7 +100,7 @@ class Room:
     seats: dict[GameSeat, Seat]
     store: Store
     time_control: TimeControl
-    lobby: "Lobby"
+    lobby: Lobby
     clock: Clock
     version: int = 0
     move_count: int = 0
@@ -108,8 +109,8 @@ class Room:
     rematch_offers: set[GameSeat] = field(default_factory=set)
     rematch_game: int | None = None  # the game the players agreed to play next, once started
     _ack_to: tuple | None = None
-    on_rematch: Callable[["Room"], None] | None = None
-    on_over: Callable[["Room"], None] | None = None  # called once, when the game ends
+    on_rematch: Callable[[Room], None] | None = None
+    on_over: Callable[[Room], None] | None = None  # called once, when the game ends
     #: The latest numbered events as each seat (None: everyone else) saw them, recounted in
     #: ``game_state``; not kept across a restart.
     recent_events: dict[GameSeat | None, deque] = field(init=False)
@@ -273,8 +274,8 @@ class Room:
         numbered: dict[GameSeat | None, tuple[dict, ...]] = {None: shared}
         for seat in self.seats:
             mine = [*before, *visible.get(seat, visible[None]), *after]
-            numbered[seat] = tuple(
-                same if e is p else {**e, "version": same["version"]} for e, p, same in zip(mine, public, shared))
+            numbered[seat] = tuple(same if e is p else {**e, "version": same["version"]}
+                                   for e, p, same in zip(mine, public, shared, strict=True))
         for receiver, events in numbered.items():
             self.recent_events[receiver].extend(events)
         return numbered
@@ -287,7 +288,7 @@ class Room:
         The acknowledgement reaches the sender after the request is stored and before
         the broadcast it causes (``_flush_ack``).
         """
-        self._ack_to = (reply, msg.id)
+        self._ack_to = (reply, getattr(msg, "id", None))  # every game request may carry an id
         try:
             self._dispatch(seat, msg)
         except RefusedMove as exc:

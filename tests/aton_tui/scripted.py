@@ -10,15 +10,14 @@ its clocks frozen, so every screenshot is the same on every run.
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from aton.moves import RESIGN, Commit, Place, Remove
 from aton.players import BLUE, RED, Player
-from protocol import messages as m
-from server.games import AtonGame
-
 from aton_tui.app import AtonApp, Frame, Launch, StatusChanged
 from aton_tui.session import Status
+from protocol import messages as m
+from server.games import AtonGame
 
 from .conftest import quiet_settings
 
@@ -87,7 +86,7 @@ class ScriptedGame:
     def resign(self, seat: Player) -> None:
         self._publish(self.game.events_for(self.game.play(seat, RESIGN), [ME])[ME])
 
-    def play_until(self, done: Callable[["ScriptedGame"], bool], limit: int = 400) -> None:
+    def play_until(self, done: Callable[[ScriptedGame], bool], limit: int = 400) -> None:
         """Play decision by decision until ``done`` (checked before each one)."""
         for _ in range(limit):
             if done(self) or self.game.is_over:

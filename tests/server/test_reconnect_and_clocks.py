@@ -88,7 +88,7 @@ async def test_when_the_commit_clock_runs_out_the_server_commits_for_the_player(
     await blue.until(with_event("card_revealed"))
     room = server.rooms[red.game]
     assert room.game.state.round >= 1
-    red_commit = [move for seat, move in room.game.history.moves if seat == 0][0]
+    red_commit = next(move for seat, move in room.game.history.moves if seat == RED)
     assert list(red_commit.cards) == sorted(red_commit.cards)
 
 
