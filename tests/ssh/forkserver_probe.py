@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from aton_tui import forkserver  # noqa: E402
+from aton_tui import forkserver
 
 
 def describe(args: list[str]) -> int:
@@ -33,13 +33,13 @@ def describe(args: list[str]) -> int:
     fds = sorted(int(fd) for fd in os.listdir("/proc/self/fd"))
     facts = {
         "environ": dict(os.environ),
-        "size": list(os.get_terminal_size(sys.__stdout__.fileno())),
+        "size": list(os.get_terminal_size(1)),
         "pid": os.getpid(), "ppid": os.getppid(), "sid": os.getsid(0), "pgid": os.getpgid(0),
         "tty": int(stat[4]) != 0, "foreground": int(stat[5]) == os.getpid(),
         "fds": fds[:-1],  # the last one is listdir's own
         "signals": {key: status[key].strip() for key in ("SigIgn", "SigBlk", "SigCgt")},
         "rich": Console().color_system, "textual": App().console.color_system,
-        "isatty": [stream.isatty() for stream in (sys.__stdin__, sys.__stdout__, sys.__stderr__)],
+        "isatty": [os.isatty(fd) for fd in (0, 1, 2)],
         "argv": sys.argv[1:], "tempdir": tempfile.gettempdir(),
         "name": Path("/proc/self/comm").read_text().strip(),
     }

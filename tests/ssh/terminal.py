@@ -8,6 +8,7 @@ its children, its open file descriptors.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import time
@@ -37,19 +38,26 @@ class Stack:
         self.db = str(tmp_path / "aton.db")
         self.server = ArbiterServer(ServerConfig(port=0, db_path=self.db))
         self.ssh = replace(ssh, port=0, data_dir=ssh.data_dir or str(tmp_path))
-        self.gateway: SSHGateway | None = None
+        self._gateway: SSHGateway | None = None
         self.stopped = False
 
-    async def start(self) -> "Stack":
+    async def start(self) -> Stack:
         await self.server.start()
-        self.gateway = SSHGateway(self.ssh, "127.0.0.1", self.server.port, self.db)
-        await self.gateway.start()
+        self._gateway = SSHGateway(self.ssh, "127.0.0.1", self.server.port, self.db)
+        await self._gateway.start()
         return self
+
+    @property
+    def gateway(self) -> SSHGateway:
+        assert self._gateway is not None, "the stack has not started"
+        return self._gateway
 
     async def forkserver_ready(self) -> int:
         """Wait until the fork server answers at once; its pid."""
-        assert await self.gateway.forkserver.wait_ready(), "the fork server never got ready"
-        return self.gateway.forkserver.pid
+        forkserver = self.gateway.forkserver
+        assert forkserver is not None, "the gateway runs no fork server"
+        assert await forkserver.wait_ready(), "the fork server never got ready"
+        return forkserver.pid
 
     @property
     def port(self) -> int:
@@ -59,8 +67,8 @@ class Stack:
         if self.stopped:
             return
         self.stopped = True
-        if self.gateway is not None:
-            await self.gateway.stop()
+        if self._gateway is not None:
+            await self._gateway.stop()
         await self.server.stop()
 
     async def settled(self, timeout: float = 8.0) -> None:
@@ -114,10 +122,8 @@ class Terminal(asyncssh.SSHClientSession):
             if left <= 0 or self.closed.is_set():
                 raise AssertionError(f"{text!r} never appeared; the screen shows:\n{self.text(since)[-3000:]}")
             self.changed.clear()
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), min(left, 0.2))
-            except TimeoutError:
-                pass
         return time.monotonic() - start
 
     def extent(self, since: int = 0) -> tuple[int, int]:
@@ -155,10 +161,19 @@ async def connect(port: int, username: str = "alice", key: asyncssh.SSHKey | Non
                                   config=None, **options)
 
 
+def server_fingerprint(conn: asyncssh.SSHClientConnection) -> str:
+    """The SHA-256 fingerprint of the host key the server showed ``conn``."""
+    key = conn.get_server_host_key()
+    assert key is not None
+    return key.get_fingerprint("sha256")
+
+
 async def open_terminal(conn: asyncssh.SSHClientConnection, size: tuple[int, int] = (100, 30),
                         **options) -> tuple[asyncssh.SSHClientChannel, Terminal]:
-    return await conn.create_session(Terminal, term_type="xterm-256color", term_size=size, encoding=None,
-                                     **options)
+    chan, session = await conn.create_session(Terminal, term_type="xterm-256color", term_size=size, encoding=None,
+                                              **options)
+    assert isinstance(session, Terminal)
+    return chan, session
 
 
 async def sit_down_against_a_bot(chan: asyncssh.SSHClientChannel, term: Terminal, timeout: float = 20.0) -> None:
@@ -179,10 +194,8 @@ def children_of(pid: int) -> set[int]:
     pids: set[int] = set()
     try:
         for task in Path(f"/proc/{pid}/task").iterdir():
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 pids.update(int(p) for p in (task / "children").read_text().split())
-            except FileNotFoundError:
-                pass
     except FileNotFoundError:
         pass
     return pids
@@ -231,10 +244,8 @@ def open_fds(pid: int | str = "self") -> set[str]:
     """A process's open files (this one's by default), as 'fd->target'."""
     fds = set()
     for fd in os.listdir(f"/proc/{pid}/fd"):
-        try:
+        with contextlib.suppress(FileNotFoundError):
             fds.add(f"{fd}->{os.readlink(f'/proc/{pid}/fd/{fd}')}")
-        except FileNotFoundError:
-            pass
     return fds
 
 

@@ -17,7 +17,7 @@ import asyncssh
 from server.cli import build_parser, ssh_config
 from server.config import SSHLimits
 
-from .terminal import LOBBY, clients_of, connect, open_terminal
+from .terminal import LOBBY, clients_of, connect, open_terminal, server_fingerprint
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,6 +29,7 @@ def start_server(db: Path, *extra: str) -> tuple[subprocess.Popen, int, int]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "server.cli", "--port", "0", "--ssh-port", "0", "--db", str(db), *extra],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=like_nohup)
+    assert proc.stdout is not None and proc.stderr is not None
     first, second = proc.stdout.readline(), proc.stdout.readline()
     assert first.startswith("listening on 127.0.0.1:"), first + second + proc.stderr.read()
     assert second.startswith("ssh listening on 127.0.0.1:"), second + proc.stderr.read()
@@ -43,9 +44,9 @@ async def test_the_server_serves_ssh_and_stops_cleanly_with_its_players(tmp_path
         assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
         assert stat.S_IMODE((db.parent / "ssh_resume_secret").stat().st_mode) == 0o600
         conn = await connect(ssh_port, "alice", asyncssh.generate_private_key("ssh-ed25519"))
-        host_key = conn.get_server_host_key().get_fingerprint("sha256")
+        host_key = server_fingerprint(conn)
         assert host_key == asyncssh.read_private_key(str(key_file)).get_fingerprint("sha256")
-        chan, term = await open_terminal(conn)
+        _chan, term = await open_terminal(conn)
         await term.wait_for(LOBBY, timeout=15)
         assert "lobby of this server" in term.text()
         [pid] = clients_of(proc.pid)
@@ -64,7 +65,7 @@ async def test_the_server_serves_ssh_and_stops_cleanly_with_its_players(tmp_path
     proc, _, ssh_port = start_server(db)
     try:
         conn = await connect(ssh_port, "alice", asyncssh.generate_private_key("ssh-ed25519"))
-        assert conn.get_server_host_key().get_fingerprint("sha256") == host_key
+        assert server_fingerprint(conn) == host_key
         conn.close()
         await conn.wait_closed()
     finally:
@@ -90,7 +91,9 @@ def test_a_busy_ssh_port_is_a_clear_error(tmp_path):
 def test_the_ssh_login_flags_set_the_limits(tmp_path):
     args = build_parser().parse_args(["--ssh-port", "0", "--ssh-max-unauthenticated-per-address", "2",
                                       "--ssh-reserved-logins", "3", "--ssh-banner-timeout", "1.5"])
-    limits = ssh_config(args, tmp_path / "aton.db").limits
+    config = ssh_config(args, tmp_path / "aton.db")
+    assert config is not None
+    limits = config.limits
     assert (limits.max_unauthenticated_per_address, limits.reserved_logins, limits.banner_timeout) == (2, 3, 1.5)
 
 

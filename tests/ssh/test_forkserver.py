@@ -8,10 +8,10 @@ sessions of the gateway, whose fork server is the real one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -23,8 +23,18 @@ from protocol.handoff import become_subreaper
 from server.ssh.forkserver import ForkServerSupervisor, ForkServerUnavailable
 from server.ssh.session import PtyChild, child_environment, forkserver_environment
 
-from .terminal import (LOBBY, children_of, client_children, clients_of, connect, forkservers_of, leaked_fds, open_fds,
-                       open_terminal, process_gone)
+from .terminal import (
+    LOBBY,
+    children_of,
+    client_children,
+    clients_of,
+    connect,
+    forkservers_of,
+    leaked_fds,
+    open_fds,
+    open_terminal,
+    process_gone,
+)
 from .test_cli import start_server
 from .test_pty_child import Collector as Screen
 
@@ -49,10 +59,8 @@ async def ended(pid: int, timeout: float = 15.0) -> None:
     while state(pid) not in ("gone", "Z"):
         assert time.monotonic() < end, f"process {pid} still runs ({state(pid)})"
         await asyncio.sleep(0.05)
-    try:
+    with contextlib.suppress(ChildProcessError):
         os.waitpid(pid, 0)
-    except ChildProcessError:
-        pass
 
 
 @pytest.fixture
@@ -206,13 +214,13 @@ async def test_sessions_survive_a_killed_fork_server_and_new_ones_start(stack_fa
     chan_a.write(b"\x1b")
     # a login now is served (by a new interpreter, or by the restarted fork server)
     conn_b = await connect(stack.port, "bea", asyncssh.generate_private_key("ssh-ed25519"))
-    chan_b, term_b = await open_terminal(conn_b)
+    _chan_b, term_b = await open_terminal(conn_b)
     await term_b.wait_for(LOBBY, timeout=15)
     # and once the new fork server is ready, logins are forked again
     second = await stack.forkserver_ready()
     assert second != first
     conn_c = await connect(stack.port, "cid", asyncssh.generate_private_key("ssh-ed25519"))
-    chan_c, term_c = await open_terminal(conn_c)
+    _chan_c, term_c = await open_terminal(conn_c)
     await term_c.wait_for(LOBBY, timeout=15)
     assert pid_a in children_of(os.getpid())  # adopted: the gateway is a subreaper
     assert pid_of(stack, "cid") in children_of(second)
@@ -236,7 +244,7 @@ async def test_the_fork_server_ends_when_the_gateway_is_killed(tmp_path):
     proc, _, ssh_port = start_server(tmp_path / "aton.db")
     try:
         conn = await connect(ssh_port, "kim", asyncssh.generate_private_key("ssh-ed25519"))
-        chan, term = await open_terminal(conn)
+        _chan, term = await open_terminal(conn)
         await term.wait_for(LOBBY, timeout=20)
         [server] = forkservers_of(proc.pid)
         [client] = clients_of(proc.pid)

@@ -13,7 +13,7 @@ from server.lobby import reserved_names
 from server.ssh.gateway import SSHGateway
 from server.ssh.identity import HOST_KEY_FILE, SECRET_FILE, Identities, valid_name
 
-from .terminal import LOBBY, connect, open_terminal, sit_down_against_a_bot
+from .terminal import LOBBY, connect, open_terminal, server_fingerprint, sit_down_against_a_bot
 
 
 @pytest.mark.parametrize("proposed, expected", [
@@ -67,7 +67,7 @@ async def test_the_host_key_is_made_once_private_and_reused(tmp_path):
     await third.start()
     try:
         conn = await connect(third.port, "x", asyncssh.generate_private_key("ssh-ed25519"))
-        assert conn.get_server_host_key().get_fingerprint("sha256") == third.host_fingerprint
+        assert server_fingerprint(conn) == third.host_fingerprint
         conn.close()
         await conn.wait_closed()
     finally:
@@ -78,7 +78,7 @@ async def test_the_host_key_is_made_once_private_and_reused(tmp_path):
 
 async def test_a_guest_plays_under_the_user_name(stack):
     conn = await connect(stack.port, "carol")  # no key: keyboard-interactive
-    chan, term = await open_terminal(conn)
+    _chan, term = await open_terminal(conn)
     await term.wait_for(LOBBY, timeout=15)
     await term.wait_for("carol")
     [game] = stack.gateway.games
@@ -110,13 +110,13 @@ async def test_guests_can_be_turned_off(stack_factory):
 async def test_the_same_key_comes_back_as_the_same_player(stack):
     key = asyncssh.generate_private_key("ssh-ed25519")
     conn = await connect(stack.port, "erin", key)
-    chan, term = await open_terminal(conn)
+    _chan, term = await open_terminal(conn)
     await term.wait_for(LOBBY, timeout=15)
     conn.close()
     await conn.wait_closed()
     await stack.settled()
     conn = await connect(stack.port, "someone-else", key)
-    chan, term = await open_terminal(conn)
+    _chan, term = await open_terminal(conn)
     await term.wait_for(LOBBY, timeout=15)
     await term.wait_for("erin")
     assert "someone-else" not in term.text()
@@ -147,11 +147,11 @@ async def test_the_same_key_takes_its_seat_back(stack):
 async def test_a_second_login_with_the_key_takes_over_the_first(stack):
     key = asyncssh.generate_private_key("ssh-ed25519")
     conn1 = await connect(stack.port, "gina", key)
-    chan1, term1 = await open_terminal(conn1)
+    _chan1, term1 = await open_terminal(conn1)
     await term1.wait_for(LOBBY, timeout=15)
     [pid1] = stack.gateway.child_pids()
     conn2 = await connect(stack.port, "gina", key)
-    chan2, term2 = await open_terminal(conn2)
+    _chan2, term2 = await open_terminal(conn2)
     await asyncio.wait_for(term1.closed.wait(), 10)
     assert "logged in again from another connection" in term1.text()
     assert term1.exit_status == 1
@@ -167,7 +167,7 @@ async def test_a_name_that_looks_like_an_option_logs_in_and_plays(stack):
     key = asyncssh.generate_private_key("ssh-ed25519")
     for _ in range(2):  # the name is remembered for the key: the second login must work as well
         conn = await connect(stack.port, "-x", key)
-        chan, term = await open_terminal(conn)
+        _chan, term = await open_terminal(conn)
         await term.wait_for(LOBBY, timeout=15)
         await term.wait_for("-x")  # in the players online
         [game] = stack.gateway.games
@@ -196,7 +196,7 @@ async def test_a_key_with_a_broken_remembered_name_logs_in_under_a_valid_one(sta
         "INSERT INTO ssh_identities (fingerprint, name, first_seen, last_seen) VALUES (?, ?, 0, 0)",
         (key.get_fingerprint("sha256"), "\x1b]0;pwned\x07"))
     conn = await connect(stack.port, "heidi", key)
-    chan, term = await open_terminal(conn)
+    _chan, term = await open_terminal(conn)
     await term.wait_for(LOBBY, timeout=15)
     await term.wait_for("heidi")
     conn.close()

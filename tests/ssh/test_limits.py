@@ -14,7 +14,7 @@ from collections import Counter
 import asyncssh
 import pytest
 
-from .terminal import LOBBY, Terminal, client_children, connect, open_terminal, sit_down_against_a_bot
+from .terminal import LOBBY, client_children, connect, open_terminal, sit_down_against_a_bot
 
 REFUSED = (asyncssh.DisconnectError, ConnectionError)
 
@@ -152,7 +152,7 @@ async def test_a_connection_that_sends_no_version_line_is_closed_soon(stack_fact
 async def test_an_idle_session_is_closed_and_typing_keeps_one_open(stack_factory):
     stack = await stack_factory(idle_timeout=3.0)
     typist, sleeper = await connect(stack.port, "typist", key()), await connect(stack.port, "sleeper", key())
-    (tchan, tterm), (schan, sterm) = await asyncio.gather(open_terminal(typist), open_terminal(sleeper))
+    (tchan, tterm), (_schan, sterm) = await asyncio.gather(open_terminal(typist), open_terminal(sleeper))
     started = time.monotonic()
     while not sterm.closed.is_set():
         tchan.write(b"z")  # no binding: nothing happens but the key press
@@ -186,9 +186,9 @@ async def test_an_input_flood_drops_that_client_only(stack_factory):
 
 async def test_one_game_client_per_connection(stack):
     conn = await connect(stack.port, "alice", key())
-    chan, term = await open_terminal(conn)
+    _chan, term = await open_terminal(conn)
     await term.wait_for(LOBBY, timeout=15)
-    chan2, term2 = await conn.create_session(Terminal, term_type="xterm", encoding=None)
+    _chan2, term2 = await open_terminal(conn)
     await asyncio.wait_for(term2.closed.wait(), 5)
     assert term2.exit_status == 1 and "One game client per connection" in term2.text()
     assert not term.closed.is_set()

@@ -20,6 +20,7 @@ async def tmux(sock: str, *args: str) -> tuple[int, str]:
     proc = await asyncio.create_subprocess_exec("tmux", "-L", sock, *args, stdout=asyncio.subprocess.PIPE,
                                                 stderr=asyncio.subprocess.STDOUT)
     out, _ = await proc.communicate()
+    assert proc.returncode is not None
     return proc.returncode, out.decode(errors="replace")
 
 
@@ -27,7 +28,7 @@ async def screen_until(sock: str, target: str, text: str, timeout: float = 20) -
     end = time.monotonic() + timeout
     screen = ""
     while time.monotonic() < end:
-        code, screen = await tmux(sock, "capture-pane", "-p", "-t", target)
+        _code, screen = await tmux(sock, "capture-pane", "-p", "-t", target)
         if text in screen:
             return screen
         await asyncio.sleep(0.2)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from pathlib import Path
 
 from server.ssh.session import PtyChild
 
@@ -52,7 +53,7 @@ async def test_size_output_exit_status_and_leftovers_of_the_group(tmp_path):
     assert b"30 100" in out.data and b"done" in out.data
     background = int(pidfile.read_text())
     for _ in range(100):  # killed with the group as the leader exited; reaped by PID 1 or us
-        if process_gone(background) or open(f"/proc/{background}/stat").read().rsplit(")", 1)[1].split()[0] == "Z":
+        if process_gone(background) or Path(f"/proc/{background}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
             break
         await asyncio.sleep(0.02)
     else:

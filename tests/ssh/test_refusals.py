@@ -31,13 +31,13 @@ async def test_a_command_gets_how_to_connect_and_status_1(stack, conn):
 
 
 async def test_a_command_with_a_terminal_gets_it_too(stack, conn):
-    chan, term = await conn.create_session(Terminal, "cat /etc/passwd", term_type="xterm", encoding=None)
+    _chan, term = await conn.create_session(Terminal, "cat /etc/passwd", term_type="xterm", encoding=None)
     await asyncio.wait_for(term.closed.wait(), 10)
     assert term.exit_status == 1 and HOW_TO in term.text() and "root:" not in term.text()
 
 
 async def test_a_shell_without_a_terminal_gets_it_too(stack, conn):
-    chan, term = await conn.create_session(Terminal, encoding=None)  # no term_type: no PTY
+    _chan, term = await conn.create_session(Terminal, encoding=None)  # no term_type: no PTY
     await asyncio.wait_for(term.closed.wait(), 10)
     assert term.exit_status == 1 and HOW_TO in term.text()
     assert stack.gateway.session_count == 0
@@ -67,7 +67,7 @@ async def test_agent_and_x11_forwarding_are_refused(stack, tmp_path):
     try:
         with pytest.raises(asyncssh.ChannelOpenError, match="X11 forwarding request failed"):
             await open_terminal(conn, x11_forwarding=True, x11_display="localhost:9")
-        chan, term = await open_terminal(conn)
+        _chan, term = await open_terminal(conn)
         await term.wait_for(LOBBY, timeout=15)
         [game] = stack.gateway.games
         assert game.chan.get_agent_path() is None
@@ -84,6 +84,7 @@ def environments(monkeypatch) -> list[dict[str, str]]:
     started = GameSession.session_started
 
     def spy(session: GameSession) -> None:
+        assert session.chan is not None
         seen.append(dict(session.chan.get_environment()))
         started(session)
 
@@ -93,7 +94,7 @@ def environments(monkeypatch) -> list[dict[str, str]]:
 
 async def test_environment_variables_are_bounded_in_number(stack, conn, environments):
     env = {f"VAR{i}": "x" * 10 for i in range(200)}
-    chan, term = await conn.create_session(Terminal, "true", env=env, encoding=None)
+    _chan, term = await conn.create_session(Terminal, "true", env=env, encoding=None)
     await asyncio.wait_for(term.closed.wait(), 10)
     assert term.exit_status == 1 and HOW_TO in term.text()
     [kept] = environments
@@ -103,7 +104,7 @@ async def test_environment_variables_are_bounded_in_number(stack, conn, environm
 
 async def test_environment_variables_are_bounded_in_size(stack, conn, environments):
     env = {"LANG": "C.UTF-8", **{f"BIG{i}": "x" * 30000 for i in range(8)}, "COLORTERM": "truecolor"}
-    chan, term = await open_terminal(conn, env=env)
+    _chan, term = await open_terminal(conn, env=env)
     await term.wait_for(LOBBY, timeout=15)  # refused variables do not stop the session
     [kept] = environments
     assert sum(len(k) + len(v) for k, v in kept.items()) <= SSHLimits().env_bytes

@@ -13,8 +13,16 @@ import pytest
 
 from server.ssh.session import forkserver_environment
 
-from .terminal import (LOBBY, client_children, connect, leaked_fds, open_fds, open_terminal, process_gone,
-                       wait_for_extent)
+from .terminal import (
+    LOBBY,
+    client_children,
+    connect,
+    leaked_fds,
+    open_fds,
+    open_terminal,
+    process_gone,
+    wait_for_extent,
+)
 
 SIGHUP_BIT = 1 << (signal.SIGHUP - 1)
 
