@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Self, TypeVar
 
 from .commitment import seal
 from .framing import MAX_FRAME_BYTES, decode_payload, encode_frame, read_payload
@@ -54,7 +54,7 @@ class Client:
     @classmethod
     async def connect(cls, host: str, port: int, *, name: str, kind: str = "human",
                       resume: str | None = None, lobby: bool | None = None,
-                      version: str = PROTOCOL_VERSION, timeout: float = 10.0) -> "Client":
+                      version: str = PROTOCOL_VERSION, timeout: float = 10.0) -> Self:
         """Open a connection and say hello; ServerError if the server refuses."""
         reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
         client = cls(reader, writer)

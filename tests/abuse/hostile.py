@@ -16,11 +16,12 @@ Every frame the server sends to any of them is kept, checked against the protoco
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import string
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Awaitable, Callable
 
 import msgpack
 
@@ -86,7 +87,7 @@ class HostilePeer:
         self._reading = asyncio.create_task(self._read())
 
     @classmethod
-    async def open(cls, port: int, source: str, tally: Tally) -> "HostilePeer":
+    async def open(cls, port: int, source: str, tally: Tally) -> HostilePeer:
         reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
         tally.connections += 1
         return cls(reader, writer, tally)
@@ -145,7 +146,7 @@ class HostilePeer:
             self._arrived.clear()
             try:
                 await asyncio.wait_for(self._arrived.wait(), deadline - loop.time())
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 self.tally.unanswered += expected - self.answers
                 return False
         return not self.closed.is_set()
@@ -153,10 +154,8 @@ class HostilePeer:
     async def arrival(self, timeout: float) -> None:
         """Return when a frame arrives or the connection closes, or after ``timeout`` seconds."""
         self._arrived.clear()
-        try:
+        with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self._arrived.wait(), timeout)
-        except asyncio.TimeoutError:
-            pass
 
     async def greet(self, name: str, kind: str = "human", **extra) -> bool:
         """Say hello; True if welcomed."""
@@ -166,10 +165,8 @@ class HostilePeer:
     async def close(self) -> None:
         self.hanging_up = True
         self.writer.close()
-        try:
+        with contextlib.suppress(ConnectionError, OSError):
             await self.writer.wait_closed()
-        except (ConnectionError, OSError):
-            pass
         await self._reading
 
 
@@ -199,7 +196,7 @@ def undecodable(rng: random.Random) -> bytes:
     return rng.choice(choices)()
 
 
-WRONG_VALUES = ("x", "", -1, 0, 2**53 + 1, 2**63, 2**64 - 1, -2**63, 1.5, float("nan"), True, None,
+WRONG_VALUES: tuple[object, ...] = ("x", "", -1, 0, 2**53 + 1, 2**63, 2**64 - 1, -2**63, 1.5, float("nan"), True, None,
                 [], {}, [1] * 300, b"\x00" * 40, "a" * 3000, {"type": "ping"})
 
 #: A well-formed example of every client message the hostile clients bend.

@@ -29,20 +29,26 @@ class ServerProcess:
                 sys.executable, "-m", "server.cli", "--host", "127.0.0.1", "--port", str(self.port),
                 "--db", str(self.db), "--log-level", "info",
                 cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=log, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        assert self._process.stdout is not None
         line = (await self._process.stdout.readline()).decode()
         assert line.startswith("listening on 127.0.0.1:"), f"the server did not start: {line!r}; see {self.log}"
         self.port = int(line.rsplit(":", 1)[1])
         self.starts += 1
 
+    @property
+    def process(self) -> asyncio.subprocess.Process:
+        assert self._process is not None, "the server has not started"
+        return self._process
+
     async def kill(self) -> None:
         """SIGKILL: no bye, no last commit, nothing but what the database already holds."""
-        self._process.send_signal(signal.SIGKILL)
-        await self._process.wait()
+        self.process.send_signal(signal.SIGKILL)
+        await self.process.wait()
 
     async def stop(self) -> int:
         """SIGTERM, a clean stop; the exit status."""
-        self._process.send_signal(signal.SIGTERM)
-        return await asyncio.wait_for(self._process.wait(), 30)
+        self.process.send_signal(signal.SIGTERM)
+        return await asyncio.wait_for(self.process.wait(), 30)
 
     def export(self, out: Path) -> None:
         """``aton-server export`` of the database, as an operator runs it."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from functools import partial
 
 from bots.network import Backoff
 from bots.strategy import make_strategy
@@ -53,16 +54,19 @@ async def test_sigkill_loop_loses_no_acknowledged_move(tmp_path, figures, reques
     def failed() -> bool:
         return any(task.done() for task in playing)
 
+    def played_past(moment: int) -> bool:
+        return frames() >= moment or failed()
+
     try:
         for _ in range(kills):
             moment = frames() + rng.randint(1, MOST_FRAMES_BETWEEN_KILLS)
-            await until(lambda: frames() >= moment or failed(), "the bots to play on after a restart")
+            await until(partial(played_past, moment), "the bots to play on after a restart")
             if failed():
                 break
             await server.kill()
             await server.start()
         finished = [len(bot.results) for bot in bots]
-        await until(lambda: all(len(b.results) > n for b, n in zip(bots, finished)) or failed(),
+        await until(lambda: all(len(b.results) > n for b, n in zip(bots, finished, strict=True)) or failed(),
                     "every bot to finish a game after the last restart")
     finally:
         for task in playing:

@@ -32,8 +32,9 @@ import random
 import struct
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Awaitable, Callable
+from typing import overload
 
 import asyncssh
 
@@ -108,6 +109,10 @@ async def a_player_gets_in(port: int) -> tuple[float, int]:
     return waited, refusals
 
 
+@overload
+async def read_until_closed(reader: asyncio.StreamReader) -> bytes: ...
+@overload
+async def read_until_closed(reader: asyncio.StreamReader, stop: asyncio.Event) -> bytes | None: ...
 async def read_until_closed(reader: asyncio.StreamReader, stop: asyncio.Event | None = None) -> bytes | None:
     """Everything the gateway sent until it closed the connection (a reset or a broken pipe,
     when it closed with bytes of ours unread, counts as closed); None if ``stop`` came first."""

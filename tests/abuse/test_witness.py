@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from aton.game import new_game
 from aton.events import CardsDrawn
+from aton.game import new_game
 from aton.players import Player
 from aton.record import GameRecord
 from protocol import messages as m

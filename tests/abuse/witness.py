@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from aton import events as engine_events
 from aton.game import new_game
@@ -127,7 +128,8 @@ class WitnessBot(NetworkBot):
         return [f for c in self.clients for f in c.received if getattr(f, "game", None) == game]
 
     def seat(self, game: int) -> str:
-        return next(c.seats[game] for c in self.clients if c.seats.get(game))
+        seats = (c.seats.get(game) for c in self.clients)
+        return next(seat for seat in seats if seat is not None)
 
     def acknowledged(self, game: int) -> list[dict]:
         return [move for c in self.clients for move in c.acknowledged(game)]
@@ -149,7 +151,7 @@ class ReplayedGame:
     events: dict[str | None, list[dict]] = field(default_factory=dict)  # receiver -> engine events, in order
 
     @classmethod
-    def of(cls, record: dict) -> "ReplayedGame":
+    def of(cls, record: dict) -> ReplayedGame:
         rules = Rules.from_dict(record["meta"]["rules"]) if "rules" in record["meta"] else Rules()
         state, _ = new_game(record["seed"], rules=rules)  # the deal's own events are never broadcast
         replayed = cls(record, {r: [] for r in RECEIVERS}, {r: [] for r in RECEIVERS})
@@ -232,7 +234,8 @@ def check_events(game: ReplayedGame, receiver: str | None, frames: Iterable[m.Me
 
 def leaves(value: Any) -> list[Any]:
     """Every scalar in a decoded frame, keys included."""
-    found, stack = [], [value]
+    found: list[Any] = []
+    stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
