@@ -195,7 +195,7 @@ class ArbiterServer:
         conn.send_error(error, reply_to)
         conn.close("misbehaving", "the handshake failed: " + error.message)
 
-    def _open_session(self, conn: Connection, hello: m.Hello, name: str, seats: list[tuple[Room, str]]) -> None:
+    def _open_session(self, conn: Connection, hello: m.Hello, name: str, seats: list[tuple[Room, GameSeat]]) -> None:
         token = hello.resume or secrets.token_urlsafe(24)
         digest = token_hash(token)
         previous = self.by_token.get(digest)
@@ -217,7 +217,7 @@ class ArbiterServer:
             room.attach(seat, conn)
             self.lobby.set_status(conn.name, "playing")
 
-    def _seats_of(self, digest: str) -> list[tuple[Room, str]]:
+    def _seats_of(self, digest: str) -> list[tuple[Room, GameSeat]]:
         return [(room, name) for room in self.rooms.values() if not room.game.is_over
                 for name, seat in room.seats.items() if seat.token_hash == digest]
 
@@ -353,7 +353,7 @@ class ArbiterServer:
             raise ProtocolError(ErrorCode.NOT_FOUND, f"there is no game {game_id}", field="game")
         return room
 
-    def _room_and_seat(self, conn: Connection, game_id: int) -> tuple[Room, str]:
+    def _room_and_seat(self, conn: Connection, game_id: int) -> tuple[Room, GameSeat]:
         room = self._room(conn, game_id)
         seat = room.seat_of(conn)
         if seat is None:
@@ -372,7 +372,8 @@ class ArbiterServer:
                             private: bool) -> None:
         players = [host, guest]
         self.rng.shuffle(players)
-        self._create_room(table_id or self._new_id(), clock, dict(zip(AtonGame.seats, players)), private=private)
+        seats = dict(zip(AtonGame.seats, players, strict=True))
+        self._create_room(table_id or self._new_id(), clock, seats, private=private)
 
     def _start_bot_game(self, conn: Connection, level: str, clock: str, seat: str | None) -> None:
         human_seat = self.rng.choice(AtonGame.seats) if seat is None else AtonGame.seat_named(seat)
@@ -454,7 +455,7 @@ class ArbiterServer:
 
     def _restore(self, stored: StoredGame) -> None:
         game = AtonGame.restore(stored.seed, Rules.from_dict(stored.rules), stored.moves)
-        seats = {game.seat_named(name): Seat(**info) for name, info in stored.seats.items()}
+        seats: dict[GameSeat, Seat] = {game.seat_named(name): Seat(**info) for name, info in stored.seats.items()}
         seals = {}
         for order, (name, info) in enumerate(stored.seals.items()):
             move = None if info["move"] is None else game.decode_move(info["move"])
@@ -464,6 +465,8 @@ class ArbiterServer:
         self.quotas.game_started(stored.id, (s.token_hash for s in seats.values() if s.token_hash), ())
         for seat, held in seats.items():
             if held.kind == "hosted":
+                if held.level is None:
+                    raise ValueError(f"the hosted bot in seat {seat} has no level")
                 bot = HostedBot(held.level, self.bot_scheduler, seed=self.rng.getrandbits(63))
                 bot.sit(room, seat)
                 room.attach(seat, bot)

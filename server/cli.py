@@ -81,7 +81,8 @@ def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
                      help="also serve the game over SSH on this port (e.g. 2222; 0: any free port)")
     ssh.add_argument("--ssh-host", default=None, help="address for SSH (default: --host)")
     ssh.add_argument("--ssh-host-key", type=Path, default=None,
-                     help="the SSH host key (default: ssh_host_ed25519_key beside the database, created on first start)")
+                     help="the SSH host key (default: ssh_host_ed25519_key beside the database, "
+                          "created on first start)")
     ssh.add_argument("--no-guests", action="store_true", help="admit SSH players with a key only")
     ssh.add_argument("--ssh-no-fork-server", action="store_true",
                      help="start each SSH session's client as a new interpreter, not forked from a warm one")

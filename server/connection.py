@@ -20,7 +20,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any, Callable, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
@@ -81,7 +82,7 @@ class Outbox:
             self._scheduled = True
             asyncio.get_running_loop().call_soon(self.flush)
 
-    def add(self, conn: "Connection") -> None:
+    def add(self, conn: Connection) -> None:
         self._waiting.append(conn)
         self.wake()
 
@@ -99,7 +100,7 @@ class Outbox:
             conn.send_pending()
         self._shed()
 
-    def note_backlog(self, conn: "Connection", size: int) -> None:
+    def note_backlog(self, conn: Connection, size: int) -> None:
         """``conn``'s transport now holds ``size`` bytes not yet handed to the kernel."""
         self.backlog += size - self._backlogs.pop(conn, 0)
         if size:
@@ -120,22 +121,22 @@ class Outbox:
 class ConnectionHandler(Protocol):
     """What a connection reports to the server."""
 
-    def connection_opened(self, conn: "Connection") -> None: ...
+    def connection_opened(self, conn: Connection) -> None: ...
 
-    def frame_received(self, conn: "Connection", raw: Any) -> None:
+    def frame_received(self, conn: Connection, raw: Any) -> None:
         """A decoded frame (a msgpack object, not yet validated)."""
 
-    def bad_frame(self, conn: "Connection", error: ProtocolError) -> None:
+    def bad_frame(self, conn: Connection, error: ProtocolError) -> None:
         """A frame that could not be decoded; FRAME_TOO_LARGE means the stream is unusable."""
 
-    def handshake_timed_out(self, conn: "Connection") -> None: ...
+    def handshake_timed_out(self, conn: Connection) -> None: ...
 
-    def idle_timed_out(self, conn: "Connection", reason: str) -> None: ...
+    def idle_timed_out(self, conn: Connection, reason: str) -> None: ...
 
-    def occupied(self, conn: "Connection") -> bool:
+    def occupied(self, conn: Connection) -> bool:
         """Whether the connection plays or watches a game, or waits at a table or in a queue."""
 
-    def connection_closed(self, conn: "Connection") -> None: ...
+    def connection_closed(self, conn: Connection) -> None: ...
 
 
 class Connection(asyncio.Protocol):

@@ -38,12 +38,12 @@ class HostedBot:
         self.name = bot_name(level)
         self.scheduler = scheduler
         self.rng = random.Random(seed)
-        self.room: "Room | None" = None
-        self.seat: "GameSeat | None" = None
+        self.room: Room | None = None
+        self.seat: GameSeat | None = None
         self.decision: Decision | None = None  # the latest decision asked for
         self._asked_at: tuple[int, int] | None = None  # (game, move count) when it was asked
 
-    def sit(self, room: "Room", seat: "GameSeat") -> None:
+    def sit(self, room: Room, seat: GameSeat) -> None:
         self.room, self.seat = room, seat
 
     def deliver(self, message: m.Message) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from protocol.errors import ErrorCode, ProtocolError
 

@@ -16,10 +16,10 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Hashable, Iterable, Iterator
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -106,6 +106,10 @@ class StoredGame:
     seals: dict  # seat name -> {"digest": bytes | None, "move": dict | None, "nonce": bytes | None}, in sealing order
 
 
+#: The parameters of one row of a statement.
+Row = tuple[object, ...]
+
+
 class Store:
     """The database.  ``on_write`` is called when a write is queued and nothing was before it
     (the server uses it to make sure a commit follows in the same loop turn)."""
@@ -114,7 +118,7 @@ class Store:
         self.path = Path(path)
         self.on_write: Callable[[], None] | None = None
         self.failure: sqlite3.Error | None = None  # the error of a failed commit: no more writes
-        self._queued: list[tuple[str, Iterable]] = []
+        self._queued: list[tuple[str, Row | list[Row]]] = []
         if str(path) != ":memory:":
             keep_private(self.path)
         with private_umask():  # the files SQLite creates now: the database, its -wal and -shm
@@ -137,7 +141,7 @@ class Store:
             self.commit()
         self.db.close()
 
-    def _queue(self, sql: str, params: Iterable = ()) -> None:
+    def _queue(self, sql: str, params: Row | list[Row] = ()) -> None:
         """Queue a statement for the next commit: ``params`` is a tuple for one row, a list of
         tuples for many (``executemany``)."""
         if not self._queued and self.on_write is not None:
