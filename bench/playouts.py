@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from aton.game import new_game  # noqa: E402
+from aton.game import new_game
 
 
 def random_game(seed: int, rng: random.Random) -> tuple[int, int]:

@@ -50,9 +50,10 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -62,6 +63,7 @@ from protocol.client import Client  # noqa: E402
 
 REVEAL_EVENTS = frozenset({"card_revealed", "turn_order_decided"})
 HOST = "127.0.0.1"
+M = TypeVar("M", bound=m.Message)
 
 
 # ----------------------------------------------------------------------------- clients
@@ -204,7 +206,7 @@ class _Mover:
         self.inflight_commit = False
         self.min_version = 0  # act only on views at least this recent (after our last ack)
         self.thinking: asyncio.Task | None = None
-        self.answers: dict[int, m.Message] = {}  # answers that came before we knew the request id
+        self.answers: dict[int | None, m.Ack | m.Error] = {}  # answers that came before we knew the request id
 
     async def answered(self, msg: m.Ack | m.Error) -> None:
         if msg.reply_to != self.inflight:
@@ -305,13 +307,14 @@ class Slot:
                 run.stats.games_started += 1
                 run.games[game] = GameTimes()
             else:
-                game = await self.tables.get()
-                if game is None:
+                table = await self.tables.get()
+                if table is None:
                     return
+                game = table
                 await c.send(m.JoinTable(table=game))
             await self._game(c, game)
 
-    async def _until(self, c: BenchClient, kind: type) -> m.Message:
+    async def _until(self, c: BenchClient, kind: type[M]) -> M:
         while True:
             msg = await self._recv(c)
             if isinstance(msg, kind):
@@ -432,7 +435,7 @@ async def client_main(args: dict, slot_ids: list[int], ready, go, results) -> No
     await asyncio.sleep(max(0.0, run.bound - time.monotonic()))
     run.stopping = True
     stats.cpu_seconds = _own_cpu() - cpu0
-    done, pending = await asyncio.wait(tasks, timeout=args["drain"]) if tasks else (set(), set())
+    _done, pending = await asyncio.wait(tasks, timeout=args["drain"]) if tasks else (set(), set())
     for slot in slots:
         if slot.current is not None:
             stats.games_abandoned += 1
@@ -444,9 +447,10 @@ async def client_main(args: dict, slot_ids: list[int], ready, go, results) -> No
     await asyncio.gather(*tasks, return_exceptions=True)
     watchdog.cancel()
     run.count_unrevealed()
-    for slot in slots:
-        stats.paced_frames += slot.host.pacer.waits + slot.guest.pacer.waits
-        stats.paced_seconds += slot.host.pacer.waited + slot.guest.pacer.waited
+    for c in (c for slot in slots for c in (slot.host, slot.guest)):
+        if c.pacer is not None:
+            stats.paced_frames += c.pacer.waits
+            stats.paced_seconds += c.pacer.waited
     results.put(stats)
 
 
@@ -480,7 +484,7 @@ def proc_cpu_seconds(pid: int) -> float:
 
 def machine_busy_seconds() -> float:
     """CPU-seconds the whole machine spent busy (or stolen), summed over cores."""
-    user, nice, system, idle, iowait, irq, softirq, steal = map(int, Path("/proc/stat").read_text().split()[1:9])
+    user, nice, system, _idle, _iowait, irq, softirq, steal = map(int, Path("/proc/stat").read_text().split()[1:9])
     return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
 
 
@@ -508,6 +512,7 @@ def start_server(db: Path, log: Path, profile: str | None, root: Path = ROOT,
         cmd += ["-m", "server.cli", "--host", HOST, "--port", str(port), "--db", str(db), "--log-level", "warning",
                 *options]
         proc = subprocess.Popen(cmd, cwd=root, stdout=subprocess.PIPE, stderr=log.open("ab"), text=True)
+        assert proc.stdout is not None
         line = proc.stdout.readline()
         if line.startswith("listening on"):
             return proc, port

@@ -5,8 +5,9 @@
 Starts ``aton-server --port 0 --ssh-port 0`` as a subprocess (temporary database
 and data directory; game server and gateway in that one process, as in
 production), waits until its fork server has imported the client (with
-``--no-fork-server`` there is none: each client is a new interpreter), then, for each count N, opens N SSH connections at once (asyncssh
-client, one ed25519 key each, a PTY of 100x30, TERM xterm-256color) and prints:
+``--no-fork-server`` there is none: each client is a new interpreter), then, for each
+count N, opens N SSH connections at once (asyncssh client, one ed25519 key each, a PTY
+of 100x30, TERM xterm-256color) and prints:
 
 - time to first frame: from the start of the SSH connection to the first output
   that contains the lobby's top bar ("lobby of"), p50/p95/max over the N sessions;
@@ -127,7 +128,7 @@ async def fork_server_warm(server_pid: int, timeout: float = 60.0) -> int | None
 
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def ms(values: list[float]) -> str:
@@ -233,6 +234,7 @@ async def main_async(args: argparse.Namespace) -> None:
         if args.no_fork_server:
             cmd.append("--ssh-no-fork-server")
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        assert proc.stdout is not None
         try:
             proc.stdout.readline()
             port = int(proc.stdout.readline().rsplit(":", 1)[1])
