@@ -12,6 +12,8 @@ import hashlib
 import struct
 from collections import Counter
 
+from .players import Player
+
 CARD_VALUES = (1, 2, 3, 4)
 COPIES_PER_VALUE = 9
 DECK_SIZE = len(CARD_VALUES) * COPIES_PER_VALUE
@@ -33,7 +35,7 @@ def check_deck(cards) -> tuple[int, ...]:
     return tuple(cards)
 
 
-def shuffled(cards, seed: int, player: int, shuffle_number: int) -> list[int]:
+def shuffled(cards, seed: int, player: Player, shuffle_number: int) -> list[int]:
     """The cards in the order of a player's n-th shuffle of a game (0: the starting deck).
 
     A Fisher-Yates shuffle driven by SHAKE-256 of ``"aton:{seed}:{player}:{n}"``
@@ -53,6 +55,6 @@ def shuffled(cards, seed: int, player: int, shuffle_number: int) -> list[int]:
     return deck
 
 
-def starting_deck(seed: int, player: int) -> tuple[int, ...]:
+def starting_deck(seed: int, player: Player) -> tuple[int, ...]:
     """The seeded starting deck of a player, top card first."""
     return tuple(shuffled(FULL_DECK, seed, player, 0))

@@ -5,15 +5,17 @@ the events the move caused, leaving the given state untouched.  Search code that
 plays many moves on a scratch copy uses ``GameState.play`` (in place, events
 optional) and ``GameState.copy``.
 
-Inside the state, players are the ints 0 (red) and 1 (blue), square sets are
-bitmasks (see ``board``) and decks are lists with the **top card last**, so that
-a draw is a cheap ``pop``.  Everything that leaves the state (events, views,
-records) uses ``Player`` and top-first card order.
+Players are ``Player`` values, which also index the state's per-player lists
+(``state.scores[player]``); square sets are bitmasks (see ``board``) and decks
+are lists with the **top card last**, so that a draw is a cheap ``pop``.
+Everything that leaves the state (events, views, records) uses top-first card
+order.
 """
 
 from __future__ import annotations
 
-from enum import Enum
+from collections.abc import Sequence
+from enum import StrEnum
 
 from . import events as E
 from .board import (
@@ -46,14 +48,14 @@ from .moves import (
 )
 from .options import DEFAULT_RULES, Rules
 from .outcome import Outcome, Termination
-from .players import PLAYERS, Player
+from .players import BLUE, PLAYERS, RED, Player
 
 STONES_PER_PLAYER = 29
 WINNING_SCORE = 40
 KINGDOM_CAPACITY = 8
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     COMMIT = "commit"
     REMOVE = "remove"
     PLACE = "place"
@@ -101,11 +103,11 @@ class GameState:
         self.dead = [0, 0]
         self.retired = [0, 0]  # stones out of the game (only with dead_return_to_supply off)
         self.stones = [0, 0]  # bitmask of each player's stones on the board
-        self.first: int | None = None
-        self.active: int | None = None
+        self.first: Player | None = None
+        self.active: Player | None = None
         self.turn_index = 0
         self.remaining = 0
-        self.target = 0
+        self.target = RED  # whose stones are removed (during a removal)
         self.range_value = 0
         self._outcome: Outcome | None = None
 
@@ -159,7 +161,7 @@ class GameState:
             return _BLUE_ONLY if blue is None else ()
         if phase is OVER:
             return ()
-        return (PLAYERS[self.active],)
+        return (self.active,)
 
     def legal_mask(self) -> int:
         """The squares the active player may choose now (0 outside removal and placement)."""
@@ -170,7 +172,7 @@ class GameState:
             return ~(self.stones[0] | self.stones[1]) & RANGE_MASK[self.range_value]
         return 0
 
-    def legal_moves(self, player: int, resign: bool = True) -> list[Move]:
+    def legal_moves(self, player: Player, resign: bool = True) -> list[Move]:
         """Every legal move of ``player`` now; resignation is legal until the game is over."""
         phase = self.phase
         if phase is OVER:
@@ -193,18 +195,18 @@ class GameState:
             moves.append(RESIGN)
         return moves
 
-    def owner_name(self, temple: int, square: int) -> str | None:
-        """'red', 'blue' or None: whose stone stands on (temple, square)."""
+    def owner(self, temple: int, square: int) -> Player | None:
+        """Whose stone stands on (temple, square); None: the square is empty."""
         bit = 1 << index_of(temple, square)
-        if self.stones[0] & bit:
-            return "red"
-        if self.stones[1] & bit:
-            return "blue"
+        if self.stones[RED] & bit:
+            return RED
+        if self.stones[BLUE] & bit:
+            return BLUE
         return None
 
     # ------------------------------------------------------------------ moves
 
-    def play(self, player: int, move: Move, events: list | None = None) -> None:
+    def play(self, player: Player, move: Move, events: list | None = None) -> None:
         """Apply ``move`` by ``player`` in place; append the events caused to ``events``.
 
         Raises IllegalMove (and leaves the state unchanged) when the move is not legal.
@@ -225,7 +227,7 @@ class GameState:
         else:
             raise IllegalMove(f"unknown move {move!r}")
 
-    def forfeit(self, player: int, termination: Termination, events: list | None = None) -> None:
+    def forfeit(self, player: Player, termination: Termination, events: list | None = None) -> None:
         """End the game against ``player``, who gives it up (``termination`` is a forfeit:
         time or abandoning, decided outside the rules, or resigning)."""
         if not termination.is_forfeit:
@@ -233,10 +235,10 @@ class GameState:
         if self.phase is OVER:
             raise IllegalMove("the game is over")
         if termination is Termination.RESIGN and events is not None:
-            events.append(E.Resigned(PLAYERS[player]))
-        self._finish(Outcome(termination, PLAYERS[1 - player]), events)
+            events.append(E.Resigned(player))
+        self._finish(Outcome(termination, player.other), events)
 
-    def _check_committing(self, player: int, what: str) -> None:
+    def _check_committing(self, player: Player, what: str) -> None:
         if self.phase is not COMMIT:
             raise IllegalMove(f"{what} is only possible in the commit phase; {self._whose_decision()}")
         if self.cartouches[player] is not None:
@@ -244,9 +246,9 @@ class GameState:
 
     def _whose_decision(self) -> str:
         verb = "remove a stone" if self.phase is REMOVE else "place a stone"
-        return f"it is {PLAYERS[self.active]}'s decision to {verb}"
+        return f"it is {self.active}'s decision to {verb}"
 
-    def _commit(self, player: int, cards: tuple[int, ...], events: list | None) -> None:
+    def _commit(self, player: Player, cards: tuple[int, ...], events: list | None) -> None:
         self._check_committing(player, "committing cards")
         hand = self.hands[player]
         if sorted(cards) != sorted(hand):
@@ -254,18 +256,18 @@ class GameState:
         self.cartouches[player] = tuple(cards)
         self.hands[player] = ()
         if events is not None:
-            events.append(E.Committed(PLAYERS[player]))
-        if self.cartouches[1 - player] is not None:
+            events.append(E.Committed(player))
+        if self.cartouches[player.other] is not None:
             self._resolve_round(events)
 
-    def _exchange(self, player: int, events: list | None) -> None:
+    def _exchange(self, player: Player, events: list | None) -> None:
         self._check_committing(player, "the exchange")
         if self.exchange_used[player]:
             raise IllegalMove("you have already used your exchange token")
         self.exchange_used[player] = True
         old_hand = self.hands[player]
         if events is not None:
-            events.append(E.Exchanged(PLAYERS[player]))
+            events.append(E.Exchanged(player))
         if len(self.decks[player]) < HAND_SIZE:
             if self.rules.exchange_reshuffle_excludes_hand:
                 self._reshuffle_discards(player, events)
@@ -277,7 +279,7 @@ class GameState:
             self.discard_hidden[player].extend(old_hand)
         self._draw(player, events)
 
-    def _place(self, player: int, move: Place, events: list | None) -> None:
+    def _place(self, player: Player, move: Place, events: list | None) -> None:
         index = move.index
         if self.phase is PLACE and player == self.active and index >= 0:
             stones = self.stones
@@ -287,7 +289,7 @@ class GameState:
                 stones[player] |= bit
                 self.supply[player] -= 1
                 if events is not None:
-                    events.append(E.StonePlaced(PLAYERS[player], move.temple, move.square))
+                    events.append(E.StonePlaced(player, move.temple, move.square))
                 self.remaining -= 1
                 if self.remaining and self.supply[player] and free ^ bit:
                     return  # the same player places again: nothing automatic can happen
@@ -295,26 +297,26 @@ class GameState:
                 return
         raise IllegalMove(self._why_illegal(player, move, placing=True))
 
-    def _remove(self, player: int, move: Remove, events: list | None) -> None:
+    def _remove(self, player: Player, move: Remove, events: list | None) -> None:
         index = move.index
         if self.phase is REMOVE and player == self.active and index >= 0 and self.legal_mask() >> index & 1:
             target = self.target
             self.stones[target] ^= 1 << index
             self.dead[target] += 1
             if events is not None:
-                events.append(E.StoneRemoved(PLAYERS[player], PLAYERS[target], move.temple, move.square))
+                events.append(E.StoneRemoved(player, target, move.temple, move.square))
             self.remaining -= 1
             self._advance(events)
             return
         raise IllegalMove(self._why_illegal(player, move, placing=False))
 
-    def _why_illegal(self, player: int, move: Place | Remove, placing: bool) -> str:
+    def _why_illegal(self, player: Player, move: Place | Remove, placing: bool) -> str:
         """The reason, in a player's words, that a legality check of a square move failed."""
         phase = self.phase
         if phase is COMMIT:
             return "it is the commit phase: put your four cards on the cartouches first"
         if player != self.active:
-            return f"it is {PLAYERS[self.active]}'s decision, not {PLAYERS[player]}'s"
+            return f"it is {self.active}'s decision, not {player}'s"
         if placing and phase is REMOVE:
             return "you must remove a stone before placing"
         if not placing and phase is PLACE:
@@ -327,7 +329,7 @@ class GameState:
         if placing:
             return f"square {square} of temple {temple} is occupied"
         target = self.target
-        whose = "your own" if target == player else f"{PLAYERS[target]}'s"
+        whose = "your own" if target == player else f"{target}'s"
         return f"square {square} of temple {temple} holds none of {whose} stones"
 
     # ------------------------------------------------------------------ the round
@@ -338,78 +340,78 @@ class GameState:
         self.first = self.active = None
         if events is not None:
             events.append(E.RoundStarted(self.round))
-        for p in (0, 1):
+        for p in PLAYERS:
             if not self.decks[p]:
                 self._reshuffle_discards(p, events)
             self._draw(p, events)
 
-    def _draw(self, player: int, events: list | None) -> None:
+    def _draw(self, player: Player, events: list | None) -> None:
         deck = self.decks[player]
         hand = tuple(deck[-1:-HAND_SIZE - 1:-1])
         del deck[-HAND_SIZE:]
         self.hands[player] = hand
         if events is not None:
-            events.append(E.CardsDrawn(PLAYERS[player], hand))
+            events.append(E.CardsDrawn(player, hand))
 
-    def _reshuffle_discards(self, player: int, events: list | None) -> None:
+    def _reshuffle_discards(self, player: Player, events: list | None) -> None:
         cards = self.discard_public[player] + self.discard_hidden[player]
         self.discard_public[player] = []
         self.discard_hidden[player] = []
         self._new_deck(player, cards, events)
 
-    def _new_deck(self, player: int, cards: list[int], events: list | None) -> None:
+    def _new_deck(self, player: Player, cards: list[int], events: list | None) -> None:
         self.shuffles[player] += 1
         deck = shuffled(cards, self.seed, player, self.shuffles[player])  # top card first
         deck.reverse()
         self.decks[player] = deck
         if events is not None:
-            events.append(E.DeckShuffled(PLAYERS[player], len(cards)))
+            events.append(E.DeckShuffled(player, len(cards)))
 
-    def _reveal(self, player: int, cartouches: range, events: list | None) -> None:
+    def _reveal(self, player: Player, cartouches: range, events: list | None) -> None:
         self.revealed[player] = cartouches.stop
         if events is not None:
             cards = self.cartouches[player]
             for c in cartouches:
-                events.append(E.CardRevealed(PLAYERS[player], c + 1, cards[c]))
+                events.append(E.CardRevealed(player, c + 1, cards[c]))
 
     def _resolve_round(self, events: list | None) -> None:
         """Both have committed: cartouche 1 (points), cartouche 2 (order), then the first turn."""
         red, blue = self.cartouches
-        for p in (0, 1):
+        for p in PLAYERS:
             self._reveal(p, range(0, 1), events)
         diff = red[0] - blue[0]
         if diff:
-            scorer = 0 if diff > 0 else 1
+            scorer = RED if diff > 0 else BLUE
             points = 2 * abs(diff)
             self.scores[scorer] += points
             if events is not None:
                 events.append(E.PointsScored(
-                    PLAYERS[scorer], points, max(red[0], blue[0]), min(red[0], blue[0]),
+                    scorer, points, max(red[0], blue[0]), min(red[0], blue[0]),
                     self.scores[scorer]))
             if self.scores[scorer] >= WINNING_SCORE:
-                self._finish(Outcome(Termination.POINTS, PLAYERS[scorer]), events)
+                self._finish(Outcome(Termination.POINTS, scorer), events)
                 return
-        for p in (0, 1):
+        for p in PLAYERS:
             self._reveal(p, range(1, 2), events)
         if red[1] != blue[1]:
-            first, reason, values = (0 if red[1] < blue[1] else 1), "cartouche2", (red[1], blue[1])
+            first, reason, values = (RED if red[1] < blue[1] else BLUE), "cartouche2", (red[1], blue[1])
         elif red[0] != blue[0]:
-            first, reason, values = (0 if red[0] < blue[0] else 1), "cartouche1", (red[0], blue[0])
+            first, reason, values = (RED if red[0] < blue[0] else BLUE), "cartouche1", (red[0], blue[0])
         else:
             first, values = self._war(events)
             reason = "war"
         self.first = first
         if events is not None:
-            events.append(E.TurnOrderDecided(PLAYERS[first], reason, *values))
+            events.append(E.TurnOrderDecided(first, reason, *values))
         self.turn_index = 0
         self._start_turn(first, events)
         self._advance(events)
 
-    def _war(self, events: list | None) -> tuple[int, tuple[int, int]]:
+    def _war(self, events: list | None) -> tuple[Player, tuple[int, int]]:
         """Turn up deck tops until they differ; the cards go back under their decks."""
         turned: tuple[list[int], list[int]] = ([], [])
         while True:
-            for p in (0, 1):
+            for p in PLAYERS:
                 if not self.decks[p]:
                     if self.discard_public[p] or self.discard_hidden[p]:
                         self._reshuffle_discards(p, events)
@@ -422,16 +424,16 @@ class GameState:
                 events.append(E.WarCardsTurned(red, blue))
             if red != blue:
                 break
-        for p in (0, 1):
+        for p in PLAYERS:
             self.decks[p][:0] = turned[p][::-1]  # the first card turned up lies above the later ones
         if events is not None:
             events.append(E.WarCardsReturned(tuple(turned[0]), tuple(turned[1])))
-        return (0 if red < blue else 1), (red, blue)
+        return (RED if red < blue else BLUE), (red, blue)
 
-    def _start_turn(self, player: int, events: list | None) -> None:
+    def _start_turn(self, player: Player, events: list | None) -> None:
         self.active = player
         if self.turn_index == 0 and not self.rules.hide_second_player_until_turn:
-            for p in (player, 1 - player):
+            for p in (player, player.other):
                 self._reveal(p, range(2, 4), events)
         elif self.revealed[player] < 4:
             self._reveal(player, range(2, 4), events)
@@ -439,14 +441,14 @@ class GameState:
         removal = c2 - 2
         self.range_value = c3
         if events is not None:
-            events.append(E.TurnStarted(PLAYERS[player], c3, 0 if self.round == 1 else removal, c4))
+            events.append(E.TurnStarted(player, c3, 0 if self.round == 1 else removal, c4))
         if self.round == 1:
             if removal and events is not None:
-                events.append(E.RemovalSkipped(PLAYERS[player], removal))
+                events.append(E.RemovalSkipped(player, removal))
             removal = 0
         self.phase = REMOVE
         if removal >= 0:
-            self.target, self.remaining = 1 - player, removal
+            self.target, self.remaining = player.other, removal
         else:
             self.target, self.remaining = player, 1
 
@@ -459,13 +461,13 @@ class GameState:
                     if self.stones[self.target] & RANGE_MASK[self.range_value]:
                         return
                     if events is not None:
-                        events.append(E.RemovalLapsed(PLAYERS[player], self.remaining))
+                        events.append(E.RemovalLapsed(player, self.remaining))
                 self.phase = PLACE
                 self.remaining = self.cartouches[player][3]
             if self.remaining > 0:
                 if self.supply[player] == 0:
                     if events is not None:
-                        events.append(E.PlacementLapsed(PLAYERS[player], self.remaining))
+                        events.append(E.PlacementLapsed(player, self.remaining))
                 elif self.legal_mask():
                     return
                 else:
@@ -473,29 +475,29 @@ class GameState:
                     self.supply[player] -= sent
                     self.dead[player] += sent
                     if events is not None:
-                        events.append(E.StonesToKingdom(PLAYERS[player], sent))
+                        events.append(E.StonesToKingdom(player, sent))
                         if sent < self.remaining:  # the supply ran dry as well
-                            events.append(E.PlacementLapsed(PLAYERS[player], self.remaining - sent))
+                            events.append(E.PlacementLapsed(player, self.remaining - sent))
                 self.remaining = 0
             if self._check_area_win(player, events):
                 return
             if self.turn_index == 0:
                 self.turn_index = 1
-                self._start_turn(1 - player, events)
+                self._start_turn(player.other, events)
             else:
                 self._end_round(events)
                 return
 
-    def _check_area_win(self, player: int, events: list | None) -> bool:
+    def _check_area_win(self, player: Player, events: list | None) -> bool:
         own = self.stones[player]
         for termination, mask in _AREA_WINS:
             if own & mask == mask:
-                self._finish(Outcome(termination, PLAYERS[player]), events)
+                self._finish(Outcome(termination, player), events)
                 return True
         return False
 
     def _end_round(self, events: list | None) -> None:
-        for p in (0, 1):
+        for p in PLAYERS:
             self.discard_public[p].extend(self.cartouches[p])
         self.cartouches = [None, None]  # the cards are in the discard piles now
         self.revealed = [0, 0]
@@ -518,11 +520,11 @@ class GameState:
         for category, title, mask, award in _CATEGORIES:
             counts = ((red & mask).bit_count(), (blue & mask).bit_count())
             if counts[0] != counts[1]:
-                leader = 0 if counts[0] > counts[1] else 1
+                leader = RED if counts[RED] > counts[BLUE] else BLUE
                 points = [0, 0]
-                points[leader] = award(self.stones[leader], counts[leader], counts[1 - leader])
+                points[leader] = award(self.stones[leader], counts[leader], counts[leader.other])
             elif counts[0] and not self.rules.scoring_tie_nobody_scores:
-                points = [award(self.stones[p], counts[p], counts[1 - p]) for p in (0, 1)]
+                points = [award(self.stones[p], counts[p], counts[p.other]) for p in PLAYERS]
             else:
                 points = [0, 0]
             self._score_category(category, title, counts, points, events)
@@ -534,9 +536,9 @@ class GameState:
             (blue & (BONUS1_MASK | BONUS2_MASK)).bit_count()), bonus, events)
         returned = self.dead[:]
         if self.rules.dead_return_to_supply:
-            self.supply = [self.supply[p] + returned[p] for p in (0, 1)]
+            self.supply = [self.supply[p] + returned[p] for p in PLAYERS]
         else:
-            self.retired = [self.retired[p] + returned[p] for p in (0, 1)]
+            self.retired = [self.retired[p] + returned[p] for p in PLAYERS]
         self.dead = [0, 0]
         if events is not None:
             events.append(E.StonesReturned(returned[0], returned[1], self.rules.dead_return_to_supply))
@@ -552,7 +554,7 @@ class GameState:
 
     def _finish_on_points(self, termination: Termination, events: list | None) -> None:
         red, blue = self.scores
-        self._finish(Outcome(termination, None if red == blue else PLAYERS[0 if red > blue else 1]), events)
+        self._finish(Outcome(termination, None if red == blue else RED if red > blue else BLUE), events)
 
     def _finish(self, outcome: Outcome, events: list | None) -> None:
         self.phase = OVER
@@ -576,26 +578,24 @@ _CATEGORIES = (
 
 def new_game(
     seed: int,
-    decks: tuple[list[int], list[int]] | dict | None = None,
+    decks: tuple[Sequence[int], Sequence[int]] | None = None,
     rules: Rules = DEFAULT_RULES,
 ) -> tuple[GameState, list[E.Event]]:
-    """Start a game: decks from ``decks`` (top card first, red then blue) or from the seed.
+    """Start a game: decks from ``decks`` (red's then blue's, top card first) or from the seed.
 
     Returns the state at the first commit and the events of the opening draw.
     """
     if decks is None:
-        top_first = (starting_deck(seed, 0), starting_deck(seed, 1))
+        top_first = (starting_deck(seed, RED), starting_deck(seed, BLUE))
     else:
-        if isinstance(decks, dict):
-            decks = (decks["red"], decks["blue"])
-        top_first = (check_deck(decks[0]), check_deck(decks[1]))
+        top_first = (check_deck(decks[RED]), check_deck(decks[BLUE]))
     state = GameState(rules, seed, (list(reversed(top_first[0])), list(reversed(top_first[1]))))
     events: list[E.Event] = []
     state._start_round(events)
     return state, events
 
 
-def apply(state: GameState, player: int, move: Move) -> tuple[GameState, list[E.Event]]:
+def apply(state: GameState, player: Player, move: Move) -> tuple[GameState, list[E.Event]]:
     """The state after ``player`` plays ``move``, and the events it caused (``state`` is unchanged)."""
     new = state.copy()
     events: list[E.Event] = []
@@ -603,7 +603,7 @@ def apply(state: GameState, player: int, move: Move) -> tuple[GameState, list[E.
     return new, events
 
 
-def decision_sentence(state: GameState, player: int) -> str | None:
+def decision_sentence(state: GameState, player: Player) -> str | None:
     """The decision ``player`` faces now, in one plain sentence (None: nothing to decide)."""
     phase = state.phase
     if phase is OVER:
@@ -620,5 +620,5 @@ def decision_sentence(state: GameState, player: int) -> str | None:
     if phase is REMOVE:
         if state.target == player:
             return f"Remove one of your own stones from {temples}"
-        return f"Remove {n} of {PLAYERS[state.target]}'s stones from {temples}"
+        return f"Remove {n} of {state.target}'s stones from {temples}"
     return f"Place {n} {stones} in {temples}"

@@ -15,7 +15,7 @@ from .errors import IllegalMove, RecordError
 from .game import GameState, new_game
 from .moves import Move, move_from_dict
 from .options import DEFAULT_RULES, Rules
-from .players import Player
+from .players import BLUE, PLAYERS, RED, Player, name_of
 
 FORMAT = "aton-record/1"
 
@@ -23,18 +23,18 @@ FORMAT = "aton-record/1"
 @dataclass
 class GameRecord:
     seed: int
-    decks: dict[str, list[int]] | None = None
+    decks: tuple[tuple[int, ...], tuple[int, ...]] | None = None  # red's, blue's; top card first
     moves: list[tuple[Player, Move]] = field(default_factory=list)
     meta: dict = field(default_factory=dict)
     rules: Rules = DEFAULT_RULES
 
     def add(self, player: Player, move: Move) -> None:
-        self.moves.append((Player(player), move))
+        self.moves.append((player, move))
 
     def to_dict(self) -> dict:
         data: dict = {"format": FORMAT, "seed": self.seed}
         if self.decks is not None:
-            data["decks"] = {"red": list(self.decks["red"]), "blue": list(self.decks["blue"])}
+            data["decks"] = {str(p): list(self.decks[p]) for p in PLAYERS}
         data["moves"] = [{"player": str(p), **m.to_dict()} for p, m in self.moves]
         meta = dict(self.meta)
         if self.rules != DEFAULT_RULES:
@@ -54,13 +54,15 @@ class GameRecord:
             raise RecordError(f"seed must be an integer, got {seed!r}")
         decks = data.get("decks")
         if decks is not None:
-            if not isinstance(decks, dict) or set(decks) != {"red", "blue"}:
+            if not isinstance(decks, dict) or set(decks) != {str(p) for p in PLAYERS}:
                 raise RecordError("decks must be an object with exactly the keys 'red' and 'blue'")
-            for colour in ("red", "blue"):
+            checked = []
+            for p in PLAYERS:
                 try:
-                    check_deck(decks[colour])
+                    checked.append(check_deck(decks[str(p)]))
                 except ValueError as exc:
-                    raise RecordError(f"decks.{colour}: {exc}") from None
+                    raise RecordError(f"decks.{p}: {exc}") from None
+            decks = (checked[RED], checked[BLUE])
         meta = data.get("meta", {})
         if not isinstance(meta, dict):
             raise RecordError("meta must be an object")
@@ -99,7 +101,7 @@ def replay(record: GameRecord) -> GameState:
 def summary(state: GameState) -> dict:
     """The machine-readable summary of a position printed by ``aton replay --json``."""
     def both(values) -> dict:
-        return {"red": values[0], "blue": values[1]}
+        return {str(p): values[p] for p in PLAYERS}
 
     outcome = state.outcome()
     return {
@@ -108,7 +110,7 @@ def summary(state: GameState) -> dict:
         "scores": both(state.scores),
         "supply": both(state.supply),
         "dead": both(state.dead),
-        "temples": [[state.owner_name(t, s) for s in range(SQUARES_PER_TEMPLE)] for t in TEMPLES],
+        "temples": [[name_of(state.owner(t, s)) for s in range(SQUARES_PER_TEMPLE)] for t in TEMPLES],
         "exchange_used": both(state.exchange_used),
         **({"winner": None, "reason": None} if outcome is None else outcome.to_dict()),
     }

@@ -17,7 +17,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from .board import TEMPLES, index_of
 from .game import STONES_PER_PLAYER, GameState, Phase
 from .options import DEFAULT_RULES, Rules
 from .players import PLAYERS, Player
@@ -34,27 +33,21 @@ class Sampler:
     def __init__(self, v: View, rules: Rules = DEFAULT_RULES) -> None:
         if v.viewer is None:
             raise ValueError("a spectator's view cannot be completed: sample from a player's view")
-        if v.phase == Phase.OVER.value:
+        if v.phase is Phase.OVER:
             raise ValueError("the game is over: there is nothing left to sample")
-        me = int(Player.parse(v.viewer))
-        self.viewer = me
+        self.viewer: Player = v.viewer
         s = GameState(rules, 0, ([], []))
         s.round = v.round
-        s.phase = Phase(v.phase)
-        s.first = None if v.first is None else int(Player.parse(v.first))
-        s.active = None if v.active is None else int(Player.parse(v.active))
+        s.phase = v.phase
+        s.first = v.first
+        s.active = v.active
         s.turn_index = 0 if s.active is None or s.active == s.first else 1
-        stones = [0, 0]
-        for t, row in zip(TEMPLES, v.temples):
-            for sq, owner in enumerate(row):
-                if owner is not None:
-                    stones[int(Player.parse(owner))] |= 1 << index_of(t, sq)
-        s.stones = stones
+        s.stones = list(v.stones)
         self.unseen: list[list[int]] = []
         # per player: (hand cards to deal, face-down cartouche positions, hidden discards, deck)
         self.slots: list[tuple[int, tuple[int, ...], int, int]] = []
-        for p in (0, 1):
-            pv = v.player(PLAYERS[p])
+        for p in PLAYERS:
+            pv = v.player(p)
             s.scores[p] = pv.score
             s.supply[p] = pv.supply
             s.dead[p] = pv.dead
@@ -72,10 +65,10 @@ class Sampler:
                 face_down = tuple(i for i, c in enumerate(pv.cartouches) if c is None)
                 s.revealed[p] = pv.revealed
             hidden_discard = pv.discard - len(pv.discard_seen)
-            pool = list(unseen_cards(v, PLAYERS[p]).elements())
+            pool = list(unseen_cards(v, p).elements())
             if len(pool) != hidden_hand + len(face_down) + hidden_discard + pv.deck:
                 raise ValueError(
-                    f"inconsistent view: {PLAYERS[p]} has {len(pool)} unseen cards for "
+                    f"inconsistent view: {p} has {len(pool)} unseen cards for "
                     f"{hidden_hand} in hand, {len(face_down)} face down, {hidden_discard} "
                     f"discarded unseen and {pv.deck} in the deck")
             self.unseen.append(pool)
@@ -86,7 +79,7 @@ class Sampler:
             if decision is not None and decision.kind in ("remove", "place"):
                 s.remaining = decision.count
                 if decision.kind == "remove":
-                    s.target = int(Player.parse(decision.owner))
+                    s.target = decision.owner
         self.template = s
         if s.active is not None and (decision is None or decision.kind == "commit"):
             self._guess_opponent_turn()
@@ -100,7 +93,7 @@ class Sampler:
         if s.phase is Phase.REMOVE:
             removal = 0 if s.round == 1 else cards[1] - 2
             if removal >= 1:
-                s.target, s.remaining = 1 - active, removal
+                s.target, s.remaining = active.other, removal
             else:
                 s.target, s.remaining = active, 1
         elif s.phase is Phase.PLACE:
@@ -110,7 +103,7 @@ class Sampler:
         """A fresh state: the template with every unseen card dealt at random."""
         s = self.template.copy()
         s.seed = rng.getrandbits(62)  # future shuffles of the sampled state
-        for p in (0, 1):
+        for p in PLAYERS:
             pool = self.unseen[p][:]
             rng.shuffle(pool)
             hidden_hand, face_down, hidden_discard, deck = self.slots[p]
@@ -142,7 +135,7 @@ def sample_state(v: View, rng: random.Random, rules: Rules = DEFAULT_RULES) -> G
     return Sampler(v, rules).sample(rng)
 
 
-def card_counts(state: GameState, player: int) -> Counter:
+def card_counts(state: GameState, player: Player) -> Counter:
     """All of ``player``'s cards in ``state``, wherever they are (36, nine of each value)."""
     counts = Counter(state.decks[player])
     counts.update(state.hands[player])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .board import LAYOUT, TEMPLES, SquareKind
 from .game import KINGDOM_CAPACITY, GameState, decision_sentence
-from .players import PLAYERS
+from .players import BLUE, PLAYERS, RED
 
 _KIND_LETTER = {
     SquareKind.YELLOW: "y",
@@ -14,13 +14,13 @@ _KIND_LETTER = {
     SquareKind.BONUS1: "1",
     SquareKind.BONUS2: "2",
 }
-_STONE = {"red": "R", "blue": "B"}
+_STONE = {RED: "R", BLUE: "B"}
 
 
 def _cell(state: GameState, temple: int, square: int) -> str:
     """Two characters: the square's kind, and R/B for a stone or '.' when empty."""
-    owner = state.owner_name(temple, square)
-    return _KIND_LETTER[LAYOUT[temple - 1][square]] + (_STONE[owner] if owner else ".")
+    owner = state.owner(temple, square)
+    return _KIND_LETTER[LAYOUT[temple - 1][square]] + (_STONE[owner] if owner is not None else ".")
 
 
 def board_picture(state: GameState) -> str:
@@ -39,10 +39,9 @@ def board_picture(state: GameState) -> str:
 def position_text(state: GameState) -> str:
     """A readable summary of a position: board, scores, supplies, the Kingdom, whose move."""
     lines = [f"Round {state.round}, phase {state.phase.value}", "", board_picture(state), ""]
-    for p in (0, 1):
-        name = str(PLAYERS[p])
+    for p in PLAYERS:
         lines.append(
-            f"{name:<4}  score {state.scores[p]:>2}  supply {state.supply[p]:>2}  "
+            f"{p!s:<4}  score {state.scores[p]:>2}  supply {state.supply[p]:>2}  "
             f"on board {state.stones[p].bit_count():>2}  in the Kingdom {state.dead[p]}  "
             f"deck {len(state.decks[p]):>2}  exchange {'used' if state.exchange_used[p] else 'unused'}"
         )

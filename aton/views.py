@@ -13,10 +13,14 @@ from collections import Counter
 from dataclasses import dataclass, fields
 from functools import lru_cache
 
-from .board import SQUARES_PER_TEMPLE, TEMPLES, square_set
+from .board import SQUARES_PER_TEMPLE, TEMPLES, index_of, square_set
 from .cards import CARD_VALUES, FULL_DECK
-from .game import COMMIT, REMOVE, GameState, decision_sentence
-from .players import PLAYERS, Player
+from .game import COMMIT, REMOVE, GameState, Phase, decision_sentence
+from .outcome import Outcome
+from .players import BLUE, RED, Player
+
+#: A player's plain form (and None's): the one conversion ``to_dict`` needs, as a lookup.
+_NAME: dict[Player | None, str | None] = {None: None, RED: "red", BLUE: "blue"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,10 +31,24 @@ class Decision:
     sentence: str
     count: int = 0  # stones still to remove or place
     range: int = 0  # cartouche 3 of the acting player
-    owner: str | None = None  # whose stones are removed
+    owner: Player | None = None  # whose stones are removed
     squares: tuple[tuple[int, int], ...] = ()  # legal (temple, square) choices
     hand: tuple[int, ...] = ()  # the cards to commit
     can_exchange: bool = False
+
+    def to_dict(self) -> dict:
+        data = {name: getattr(self, name) for name in _DECISION_FIELDS}
+        data["owner"] = _NAME[self.owner]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Decision":
+        return _known(cls, {
+            **data,
+            "owner": Player.parse_optional(data.get("owner")),
+            "squares": tuple(tuple(sq) for sq in data["squares"]),
+            "hand": tuple(data["hand"]),
+        })
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,32 +67,64 @@ class PlayerView:
     revealed: int  # how many cartouches (from 1) are face up for everyone
     exchange_used: bool
 
+    @classmethod
+    def from_dict(cls, data: dict) -> "PlayerView":
+        hand = data["hand"]
+        return _known(cls, {
+            **data,
+            "discard_seen": tuple(data["discard_seen"]),
+            "hand": None if hand is None else tuple(hand),
+            "cartouches": tuple(data["cartouches"]),
+        })
+
 
 @dataclass(frozen=True, slots=True)
 class View:
-    viewer: str | None  # "red", "blue" or None for a spectator
+    """What one receiver may know.  Its plain form (``to_dict``, as on the wire) names the
+    players "red"/"blue", lists the board as ``temples`` and the end as ``winner`` ("draw"
+    when nobody won) and ``reason``."""
+
+    viewer: Player | None  # None: a spectator
     round: int
-    phase: str
-    pending: tuple[str, ...]
-    first: str | None
-    active: str | None
+    phase: Phase
+    pending: tuple[Player, ...]
+    first: Player | None
+    active: Player | None
     range: int | None  # cartouche 3 of the active player during their turn
     red: PlayerView
     blue: PlayerView
-    temples: tuple[tuple[str | None, ...], ...]  # 4 x 12: "red", "blue" or None
-    winner: str | None
-    reason: str | None
+    stones: tuple[int, int]  # each player's stones as a bitmask (see ``aton.board``), red's first
+    outcome: Outcome | None  # None while the game goes on
     decision: Decision | None
 
+    @property
+    def temples(self) -> tuple[tuple[Player | None, ...], ...]:
+        """Whose stone stands on each square, temple by temple (None: empty)."""
+        return temple_owners(*self.stones)
+
+    def player(self, player: Player) -> PlayerView:
+        return self.red if player is RED else self.blue
+
     def to_dict(self) -> dict:
-        """The plain form sent to clients (the same as ``dataclasses.asdict``, several times faster:
-        the server builds one per receiver on every move)."""
-        data = {name: getattr(self, name) for name in _VIEW_FIELDS}
-        data["red"] = _flat(self.red, _PLAYER_FIELDS)
-        data["blue"] = _flat(self.blue, _PLAYER_FIELDS)
-        if self.decision is not None:
-            data["decision"] = _flat(self.decision, _DECISION_FIELDS)
-        return data
+        """The plain form sent to clients (built field by field: the server builds one per
+        receiver on every move)."""
+        outcome = self.outcome
+        ended = _NOT_OVER if outcome is None else outcome.to_dict()
+        return {
+            "viewer": _NAME[self.viewer],
+            "round": self.round,
+            "phase": self.phase.value,
+            "pending": _PENDING_NAMES[self.pending],
+            "first": _NAME[self.first],
+            "active": _NAME[self.active],
+            "range": self.range,
+            "red": _flat(self.red, _PLAYER_FIELDS),
+            "blue": _flat(self.blue, _PLAYER_FIELDS),
+            "temples": temple_names(*self.stones),
+            "winner": ended["winner"],
+            "reason": ended["reason"],
+            "decision": None if self.decision is None else self.decision.to_dict(),
+        }
 
     @classmethod
     def from_dict(cls, data: dict) -> "View":
@@ -84,24 +134,30 @@ class View:
         fields (a compatible protocol change) does not break an older client.
         """
         decision = data.get("decision")
-        return _known(cls, {
-            **data,
-            "pending": tuple(data["pending"]),
-            "red": _player_view_from_dict(data["red"]),
-            "blue": _player_view_from_dict(data["blue"]),
-            "temples": tuple(tuple(row) for row in data["temples"]),
-            "decision": None if decision is None else _known(Decision, {
-                **decision,
-                "squares": tuple(tuple(sq) for sq in decision["squares"]),
-                "hand": tuple(decision["hand"]),
-            }),
-        })
+        winner = data.get("winner")
+        return cls(
+            viewer=Player.parse_optional(data["viewer"]),
+            round=data["round"],
+            phase=Phase(data["phase"]),
+            pending=tuple(Player.parse(p) for p in data["pending"]),
+            first=Player.parse_optional(data["first"]),
+            active=Player.parse_optional(data["active"]),
+            range=data["range"],
+            red=PlayerView.from_dict(data["red"]),
+            blue=PlayerView.from_dict(data["blue"]),
+            stones=stones_of(data["temples"]),
+            outcome=None if winner is None else Outcome.from_dict(data),
+            decision=None if decision is None else Decision.from_dict(decision),
+        )
 
-    def player(self, player: Player | str) -> PlayerView:
-        return self.red if str(player) == "red" else self.blue
+
+_NOT_OVER = {"winner": None, "reason": None}
+_PENDING_NAMES: dict[tuple[Player, ...], tuple[str, ...]] = {
+    pending: tuple(str(p) for p in pending) for pending in ((), (RED,), (BLUE,), (RED, BLUE))
+}
 
 
-def _player_view(state: GameState, p: int, viewer: int | None) -> PlayerView:
+def _player_view(state: GameState, p: Player, viewer: Player | None) -> PlayerView:
     cartouches = state.cartouches[p]
     shown = 4 if viewer == p else state.revealed[p]  # a player knows their own cartouches
     faces: tuple[int | None, ...] = (
@@ -129,7 +185,6 @@ def _flat(obj, names: tuple[str, ...]) -> dict:
     return {name: getattr(obj, name) for name in names}
 
 
-_VIEW_FIELDS = tuple(f.name for f in fields(View))
 _PLAYER_FIELDS = tuple(f.name for f in fields(PlayerView))
 _DECISION_FIELDS = tuple(f.name for f in fields(Decision))
 
@@ -140,17 +195,7 @@ def _known(cls, data: dict):
     return cls(**{k: v for k, v in data.items() if k in names})
 
 
-def _player_view_from_dict(data: dict) -> PlayerView:
-    hand = data["hand"]
-    return _known(PlayerView, {
-        **data,
-        "discard_seen": tuple(data["discard_seen"]),
-        "hand": None if hand is None else tuple(hand),
-        "cartouches": tuple(data["cartouches"]),
-    })
-
-
-def decision_for(state: GameState, player: int) -> Decision | None:
+def decision_for(state: GameState, player: Player) -> Decision | None:
     sentence = decision_sentence(state, player)
     if sentence is None:
         return None
@@ -166,14 +211,14 @@ def decision_for(state: GameState, player: int) -> Decision | None:
         sentence=sentence,
         count=state.remaining,
         range=state.range_value,
-        owner=str(PLAYERS[state.target]) if state.phase is REMOVE else None,
+        owner=state.target if state.phase is REMOVE else None,
         squares=tuple(square_set(state.legal_mask())),
     )
 
 
 @lru_cache(maxsize=1024)
-def temple_owners(red_stones: int, blue_stones: int) -> tuple[tuple[str | None, ...], ...]:
-    """Whose stone stands on each square, temple by temple: "red", "blue" or None.
+def temple_owners(red_stones: int, blue_stones: int) -> tuple[tuple[Player | None, ...], ...]:
+    """Whose stone stands on each square, temple by temple: RED, BLUE or None.
 
     Cached on the two stone masks: the views of all receivers of one move share it.
     """
@@ -185,34 +230,48 @@ def temple_owners(red_stones: int, blue_stones: int) -> tuple[tuple[str | None, 
 
 
 @lru_cache(maxsize=4096)
-def _temple_row(red: int, blue: int) -> tuple[str | None, ...]:
-    return tuple("red" if red >> bit & 1 else "blue" if blue >> bit & 1 else None
+def _temple_row(red: int, blue: int) -> tuple[Player | None, ...]:
+    return tuple(RED if red >> bit & 1 else BLUE if blue >> bit & 1 else None
                  for bit in range(SQUARES_PER_TEMPLE))
 
 
-def view(state: GameState, player: Player | int | None) -> View:
+@lru_cache(maxsize=1024)
+def temple_names(red_stones: int, blue_stones: int) -> tuple[tuple[str | None, ...], ...]:
+    """``temple_owners`` in plain form: "red", "blue" or None per square."""
+    return tuple(tuple(_NAME[owner] for owner in row) for row in temple_owners(red_stones, blue_stones))
+
+
+def stones_of(temples) -> tuple[int, int]:
+    """The red and blue stone masks of a plain ``temples`` grid (4 lists of 12 "red"/"blue"/None)."""
+    stones = [0, 0]
+    if len(temples) != len(TEMPLES) or any(len(row) != SQUARES_PER_TEMPLE for row in temples):
+        raise ValueError("temples must be 4 lists of 12 squares")
+    for temple, row in zip(TEMPLES, temples):
+        for square, owner in enumerate(row):
+            if owner is not None:
+                stones[Player.parse(owner)] |= 1 << index_of(temple, square)
+    return stones[RED], stones[BLUE]
+
+
+def view(state: GameState, player: Player | None) -> View:
     """What ``player`` may know of ``state`` (None: a spectator)."""
-    viewer = None if player is None else int(player)
-    outcome = state.outcome()
-    ended = {"winner": None, "reason": None} if outcome is None else outcome.to_dict()
     return View(
-        viewer=None if viewer is None else str(PLAYERS[viewer]),
+        viewer=player,
         round=state.round,
-        phase=state.phase.value,
-        pending=tuple(str(p) for p in state.pending()),
-        first=None if state.first is None else str(PLAYERS[state.first]),
-        active=None if state.active is None else str(PLAYERS[state.active]),
+        phase=state.phase,
+        pending=state.pending(),
+        first=state.first,
+        active=state.active,
         range=state.range_value if state.active is not None else None,
-        red=_player_view(state, 0, viewer),
-        blue=_player_view(state, 1, viewer),
-        temples=temple_owners(state.stones[0], state.stones[1]),
-        winner=ended["winner"],
-        reason=ended["reason"],
-        decision=None if viewer is None else decision_for(state, viewer),
+        red=_player_view(state, RED, player),
+        blue=_player_view(state, BLUE, player),
+        stones=(state.stones[RED], state.stones[BLUE]),
+        outcome=state.outcome(),
+        decision=None if player is None else decision_for(state, player),
     )
 
 
-def unseen_cards(v: View, player: Player | str) -> Counter:
+def unseen_cards(v: View, player: Player) -> Counter:
     """The multiset of ``player``'s cards whose values the receiver of ``v`` has not seen.
 
     They are somewhere in that player's deck, hand, face-down cartouches or exchanged

@@ -4,59 +4,55 @@ The server sends the receiver's whole view with every frame; the model keeps the
 latest one, the commitments and clocks that came with it, and every event in
 order (the log and the saved game are made from them).  A gap in the event
 versions means frames were lost: ``advance`` says so and the caller asks ``sync``.
+
+Seats are ``Player`` values here: the frame's "red"/"blue" keys are read once, on
+the way in (``from_state``, ``resync``, ``advance``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
+from aton.players import BLUE, RED, Player
 from aton.views import Decision, PlayerView, View
 from protocol import messages as m
-
-_VIEW_FIELDS = frozenset(f.name for f in fields(View))
-
-
-def parse_view(data: dict) -> View:
-    """A ``View`` from the server's view map (which carries extra keys such as ``commitments``)."""
-    return View.from_dict({key: value for key, value in data.items() if key in _VIEW_FIELDS})
-
 
 def countdown(ms: int | None, since: float, now: float) -> int | None:
     """A clock read ``ms`` at ``since``, counted down locally to ``now``."""
     return None if ms is None else max(0, ms - int((now - since) * 1000))
 
 
-def other(seat: str) -> str:
-    return "blue" if seat == "red" else "red"
+def by_seat(data: dict) -> dict[Player, object]:
+    """A frame's map keyed by seat names ("red", "blue") keyed by ``Player``."""
+    return {Player.parse(seat): value for seat, value in data.items()}
 
 
 @dataclass
 class GameModel:
     game: int
-    seat: str | None  # None: watching
-    players: dict[str, dict]  # seat -> {name, kind, connected}
+    seat: Player | None  # None: watching
+    players: dict[Player, dict]  # seat -> {name, kind, connected}
     options: dict
     version: int
     view: View
-    raw_view: dict
-    commitments: dict[str, str]
-    clocks: dict[str, dict]
+    commitments: dict[Player, str]
+    clocks: dict[Player, dict]
     clocks_at: float  # the local monotonic time the clocks were read
     events: list[dict] = field(default_factory=list)
 
     @classmethod
     def from_state(cls, msg: m.GameState, now: float) -> "GameModel":
-        return cls(game=msg.game, seat=msg.seat, players=dict(msg.players), options=dict(msg.options),
-                   version=msg.version, view=parse_view(msg.view), raw_view=msg.view,
-                   commitments=dict(msg.view.get("commitments", {})), clocks=dict(msg.clocks), clocks_at=now,
-                   events=list(msg.log))
+        return cls(game=msg.game, seat=Player.parse_optional(msg.seat), players=by_seat(msg.players),
+                   options=dict(msg.options), version=msg.version, view=View.from_dict(msg.view),
+                   commitments=by_seat(msg.view.get("commitments", {})), clocks=by_seat(msg.clocks),
+                   clocks_at=now, events=list(msg.log))
 
     def resync(self, msg: m.GameState, now: float) -> list[dict]:
         """Take a fresh ``game_state`` of the same game (after a gap or a reconnection);
         the events of its log that are new to us (what happened while we were away)."""
         missed = [e for e in msg.log if e.get("version", 0) > self.version]
         self.events.extend(missed)
-        self.players = dict(msg.players)
+        self.players = by_seat(msg.players)
         self.version = msg.version
         self._take_view(msg.view, msg.clocks, now)
         return missed
@@ -81,38 +77,38 @@ class GameModel:
         return fresh
 
     def _take_view(self, data: dict, clocks: dict, now: float) -> None:
-        self.view = parse_view(data)
-        self.raw_view = data
-        self.commitments = dict(data.get("commitments", {}))
-        self.clocks = dict(clocks)
+        self.view = View.from_dict(data)
+        self.commitments = by_seat(data.get("commitments", {}))
+        self.clocks = by_seat(clocks)
         self.clocks_at = now
 
     def _note_presence(self, event: dict) -> None:
         kind = event.get("type")
-        if kind in ("disconnected", "reconnected") and event.get("player") in self.players:
-            self.players[event["player"]] = {**self.players[event["player"]],
-                                             "connected": kind == "reconnected"}
+        if kind in ("disconnected", "reconnected"):
+            seat = Player.parse(event["player"])
+            if seat in self.players:
+                self.players[seat] = {**self.players[seat], "connected": kind == "reconnected"}
 
     # ------------------------------------------------------------------ questions
 
     @property
     def is_over(self) -> bool:
-        return self.view.winner is not None
+        return self.view.outcome is not None
 
     @property
-    def opponent(self) -> str:
+    def opponent(self) -> Player:
         """The other seat (for a spectator: blue, so that red is drawn as "mine")."""
-        return other(self.seat) if self.seat else "blue"
+        return self.seat.other if self.seat is not None else BLUE
 
     @property
-    def bottom(self) -> str:
+    def bottom(self) -> Player:
         """The seat drawn as "mine": our own, or red for a spectator."""
-        return self.seat or "red"
+        return self.seat if self.seat is not None else RED
 
-    def name(self, seat: str) -> str:
+    def name(self, seat: Player) -> str:
         return str(self.players.get(seat, {}).get("name", seat))
 
-    def player(self, seat: str) -> PlayerView:
+    def player(self, seat: Player) -> PlayerView:
         return self.view.player(seat)
 
     @property
@@ -125,13 +121,13 @@ class GameModel:
             return None
         return decision
 
-    def sealed(self, seat: str) -> bool:
+    def sealed(self, seat: Player) -> bool:
         """Whether ``seat`` has committed this round (sealed, or already applied)."""
         return self.commitments.get(seat, "none") != "none" or self.player(seat).committed
 
-    def clock_ms(self, seat: str) -> int | None:
+    def clock_ms(self, seat: Player) -> int | None:
         """``seat``'s time left when the clocks were read (None: no clock runs for them)."""
         return (self.clocks.get(seat) or {}).get("remaining_ms")
 
-    def strikes(self, seat: str) -> int:
+    def strikes(self, seat: Player) -> int:
         return int((self.clocks.get(seat) or {}).get("strikes", 0))

@@ -10,25 +10,29 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from aton.board import LAYOUT, describe_temples
+from aton.outcome import Outcome, Termination
+from aton.players import Player
 
 CARTOUCHE_ROLES = {1: "points", 2: "order and removal", 3: "range", 4: "placement"}
 
+#: Why the winner won, after "Red wins: ".
 REASONS = {
-    "points": "reached 40 points with cartouche 1",
-    "temple": "filled a whole temple",
-    "yellow": "holds all 14 yellow squares",
-    "green": "holds all 14 green squares",
-    "scoring": "has more points after a scoring round reached 40",
-    "round_limit": "has more points at the round limit",
-    "resign": "won by resignation",
-    "time": "won on time",
-    "abandoned": "won: the opponent left the game",
+    Termination.POINTS: "reached 40 points with cartouche 1",
+    Termination.TEMPLE: "filled a whole temple",
+    Termination.YELLOW: "holds all 14 yellow squares",
+    Termination.GREEN: "holds all 14 green squares",
+    Termination.SCORING: "has more points after a scoring round reached 40",
+    Termination.ROUND_LIMIT: "has more points at the round limit",
+    Termination.RESIGN: "won by resignation",
+    Termination.TIME: "won on time",
+    Termination.ABANDONED: "won: the opponent left the game",
 }
 _ACTIONS = {"commit": "committing", "open": "opening the commitment", "move": "moving"}
 
 
-def player_name(seat: str | None) -> str:
-    return (seat or "?").capitalize()
+def player_name(seat: Player | str | None) -> str:
+    """"Red", "Blue" ("?" for nobody); events still name players by their wire form."""
+    return "?" if seat is None else str(seat).capitalize()
 
 
 def square_name(temple: int, square: int) -> str:
@@ -41,14 +45,15 @@ def stones(n: int) -> str:
     return f"{n} stone" if n == 1 else f"{n} stones"
 
 
-def result_sentence(winner: str | None, reason: str | None) -> str:
-    """'Red wins: filled a whole temple.' or 'A draw: equal points after a scoring round.'"""
-    if winner in (None, "draw"):
-        return "A draw: equal points." if reason != "round_limit" else "A draw at the round limit."
-    return f"{player_name(winner)} wins: {REASONS.get(reason or '', reason or 'the game is over')}."
+def result_sentence(outcome: Outcome) -> str:
+    """'Red wins: filled a whole temple.' or 'A draw: equal points.'"""
+    if outcome.is_draw:
+        at_the_limit = outcome.termination is Termination.ROUND_LIMIT
+        return "A draw at the round limit." if at_the_limit else "A draw: equal points."
+    return f"{player_name(outcome.winner)} wins: {REASONS[outcome.termination]}."
 
 
-def narrate(events: Iterable[dict], seat: str | None) -> Iterator[str]:
+def narrate(events: Iterable[dict], seat: Player | None) -> Iterator[str]:
     """Log lines for ``events`` as the receiver in ``seat`` (None: a spectator) saw them."""
     reveals: list[dict] = []
     for event in events:
@@ -81,17 +86,13 @@ def _turn_started(e: dict) -> str:
     who = player_name(e["player"])
     removal = e["removal"]
     if removal > 0:
-        takes = f"removes {removal} of {player_name(_other(e['player']))}'s stones"
+        takes = f"removes {removal} of {player_name(Player.parse(e['player']).other)}'s stones"
     elif removal < 0:
         takes = "removes one of their own stones (cartouche 2 is a 1)"
     else:
         takes = "removes nothing"
     return (f"{who}'s turn: range {describe_temples(e['range'])} (cartouche 3), {takes}, "
             f"places {stones(e['placement'])} (cartouche 4).")
-
-
-def _other(seat: str) -> str:
-    return "blue" if seat == "red" else "red"
 
 
 def _turn_order(e: dict) -> str:
@@ -104,7 +105,7 @@ def _turn_order(e: dict) -> str:
     return f"{who} plays first: lower war card ({values})."
 
 
-def _line(e: dict, seat: str | None) -> str | None:
+def _line(e: dict, seat: Player | None) -> str | None:
     kind = e.get("type")
     who = player_name(e.get("player"))
     if kind == "round_started":
@@ -114,7 +115,7 @@ def _line(e: dict, seat: str | None) -> str | None:
     if kind == "cards_drawn":
         if e.get("cards"):
             return "You draw " + " ".join(str(c) for c in sorted(e["cards"])) + "."
-        return None if e.get("player") == seat else f"{who} draws 4 cards."
+        return None if seat is not None and e.get("player") == str(seat) else f"{who} draws 4 cards."
     if kind == "exchanged":
         return f"{who} spends the exchange token: 4 new cards."
     if kind == "committed":
@@ -157,7 +158,8 @@ def _line(e: dict, seat: str | None) -> str | None:
     if kind == "resigned":
         return f"{who} resigns."
     if kind == "game_over":
-        return (f"Game over. {result_sentence(e.get('winner'), e['reason'])} "
+        outcome = Outcome(Termination(e["reason"]), Player.parse_optional(e.get("winner")))
+        return (f"Game over. {result_sentence(outcome)} "
                 f"Final score: Red {e['red_score']}, Blue {e['blue_score']}.")
     if kind == "timeout":
         ran_out = f"{who}'s time ran out while {_ACTIONS.get(e['action'], e['action'])}"

@@ -28,7 +28,7 @@ def positions(seed: int, limit: int):
     def keep(state, player, move):
         if not state.is_over:
             for p in state.pending():
-                views.append(view(state, int(p)))
+                views.append(view(state, p))
 
     play_game(make_strategy("greedy", seed=seed), make_strategy("greedy", seed=seed + 1), seed, on_move=keep)
     commits = [v for v in views if v.decision.kind == "commit"][:limit]

@@ -8,7 +8,7 @@ lead of three; the bonus squares), plus the area win conditions as threats (a
 temple, all yellow, all green: worth more the fewer squares are missing, much
 less when opponent stones must be removed first; the opponent's threats count
 against), plus either side's chance to reach 40 with the next cartouche 1.  The
-weights (``Params``) were chosen by playing variants of ``greedy`` against each
+weights (the constants below) were chosen by playing variants of ``greedy`` against each
 other; ``win_probability`` squashes the value with a logistic scale fitted to
 the outcomes of greedy-against-greedy games.
 
@@ -25,7 +25,6 @@ states; nothing here ever sees more than the caller gives it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from itertools import permutations
 
 from aton.board import (
@@ -36,76 +35,61 @@ from aton.board import (
     GREEN_MASK,
     RANGE_MASK,
     TEMPLE_MASK,
+    TEMPLES,
     YELLOW_MASK,
 )
 from aton.game import OVER, PLACE, REMOVE, GameState
 from aton.moves import Commit, commit_moves, place_move, remove_move
+from aton.players import Player
 
 T1, T2, T3, T4 = TEMPLE_MASK[1], TEMPLE_MASK[2], TEMPLE_MASK[3], TEMPLE_MASK[4]
 K, B, P1, P2, Y, G = BLACK_MASK, BLUE_MASK, BONUS1_MASK, BONUS2_MASK, YELLOW_MASK, GREEN_MASK
 
-# ---------------------------------------------------------------------- parameters
+# ---------------------------------------------------------------------- weights and tables
+
+#: Smoothed sign of a majority lead of 0, 1, 2, 3 stones (4 and more: 1.0).
+SIGN_STEPS = (0.0, 0.35, 0.6, 0.8, 0.9)
+#: The value of completing an area (a temple, all yellow, all green), in points.
+AREA_WIN = 25.0
+#: Weight of an area threat by its distance (empty squares + 2 per enemy stone in it).
+THREAT_STEPS = (1.0, 0.55, 0.5, 0.42, 0.35, 0.16, 0.08, 0.04, 0.02, 0.01)
+#: How much the board's value at the next scoring counts against points already scored.
+BOARD_WEIGHT = 2.0
+#: Logistic scale from points to a win probability.
+SCALE = 18.0
+#: The worth of a chance to win by cartouche 1 next round (times that chance), in points.
+C1_RACE = 60.0
+
+#: ``SIGN[d + 20]``: the smoothed sign of a lead of ``d`` stones (-20 to 20).
+SIGN = tuple(math.copysign(SIGN_STEPS[abs(d)] if abs(d) < len(SIGN_STEPS) else 1.0, d) for d in range(-20, 21))
+_THREAT = THREAT_STEPS + (0.0,) * 48
 
 
-@dataclass(frozen=True)
-class Params:
-    """The heuristic's weights (all in points unless said otherwise)."""
-
-    #: smoothed sign of a majority lead of 0, 1, 2, 3 stones (4 and more: 1.0)
-    sign_steps: tuple[float, ...] = (0.0, 0.35, 0.6, 0.8, 0.9)
-    #: the value of completing an area (a temple, all yellow, all green)
-    area_win: float = 25.0
-    #: weight of an area threat by its distance (empty squares + 2 per enemy stone in it)
-    threat: tuple[float, ...] = (1.0, 0.55, 0.5, 0.42, 0.35, 0.16, 0.08, 0.04, 0.02, 0.01)
-    #: how much the board's value at the next scoring counts against points already scored
-    board_weight: float = 2.0
-    #: logistic scale from points to a win probability
-    scale: float = 18.0
-    #: extra board weight at the start of the game (fading linearly as the leader nears 40)
-    board_weight_early: float = 0.0
-    #: the worth of a chance to win by cartouche 1 next round (times that chance)
-    c1_race: float = 60.0
+def _threat(n: int, m: int, size: int) -> float:
+    """The threat of ``n`` own stones against ``m`` enemy ones in an area of ``size`` squares."""
+    empty = size - n - m
+    if empty < 0 or not n + m:
+        return 0.0
+    return AREA_WIN * _THREAT[empty + 2 * m]
 
 
-DEFAULT_PARAMS = Params()
-PARAMS = DEFAULT_PARAMS
+def _net_area(n: int, m: int, size: int) -> float:
+    """Own threat minus the opponent's threat in an area of ``size`` squares."""
+    return _threat(n, m, size) - _threat(m, n, size) if n + m <= size else 0.0
 
 
-def configure(params: Params) -> None:
-    """Rebuild the tables from ``params`` (module-wide: the evaluation is one per process)."""
-    global PARAMS, SIGN, THREAT, AREA_WIN, BOARD_WEIGHT, SCALE, BOARD_WEIGHT_EARLY, C1_RACE
-    global NET_T1, NET_T2, NET_T3, NET_T4, NET_K, NET_Y, NET_G
-    PARAMS = params
-    steps = params.sign_steps
-    SIGN = tuple(math.copysign(steps[abs(d)] if abs(d) < len(steps) else 1.0, d) for d in range(-20, 21))
-    THREAT = tuple(params.threat) + (0.0,) * 48
-    AREA_WIN, BOARD_WEIGHT, SCALE = params.area_win, params.board_weight, params.scale
-    BOARD_WEIGHT_EARLY, C1_RACE = params.board_weight_early, params.c1_race
-
-    def threat(n: int, m: int, size: int) -> float:
-        empty = size - n - m
-        if empty < 0 or not n + m:
-            return 0.0
-        return AREA_WIN * THREAT[empty + 2 * m]
-
-    def net_area(size: int):
-        """own threat minus opponent threat for an area of ``size`` squares"""
-        return lambda n, m: threat(n, m, size) - threat(m, n, size) if n + m <= size else 0.0
-
-    def table(fn) -> list[list[float]]:
-        return [[fn(n, m) for m in range(16)] for n in range(16)]
-
-    a12, a14 = net_area(12), net_area(14)
-    # temple tables: the majority value of the temple's scoring category + the temple's area
-    NET_T1 = table(lambda n, m: (n - m) + a12(n, m))
-    NET_T2 = table(lambda n, m: 5 * SIGN[n - m + 20] + a12(n, m))
-    NET_T3 = table(lambda n, m: SIGN[n - m + 20] * (n + m) / 2 + (n - m) / 2 + a12(n, m))
-    NET_T4 = table(a12)  # + the blue term of _v4
-    NET_K = table(lambda n, m: 8 * SIGN[n - m + 20])
-    NET_Y = NET_G = table(a14)
+def _table(value) -> tuple[tuple[float, ...], ...]:
+    """``value(n, m)`` for own and opponent counts 0-15, indexed ``[n][m]``."""
+    return tuple(tuple(value(n, m) for m in range(16)) for n in range(16))
 
 
-configure(DEFAULT_PARAMS)
+# The temple tables: the majority value of the temple's scoring category + the temple's area.
+NET_T1 = _table(lambda n, m: (n - m) + _net_area(n, m, 12))
+NET_T2 = _table(lambda n, m: 5 * SIGN[n - m + 20] + _net_area(n, m, 12))
+NET_T3 = _table(lambda n, m: SIGN[n - m + 20] * (n + m) / 2 + (n - m) / 2 + _net_area(n, m, 12))
+NET_T4 = _table(lambda n, m: _net_area(n, m, 12))  # + the blue term of _v4
+NET_K = _table(lambda n, m: 8 * SIGN[n - m + 20])
+NET_Y = NET_G = _table(lambda n, m: _net_area(n, m, 14))
 
 
 def _v4(n4: int, m4: int, bn: int, bm: int) -> float:
@@ -133,20 +117,18 @@ def board_value(own: int, opp: int) -> float:
     )
 
 
-def evaluate(state: GameState, player: int) -> float:
+def evaluate(state: GameState, player: Player) -> float:
     """The position's value for ``player`` in points (terminal: +-1000, draw 0)."""
     if state.phase is OVER:
         winner = state.outcome().winner
         if winner is None:
             return 0.0
-        return 1000.0 if int(winner) == player else -1000.0
-    own, opp = state.stones[player], state.stones[1 - player]
-    mine, theirs = state.scores[player], state.scores[1 - player]
-    weight = BOARD_WEIGHT
-    if BOARD_WEIGHT_EARLY:
-        weight += BOARD_WEIGHT_EARLY * max(0, 40 - max(mine, theirs)) / 40
-    value = (mine - theirs) + weight * board_value(own, opp)
-    if C1_RACE and (mine >= 34 or theirs >= 34):
+        return 1000.0 if winner is player else -1000.0
+    other = player.other
+    own, opp = state.stones[player], state.stones[other]
+    mine, theirs = state.scores[player], state.scores[other]
+    value = (mine - theirs) + BOARD_WEIGHT * board_value(own, opp)
+    if mine >= 34 or theirs >= 34:
         value += C1_RACE * (_C1_REACH[min(mine, 40)] - _C1_REACH[min(theirs, 40)])
     return value
 
@@ -158,13 +140,13 @@ _C1_REACH = [
 ]
 
 
-def win_probability(state: GameState, player: int) -> float:
+def win_probability(state: GameState, player: Player) -> float:
     """``evaluate`` squashed to [0, 1]: 1 a win, 0 a loss, 0.5 even."""
     if state.phase is OVER:
         winner = state.outcome().winner
         if winner is None:
             return 0.5
-        return 1.0 if int(winner) == player else 0.0
+        return 1.0 if winner is player else 0.0
     e = evaluate(state, player) / SCALE
     if e > 30:
         return 1.0
@@ -175,12 +157,9 @@ def win_probability(state: GameState, player: int) -> float:
 
 # ---------------------------------------------------------------------- square classes
 
-_KINDS = ((Y, "Y"), (G, "G"), (K, "K"), (B, "B"), (P1 | P2, "P"))
-#: (temple, kind, mask) of the 20 classes of interchangeable squares
-CLASSES: tuple[tuple[int, str, int], ...] = tuple(
-    (t, kind, TEMPLE_MASK[t] & kmask) for t in (1, 2, 3, 4) for kmask, kind in _KINDS
-)
-CLASS_MASKS = tuple(mask for _, _, mask in CLASSES)
+#: The squares of the 20 classes of interchangeable squares: temple by temple, its yellow,
+#: green, black, blue and bonus squares (the order of ``class_deltas``).
+CLASS_MASKS = tuple(TEMPLE_MASK[t] & kind for t in TEMPLES for kind in (Y, G, K, B, P1 | P2))
 assert all(CLASS_MASKS) and sum(m.bit_count() for m in CLASS_MASKS) == 48
 
 
@@ -247,14 +226,14 @@ def greedy_square(state: GameState) -> int:
     stones = state.stones
     rmask = RANGE_MASK[state.range_value]
     if state.phase is PLACE:
-        own, opp = stones[active], stones[1 - active]
+        own, opp = stones[active], stones[active.other]
         s, sign = 1, 1.0
         legal = ~(own | opp) & rmask
     else:
         target = state.target
-        own, opp = stones[target], stones[1 - target]
+        own, opp = stones[target], stones[target.other]
         s = -1
-        sign = 1.0 if target == active else -1.0
+        sign = 1.0 if target is active else -1.0
         legal = own & rmask
     key = (own, opp, legal, sign)
     found = _SQUARE_CACHE.get(key)
@@ -320,11 +299,6 @@ def _greedy_square(own: int, opp: int, legal: int, s: int, sign: float) -> int:
 _TEMPLES = (T1, T2, T3, T4)
 
 
-def greedy_square_move(state: GameState):
-    index = greedy_square(state)
-    return place_move(index) if state.phase is PLACE else remove_move(index)
-
-
 # ---------------------------------------------------------------------- commits
 
 _PERMS: dict[tuple[int, ...], tuple[tuple[int, int, int, int], ...]] = {}
@@ -340,21 +314,14 @@ def commit_options(hand: tuple[int, ...]) -> tuple[tuple[int, int, int, int], ..
     return found
 
 
-def commit_move(cards: tuple[int, int, int, int]) -> Commit:
-    """The shared Commit object for an assignment (no allocation in hot loops)."""
-    for move in commit_moves(cards):
-        if move.cards == cards:
-            return move
-    raise ValueError(cards)
-
-
 _COMMIT_OBJ: dict[tuple[int, int, int, int], Commit] = {}
 
 
 def commit_of(cards: tuple[int, int, int, int]) -> Commit:
+    """The engine's shared Commit object for an assignment (no allocation in hot loops)."""
     move = _COMMIT_OBJ.get(cards)
     if move is None:
-        move = _COMMIT_OBJ[cards] = commit_move(cards)
+        move = _COMMIT_OBJ[cards] = next(m for m in commit_moves(cards) if m.cards == cards)
     return move
 
 
@@ -373,7 +340,7 @@ def play_out_turns(state: GameState) -> None:
 
 
 __all__ = [
-    "CLASSES", "CLASS_MASKS", "board_value", "best_class", "class_deltas", "commit_of",
-    "commit_options", "evaluate", "greedy_square", "greedy_square_move", "play_out_turns",
+    "CLASS_MASKS", "board_value", "best_class", "class_deltas", "commit_of",
+    "commit_options", "evaluate", "greedy_square", "lowest_square", "play_out_turns",
     "win_probability",
 ]

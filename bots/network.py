@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from typing import Awaitable, Callable, Iterator
 
 from aton.moves import Commit, Exchange, Place, Remove
+from aton.outcome import Outcome
+from aton.players import Player
 from aton.views import View
 from protocol import messages as m
 from protocol.client import Client, ServerError
@@ -31,22 +33,23 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class GameResult:
     game: int
-    seat: str
-    winner: str  # "red", "blue" or "draw"
-    reason: str
-    scores: dict
+    seat: Player
+    outcome: Outcome
+    scores: tuple[int, int]  # red's, blue's
     rounds: int
     opponent: str
 
     @property
-    def outcome(self) -> str:
-        return "draw" if self.winner == "draw" else ("won" if self.winner == self.seat else "lost")
+    def verdict(self) -> str:
+        """"won", "lost" or "draw", for the bot's seat."""
+        winner = self.outcome.winner
+        return "draw" if winner is None else ("won" if winner is self.seat else "lost")
 
     def line(self) -> str:
         """One line for the terminal, e.g. ``game 12: won as red against Bot (easy), 41–23 (points), 9 rounds``."""
-        mine, theirs = self.scores[self.seat], self.scores["blue" if self.seat == "red" else "red"]
-        return (f"game {self.game}: {self.outcome} as {self.seat} against {self.opponent}, "
-                f"{mine}–{theirs} ({self.reason}), {self.rounds} rounds")
+        mine, theirs = self.scores[self.seat], self.scores[self.seat.other]
+        return (f"game {self.game}: {self.verdict} as {self.seat} against {self.opponent}, "
+                f"{mine}–{theirs} ({self.outcome.termination}), {self.rounds} rounds")
 
 
 @dataclass(frozen=True)
@@ -69,11 +72,6 @@ class Backoff:
 
 #: Failures worth another attempt: the server is down, restarting, unreachable or full.
 UNREACHABLE = (ConnectionError, OSError, asyncio.TimeoutError, asyncio.IncompleteReadError)
-
-
-def view_of(frame_view: dict) -> View:
-    """The engine's view in a frame (the server adds this round's commitments beside it)."""
-    return View.from_dict({k: v for k, v in frame_view.items() if k != "commitments"})
 
 
 class NetworkBot:
@@ -196,7 +194,7 @@ class NetworkBot:
         if isinstance(frame, m.GameState):
             if frame.game != self._game:
                 self._game = frame.game
-                self.strategy.on_game_start(view_of(frame.view))
+                self.strategy.on_game_start(View.from_dict(frame.view))
             self._players = frame.players
         if isinstance(frame, m.Update) and frame.game == self._game:
             self.strategy.on_events(list(frame.events))
@@ -216,7 +214,7 @@ class NetworkBot:
         if decision["kind"] == "commit" and (view["commitments"][seat] != "none" or self.client.has_sealed(game)):
             return  # committed already; the client opens it when the server asks
         self._answered = (game, version)
-        move = self.strategy.choose(view_of(view))
+        move = self.strategy.choose(View.from_dict(view))
         if isinstance(move, Commit):
             self._awaiting = await self.client.commit(game, move.cards)
         elif isinstance(move, Exchange):
@@ -226,15 +224,15 @@ class NetworkBot:
             self._awaiting = await self.client.send(kind(game=game, temple=move.temple, square=move.square))
 
     async def _finish(self, frame: m.GameState | m.Update, more_wanted: bool) -> None:
-        view = frame.view
-        seat = view["viewer"]
-        other = "blue" if seat == "red" else "red"
+        view = View.from_dict(frame.view)
+        seat, outcome = view.viewer, view.outcome
+        assert seat is not None and outcome is not None
+        opponent = str(seat.other)  # the players map of the frame is keyed by the wire's names
         result = GameResult(
-            game=frame.game, seat=seat, winner=view["winner"], reason=view["reason"],
-            scores={"red": view["red"]["score"], "blue": view["blue"]["score"]},
-            rounds=view["round"], opponent=self._players.get(other, {}).get("name", other))
+            game=frame.game, seat=seat, outcome=outcome, scores=(view.red.score, view.blue.score),
+            rounds=view.round, opponent=self._players.get(opponent, {}).get("name", opponent))
         self.results.append(result)
-        self.strategy.on_game_over(view_of(view))
+        self.strategy.on_game_over(view)
         self.on_result(result)
         self._game = None
         if more_wanted:

@@ -95,7 +95,7 @@ class Strategy:
         """Events of the game as this player may see them (``Event.to_dict`` form)."""
 
     def on_game_over(self, view: View) -> None:
-        """The game has ended; ``view.winner`` is "red", "blue" or "draw"."""
+        """The game has ended; ``view.outcome`` says who won (``winner`` None: a draw) and why."""
 
     # ------------------------------------------------------------------ for runners
 

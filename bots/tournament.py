@@ -13,14 +13,14 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from aton.game import GameState, new_game
 from aton.moves import Exchange
 from aton.options import DEFAULT_RULES, Rules
 from aton.outcome import Outcome, Termination
-from aton.players import PLAYERS, Player
+from aton.players import PLAYERS, RED, Player
 from aton.views import view
 
 from .strategy import Strategy, make_strategy, parse_spec
@@ -59,7 +59,7 @@ def play_game(
     blue: Strategy,
     seed: int,
     rules: Rules = DEFAULT_RULES,
-    on_move: Callable[[GameState, int, Any], None] | None = None,
+    on_move: Callable[[GameState, Player, Any], None] | None = None,
 ) -> GameResult:
     """Play one game between two strategies; the bots receive views only.
 
@@ -71,28 +71,28 @@ def play_game(
     start = time.perf_counter()
     bots = (red, blue)
     state, events = new_game(seed, rules=rules)
-    listeners = [p for p in (0, 1) if _wants_events(bots[p])]
+    listeners = [p for p in PLAYERS if _wants_events(bots[p])]
 
     def deliver(evs: list) -> None:
         for p in listeners:
-            bots[p].on_events([e.for_viewer(PLAYERS[p]).to_dict() for e in evs])
+            bots[p].on_events([e.for_viewer(p).to_dict() for e in evs])
 
     decisions = [0, 0]
     think = [0.0, 0.0]
 
-    def ask(p: int, v) -> Any:
+    def ask(p: Player, v) -> Any:
         t0 = time.perf_counter()
         move = bots[p].choose(v)
         think[p] += time.perf_counter() - t0
         decisions[p] += 1
         return move
 
-    for p in (0, 1):
+    for p in PLAYERS:
         bots[p].on_game_start(view(state, p))
     if listeners:
         deliver(events)
     while not state.is_over:
-        pending = [int(p) for p in state.pending()]
+        pending = state.pending()
         views = [view(state, p) for p in pending]
         moves = [ask(p, v) for p, v in zip(pending, views)]
         for p, move in zip(pending, moves):
@@ -108,7 +108,7 @@ def play_game(
                 move = ask(p, view(state, p))
             if state.is_over:
                 break
-    for p in (0, 1):
+    for p in PLAYERS:
         bots[p].on_game_over(view(state, p))
     outcome = state.outcome()
     assert outcome is not None  # the round limit ends every game
@@ -151,17 +151,17 @@ class TournamentResult:
     wall_s: float = 0.0
     reasons: dict[str, int] = field(default_factory=dict)
 
-    def add(self, result: GameResult, a_colour: int) -> None:
+    def add(self, result: GameResult, a_colour: Player) -> None:
         self.games += 1
         winner = result.winner
         if winner is None:
             self.draws += 1
-        elif winner == a_colour:
+        elif winner is a_colour:
             self.a_wins += 1
         else:
             self.b_wins += 1
         self.rounds += result.rounds
-        b_colour = 1 - a_colour
+        b_colour = a_colour.other
         self.decisions[0] += result.decisions[a_colour]
         self.decisions[1] += result.decisions[b_colour]
         self.think_s[0] += result.think_s[a_colour]
@@ -201,18 +201,17 @@ def _ms(seconds: float, count: int) -> float:
     return round(1000 * seconds / count, 3) if count else 0.0
 
 
-def game_plan(games: int, seed: int) -> list[tuple[int, int, int]]:
+def game_plan(games: int, seed: int) -> list[tuple[int, int, Player]]:
     """(game number, deck seed, A's colour) of every game of a tournament."""
-    return [(i, derive_seed("aton-tournament", seed, i // 2), i % 2) for i in range(games)]
+    return [(i, derive_seed("aton-tournament", seed, i // 2), PLAYERS[i % 2]) for i in range(games)]
 
 
-def _play_one(args: tuple) -> tuple[int, int, dict]:
+def _play_one(args: tuple) -> tuple[int, Player, GameResult]:
     (a_spec, a_opts), (b_spec, b_opts), seed, i, game_seed, a_colour, rules_dict = args
     a = make_strategy(a_spec, seed=derive_seed("aton-bot", seed, i, "a"), **a_opts)
     b = make_strategy(b_spec, seed=derive_seed("aton-bot", seed, i, "b"), **b_opts)
-    red, blue = (a, b) if a_colour == 0 else (b, a)
-    result = play_game(red, blue, game_seed, rules=Rules.from_dict(rules_dict))
-    return i, a_colour, asdict(result)
+    red, blue = (a, b) if a_colour is RED else (b, a)
+    return i, a_colour, play_game(red, blue, game_seed, rules=Rules.from_dict(rules_dict))
 
 
 def run_tournament(
@@ -245,14 +244,14 @@ def run_tournament(
 
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             outcomes = pool.imap(_play_one, tasks)
-            for done, (i, colour, data) in enumerate(outcomes, 1):
-                result.add(GameResult(**data), colour)
+            for done, (_, colour, game) in enumerate(outcomes, 1):
+                result.add(game, colour)
                 if progress:
                     progress(done, result)
     else:
         for done, task in enumerate(tasks, 1):
-            _, colour, data = _play_one(task)
-            result.add(GameResult(**data), colour)
+            _, colour, game = _play_one(task)
+            result.add(game, colour)
             if progress:
                 progress(done, result)
     result.wall_s = time.perf_counter() - start

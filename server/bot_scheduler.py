@@ -52,7 +52,7 @@ def decide(level: str, seed: int, view_data: dict, budget_ms: float | None = Non
     """
     options = {} if budget_ms is None else {"budget_ms": budget_ms}
     strategy = make_strategy(level, seed=seed, **options)
-    view = View.from_dict({k: v for k, v in view_data.items() if k != "commitments"})
+    view = View.from_dict(view_data)
     return strategy.choose(view).to_dict()
 
 

@@ -8,15 +8,19 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
-from ..narrate import result_sentence
+from aton.outcome import Outcome
+from aton.players import Player
+
+from ..narrate import player_name, result_sentence
 
 
-def headline(winner: str | None, seat: str | None) -> str:
-    if winner in (None, "draw"):
+def headline(outcome: Outcome, seat: Player | None) -> str:
+    winner = outcome.winner
+    if winner is None:
         return "A draw"
     if seat is None:
-        return f"{winner.capitalize()} wins"
-    return "You win!" if winner == seat else "You lose"
+        return f"{player_name(winner)} wins"
+    return "You win!" if winner is seat else "You lose"
 
 
 class EndScreen(ModalScreen[None]):
@@ -27,17 +31,17 @@ class EndScreen(ModalScreen[None]):
         Binding("escape", "close", "See the board"),
     ]
 
-    def __init__(self, winner: str | None, reason: str | None, seat: str | None,
+    def __init__(self, outcome: Outcome, seat: Player | None,
                  scores: tuple[int, int], can_rematch: bool, can_save: bool) -> None:
         super().__init__(classes="dialog")
-        self.winner, self.reason, self.seat = winner, reason, seat
+        self.outcome, self.seat = outcome, seat
         self.scores, self.can_rematch, self.can_save = scores, can_rematch, can_save
 
     def compose(self) -> ComposeResult:
         red, blue = self.scores
         with Vertical(classes="dialog-box"):
-            yield Label(headline(self.winner, self.seat), classes="dialog-title", id="headline", markup=False)
-            yield Label(result_sentence(self.winner, self.reason), classes="dialog-text", markup=False)
+            yield Label(headline(self.outcome, self.seat), classes="dialog-title", id="headline", markup=False)
+            yield Label(result_sentence(self.outcome), classes="dialog-text", markup=False)
             yield Label(f"Final score:  ● Red {red}  —  ■ Blue {blue}", classes="dialog-text", id="final-score", markup=False)
             yield Label("", classes="dialog-hint", id="rematch-note", markup=False)
             with Horizontal(classes="dialog-buttons"):

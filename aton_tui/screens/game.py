@@ -16,11 +16,13 @@ from textual.events import Resize
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 
+from aton.game import Phase
+from aton.players import BLUE, PLAYERS, RED, Player
 from protocol import messages as m
 
 from ..board_cursor import BoardCursor
 from ..model import GameModel
-from ..narrate import narrate, result_sentence
+from ..narrate import narrate, player_name, result_sentence
 from ..widgets.board import Board
 from ..widgets.commit_panel import CommitPanel
 from ..widgets.game_log import GameLog
@@ -80,7 +82,7 @@ class GameScreen(Screen):
         self.committing_for: tuple[int, tuple[int, ...]] | None = None  # (round, hand) of the draft
         self.sent: int | None = None  # request id of a move not yet answered by an update
         self.acked = False
-        self.hidden_reveals: list[tuple[str, int]] = []  # cartouches still to turn over
+        self.hidden_reveals: list[tuple[Player, int]] = []  # cartouches still to turn over
         self.reveal_round = 0
         self.modals: list[Callable[[], ModalScreen]] = []
         self.end_shown = False
@@ -181,39 +183,39 @@ class GameScreen(Screen):
         model = self.model
         if model.seat is None:
             return f"You watch game {model.game}.  ? shows the rules and the keys."
-        return (f"Game {model.game}: you play {model.seat.capitalize()} against {model.name(model.opponent)}.  "
+        return (f"Game {model.game}: you play {player_name(model.seat)} against {model.name(model.opponent)}.  "
                 f"? shows the rules and the keys.")
 
     def _top_line(self) -> str:
         model = self.model
         round_text = f"Round {model.view.round}"
         if model.seat is None:
-            who = f"watching {model.name('red')} (red) vs {model.name('blue')} (blue)"
+            who = f"watching {model.name(RED)} (red) vs {model.name(BLUE)} (blue)"
         else:
-            who = (f"you are {SEAT_SYMBOL[model.seat]} {model.seat.capitalize()} against "
+            who = (f"you are {SEAT_SYMBOL[model.seat]} {player_name(model.seat)} against "
                    f"{model.name(model.opponent)}")
         return f" ATON  ·  {round_text}  ·  game {model.game}  ·  {who}"
 
-    def _row(self, seat: str) -> PlayerRow:
+    def _row(self, seat: Player) -> PlayerRow:
         model = self.model
         pv = model.player(seat)
-        you = seat == model.seat
+        you = seat is model.seat
         return PlayerRow(
             seat=seat, name=model.name(seat), you=you,
             connected=bool(model.players.get(seat, {}).get("connected", True)),
             to_move=seat in model.view.pending and not model.is_over and not (
-                model.view.phase == "commit" and model.sealed(seat)),
+                model.view.phase is Phase.COMMIT and model.sealed(seat)),
             cartouches=self._cartouches(seat),
             supply=pv.supply, deck=pv.deck, discard=pv.discard, exchange_used=pv.exchange_used,
             clock_ms=model.clock_ms(seat), clock_at=model.clocks_at, strikes=model.strikes(seat),
         )
 
-    def _cartouches(self, seat: str) -> tuple[Cartouche, ...]:
+    def _cartouches(self, seat: Player) -> tuple[Cartouche, ...]:
         model = self.model
         faces = model.player(seat).cartouches
         draft = self.query_one(CommitPanel).draft
-        ours = seat == model.seat
-        sealed_draft = ours and model.view.phase == "commit" and model.sealed(seat) and draft.complete
+        ours = seat is model.seat
+        sealed_draft = ours and model.view.phase is Phase.COMMIT and model.sealed(seat) and draft.complete
         result = []
         for i, value in enumerate(faces):
             turning = (seat, i + 1) in self.hidden_reveals
@@ -232,7 +234,7 @@ class GameScreen(Screen):
     def _decision_line(self, decision) -> str:
         model, view = self.model, self.model.view
         if model.is_over:
-            return "Game over. " + result_sentence(view.winner, view.reason) + "  (e: result, l: lobby)"
+            return "Game over. " + result_sentence(view.outcome) + "  (e: result, l: lobby)"
         if self.sent is not None:
             return "Sending…"
         if decision is not None:
@@ -240,15 +242,14 @@ class GameScreen(Screen):
                 return f"▶ {decision.sentence}, then Enter."
             line = f"▶ {decision.sentence}: Enter or a click on a lit square."
             return line if len(line) < self.size.width - 2 else f"▶ {decision.sentence}."
-        if view.phase == "commit":
-            waiting = [s for s in ("red", "blue") if not model.sealed(s)]
-            if model.seat and model.seat not in waiting:
-                return (f"Sealed. Waiting for {model.opponent.capitalize()} to commit…" if waiting
+        if view.phase is Phase.COMMIT:
+            waiting = [s for s in PLAYERS if not model.sealed(s)]
+            if model.seat is not None and model.seat not in waiting:
+                return (f"Sealed. Waiting for {player_name(model.opponent)} to commit…" if waiting
                         else "Both have committed: opening the cartouches…")
             return "Both players are choosing their cartouches…"
-        active = (view.active or "").capitalize()
-        verb = "removing stones" if view.phase == "remove" else "placing stones"
-        return f"{active} is {verb} (temples 1–{view.range})…"
+        verb = "removing stones" if view.phase is Phase.REMOVE else "placing stones"
+        return f"{player_name(view.active)} is {verb} (temples 1–{view.range})…"
 
     # ------------------------------------------------------------------ committing
 
@@ -375,7 +376,8 @@ class GameScreen(Screen):
         if self.reveal_round != self.model.view.round:
             self.hidden_reveals.clear()
             self.reveal_round = self.model.view.round
-        self.hidden_reveals.extend((e["player"], e["cartouche"]) for e in events if e.get("type") == "card_revealed")
+        self.hidden_reveals.extend((Player.parse(e["player"]), e["cartouche"])
+                                   for e in events if e.get("type") == "card_revealed")
 
     def _reveal_next(self) -> None:
         if self.hidden_reveals:
@@ -409,7 +411,7 @@ class GameScreen(Screen):
 
     def _end_screen(self) -> EndScreen:
         view = self.model.view
-        self.end_screen = EndScreen(view.winner, view.reason, self.model.seat,
+        self.end_screen = EndScreen(view.outcome, self.model.seat,
                                     (view.red.score, view.blue.score), can_rematch=self.model.seat is not None,
                                     can_save=self.aton.check_action("save_record", ()) is True)
         return self.end_screen
@@ -424,14 +426,15 @@ class GameScreen(Screen):
 
     def _note_rematch(self, events: list[dict]) -> None:
         for e in events:
-            kind, seat = e.get("type"), e.get("player")
-            if kind == "rematch_offered":
-                text = ("You offered a rematch; waiting for the answer…" if seat == self.model.seat
-                        else f"{(seat or '').capitalize()} offers a rematch: press r to accept.")
-            elif kind == "rematch_declined":
-                text = f"{(seat or '').capitalize()} declined the rematch."
-            else:
+            kind = e.get("type")
+            if kind not in ("rematch_offered", "rematch_declined"):
                 continue
+            seat = Player.parse(e["player"])
+            if kind == "rematch_offered":
+                text = ("You offered a rematch; waiting for the answer…" if seat is self.model.seat
+                        else f"{player_name(seat)} offers a rematch: press r to accept.")
+            else:
+                text = f"{player_name(seat)} declined the rematch."
             if self.end_screen is not None and self.end_screen.is_attached:
                 self.end_screen.note(text)
 

@@ -11,6 +11,10 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Label
 
+from aton.players import BLUE, PLAYERS, RED
+
+from ..narrate import player_name
+
 #: what the majority scores in each category (the help screen says it at length)
 RULES = {
     1: "the difference",
@@ -32,26 +36,26 @@ class Breakdown(Widget):
         self.categories = categories
 
     def render(self) -> Table:
-        seat_style = {seat: self.get_component_rich_style(f"breakdown--{seat}") for seat in ("red", "blue")}
+        seat_style = {seat: self.get_component_rich_style(f"breakdown--{seat}") for seat in PLAYERS}
         table = Table(box=None, pad_edge=False)
         table.add_column("category")
         table.add_column("majority scores", style=self.get_component_rich_style("breakdown--rule"))
-        table.add_column(Text("● Red", seat_style["red"]), justify="right")
-        table.add_column(Text("■ Blue", seat_style["blue"]), justify="right")
+        table.add_column(Text("● Red", seat_style[RED]), justify="right")
+        table.add_column(Text("■ Blue", seat_style[BLUE]), justify="right")
         table.add_column("points", justify="right")
-        totals = {"red": 0, "blue": 0}
+        totals = {seat: 0 for seat in PLAYERS}
         for c in self.categories:
             gains = Text()
-            for seat in ("red", "blue"):
-                points = c[f"{seat}_points"]
+            for seat in PLAYERS:
+                points = c[f"{seat}_points"]  # the event's keys: red_points, blue_points
                 totals[seat] += points
                 if points:
-                    gains.append(("  " if gains else "") + f"{seat.capitalize()} +{points}", seat_style[seat])
+                    gains.append(("  " if gains else "") + f"{player_name(seat)} +{points}", seat_style[seat])
             title = c["title"][0].upper() + c["title"][1:]
             table.add_row(title, RULES.get(c["category"], ""), str(c["red_count"]), str(c["blue_count"]),
                           gains or Text("—"))
-        total = Text.assemble((f"Red +{totals['red']}", seat_style["red"]), "  ",
-                              (f"Blue +{totals['blue']}", seat_style["blue"]))
+        total = Text.assemble((f"Red +{totals[RED]}", seat_style[RED]), "  ",
+                              (f"Blue +{totals[BLUE]}", seat_style[BLUE]))
         table.add_row(Text("total", self.get_component_rich_style("breakdown--total")), "", "", "", total)
         return table
 

@@ -23,11 +23,12 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from aton.board import COLUMNS, LAYOUT, ROWS, SquareKind
+from aton.players import Player
 
 from .symbols import SEAT_SYMBOL
 
 Square = tuple[int, int]
-EMPTY_BOARD: tuple[tuple[str | None, ...], ...] = ((None,) * 12,) * 4
+EMPTY_BOARD: tuple[tuple[Player | None, ...], ...] = ((None,) * 12,) * 4
 
 SHORT_TAG = {SquareKind.YELLOW: "Y", SquareKind.GREEN: "G", SquareKind.BLACK: "K",
              SquareKind.BLUE: "B", SquareKind.BONUS1: "+1", SquareKind.BONUS2: "+2"}
@@ -101,7 +102,7 @@ class Board(Widget):
         "board--legal",
     }
 
-    temples: reactive[tuple[tuple[str | None, ...], ...]] = reactive(EMPTY_BOARD)
+    temples: reactive[tuple[tuple[Player | None, ...], ...]] = reactive(EMPTY_BOARD)
     legal: reactive[frozenset[Square]] = reactive(frozenset())
     choosing: reactive[bool] = reactive(False)
     cursor: reactive[Square | None] = reactive(None)
@@ -187,7 +188,7 @@ class Board(Widget):
             return [Segment((mark if middle else " ").center(w), legal_style)]
         return self._chip_line(owner, line, geo, kind_style, muted)
 
-    def _chip_line(self, owner: str, line: int, geo: Geometry, kind_style: Style, muted: bool) -> list[Segment]:
+    def _chip_line(self, owner: Player, line: int, geo: Geometry, kind_style: Style, muted: bool) -> list[Segment]:
         w = geo.tile_w
         chip_w = 2 if w <= 4 else w - 2
         pad_left = w - chip_w - 1 if w <= 4 else 1
@@ -203,7 +204,7 @@ class Board(Widget):
             Segment(" " * pad_right, kind_style),
         ]
 
-    def _single_line(self, square: Square, kind: SquareKind, owner: str | None, kind_style: Style,
+    def _single_line(self, square: Square, kind: SquareKind, owner: Player | None, kind_style: Style,
                      muted: bool, w: int) -> list[Segment]:
         """Tiles one line high: the kind's tag, then the stone chip."""
         tag = SHORT_TAG[kind]

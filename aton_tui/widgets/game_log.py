@@ -8,8 +8,12 @@ from typing import Iterable
 from rich.text import Text
 from textual.widgets import RichLog
 
+from aton.players import PLAYERS
+
+from ..narrate import player_name
+
 #: the players are named with a capital (square kinds are not: "a blue square")
-_SEAT_WORDS = {"red": re.compile(r"\bRed\b"), "blue": re.compile(r"\bBlue\b")}
+_SEAT_WORDS = {seat: re.compile(rf"\b{player_name(seat)}\b") for seat in PLAYERS}
 
 
 class GameLog(RichLog, can_focus=False):

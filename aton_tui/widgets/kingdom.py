@@ -7,6 +7,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from aton.game import KINGDOM_CAPACITY
+from aton.players import BLUE, RED
 
 from .symbols import SEAT_SYMBOL
 
@@ -18,7 +19,7 @@ class Kingdom(Widget):
 
     def render(self) -> Text:
         red, blue = self.dead
-        stones = ["red"] * red + ["blue"] * blue
+        stones = [RED] * red + [BLUE] * blue
         line = Text("Kingdom of the Dead ", self.get_component_rich_style("kingdom--label"))
         for place in range(max(KINGDOM_CAPACITY, len(stones))):
             if place == KINGDOM_CAPACITY:

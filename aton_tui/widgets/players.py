@@ -9,7 +9,10 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from aton.players import Player
+
 from ..model import countdown
+from ..narrate import player_name
 from .symbols import SEAT_SYMBOL
 
 NAME_WIDTH = 24
@@ -24,7 +27,7 @@ class Cartouche:
 
 @dataclass(frozen=True)
 class PlayerRow:
-    seat: str
+    seat: Player
     name: str
     you: bool
     connected: bool
@@ -73,7 +76,7 @@ class PlayersPanel(Widget):
         muted = self.get_component_rich_style("players--muted")
         line = Text()
         line.append("▶ " if row.to_move else "  ", self.get_component_rich_style("players--to-move"))
-        label = f"{SEAT_SYMBOL[row.seat]} {row.seat.capitalize()}"
+        label = f"{SEAT_SYMBOL[row.seat]} {player_name(row.seat)}"
         who = row.name + (" (you)" if row.you else "") + ("" if row.connected else " ✕")
         line.append(label, own)
         line.append(" " + who[: NAME_WIDTH - len(label) - 3].ljust(NAME_WIDTH - len(label) - 3), muted)

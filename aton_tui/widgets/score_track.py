@@ -7,6 +7,9 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from aton.game import WINNING_SCORE
+from aton.players import PLAYERS, Player
+
+from ..narrate import player_name
 
 from .symbols import SEAT_SYMBOL
 
@@ -20,15 +23,15 @@ class ScoreTrack(Widget):
 
     def render(self) -> Text:
         length = max(11, min(2 * WINNING_SCORE + 1, self.size.width - LABEL_WIDTH - 4))
-        lines = [self._line(seat, score, length) for seat, score in zip(("red", "blue"), self.scores)]
+        lines = [self._line(seat, score, length) for seat, score in zip(PLAYERS, self.scores)]
         return Text("\n").join(lines)
 
-    def _line(self, seat: str, score: int, length: int) -> Text:
+    def _line(self, seat: Player, score: int, length: int) -> Text:
         own = self.get_component_rich_style(f"track--{seat}")
         rest = self.get_component_rich_style("track--rest")
         tick = self.get_component_rich_style("track--tick")
         line = Text()
-        line.append(f"{SEAT_SYMBOL[seat]} {seat.capitalize():<5}{score:>3} ", own)
+        line.append(f"{SEAT_SYMBOL[seat]} {player_name(seat):<5}{score:>3} ", own)
         at = round(min(score, WINNING_SCORE) * (length - 1) / WINNING_SCORE)
         tick_every = (length - 1) / 4
         for column in range(length):

@@ -1,3 +1,5 @@
 """Glyphs shared by the widgets: each seat has a shape as well as a colour."""
 
-SEAT_SYMBOL = {"red": "●", "blue": "■"}
+from aton.players import BLUE, RED
+
+SEAT_SYMBOL = {RED: "●", BLUE: "■"}

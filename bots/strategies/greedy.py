@@ -19,7 +19,7 @@ best assignment of a fresh hand is expected to bring.
 
 from __future__ import annotations
 
-from aton.board import index_of, mask_of, temple_square
+from aton.board import mask_of, square_set
 from aton.game import COMMIT, GameState
 from aton.moves import EXCHANGE
 from aton.players import Player
@@ -38,28 +38,17 @@ from ..evaluation import (
 from ..strategy import Strategy, register
 
 
-def board_masks(view: View) -> tuple[int, int]:
-    """The red and blue stones of a view as bitmasks."""
-    stones = [0, 0]
-    for t, row in enumerate(view.temples, 1):
-        for s, owner in enumerate(row):
-            if owner is not None:
-                stones[0 if owner == "red" else 1] |= 1 << index_of(t, s)
-    return stones[0], stones[1]
-
-
 def pick_in_class(rng, legal: int, cls: int) -> tuple[int, int]:
-    squares = legal & CLASS_MASKS[cls]
-    indices = [i for i in range(48) if squares >> i & 1]
-    return temple_square(rng.choice(indices))
+    """A random legal square of the class ``cls``."""
+    return rng.choice(square_set(legal & CLASS_MASKS[cls]))
 
 
-def round_values(samples: list[GameState], me: int, options, opp_choices: list[int]) -> list[float]:
+def round_values(samples: list[GameState], me: Player, options, opp_choices: list[int]) -> list[float]:
     """For each of ``options`` (my assignments): the evaluation after the round, summed
     over the samples; in sample j the opponent (if still to commit) plays its
     ``opp_choices[j]``-th assignment (modulo their number)."""
     totals = [0.0] * len(options)
-    opp = 1 - me
+    opp = me.other
     for j, sample in enumerate(samples):
         opp_commit = None
         if sample.cartouches[opp] is None:
@@ -87,24 +76,21 @@ class GreedyStrategy(Strategy):
     # -- squares
 
     def place(self, view: View) -> tuple[int, int]:
-        me = 0 if view.viewer == "red" else 1
-        stones = board_masks(view)
+        me = view.viewer
         legal = mask_of(view.decision.squares)
-        deltas = class_deltas(stones[me], stones[1 - me], 1)
+        deltas = class_deltas(view.stones[me], view.stones[me.other], 1)
         return pick_in_class(self.rng, legal, best_class(deltas, legal))
 
     def remove(self, view: View) -> tuple[int, int]:
-        me = 0 if view.viewer == "red" else 1
-        target = int(Player.parse(view.decision.owner))
-        stones = board_masks(view)
+        target = view.decision.owner
         legal = mask_of(view.decision.squares)
-        deltas = class_deltas(stones[target], stones[1 - target], -1)
-        return pick_in_class(self.rng, legal, best_class(deltas, legal, maximize=(target == me)))
+        deltas = class_deltas(view.stones[target], view.stones[target.other], -1)
+        return pick_in_class(self.rng, legal, best_class(deltas, legal, maximize=target is view.viewer))
 
     # -- cartouches
 
-    def _samples(self, view: View) -> tuple[int, list[GameState], list[int]]:
-        me = 0 if view.viewer == "red" else 1
+    def _samples(self, view: View) -> tuple[Player, list[GameState], list[int]]:
+        me = view.viewer
         sampler = Sampler(view)
         samples = [sampler.sample(self.rng) for _ in range(self.samples)]
         choices = [self.rng.randrange(24) for _ in samples]

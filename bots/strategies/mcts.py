@@ -36,9 +36,10 @@ import math
 import time
 from typing import Callable
 
-from aton.board import RANGE_MASK, temple_square
+from aton.board import RANGE_MASK, mask_of, square_set
 from aton.game import COMMIT, OVER, GameState
 from aton.moves import EXCHANGE, place_move, remove_move
+from aton.players import PLAYERS, Player
 from aton.sampling import Sampler
 from aton.views import View
 
@@ -122,14 +123,15 @@ def _ranges(own: int, opp: int, removal_round: bool) -> tuple:
     return found
 
 
-def ranked_commits(state: GameState, player: int) -> tuple[tuple[float, object], ...]:
+def ranked_commits(state: GameState, player: Player) -> tuple[tuple[float, object], ...]:
     """The assignments of ``player``'s hand with their quick score, best first:
     C1's expected points (or the game, near 40), C4's stones times the best square
     value within C3's range, C2's removals times the best removal value."""
-    own, opp = state.stones[player], state.stones[1 - player]
+    other = player.other
+    own, opp = state.stones[player], state.stones[other]
     removal_round = state.round > 1
     hand = state.hands[player]
-    mine, theirs = state.scores[player], state.scores[1 - player]
+    mine, theirs = state.scores[player], state.scores[other]
     supply = min(state.supply[player], 4)
     key = (own, opp, removal_round, hand, mine, theirs, supply)
     found = _RANKED_CACHE.get(key)
@@ -178,7 +180,7 @@ def clear_caches() -> None:
     evaluation.clear_caches()
 
 
-def quick_commit(state: GameState, player: int, rng, noise: float = 2.0):
+def quick_commit(state: GameState, player: Player, rng, noise: float = 2.0):
     """The rollout policy's assignment: the best quick score plus uniform noise in
     [0, ``noise``) (only the options within ``noise`` of the best can win)."""
     ranked = ranked_commits(state, player)
@@ -197,11 +199,11 @@ def quick_commit(state: GameState, player: int, rng, noise: float = 2.0):
     return best
 
 
-def lookahead_commit(state: GameState, player: int, rng, noise: float = 2.0):
+def lookahead_commit(state: GameState, player: Player, rng, noise: float = 2.0):
     """A better (and dearer) guess at a player's commit: each assignment played through
     the round against the other player's quick commit, the result evaluated (one ply,
     as ``greedy`` does on a single sample), plus noise."""
-    other = 1 - player
+    other = player.other
     reply = None
     if state.cartouches[other] is None:
         reply = quick_commit(state, other, rng, noise)
@@ -219,7 +221,7 @@ def lookahead_commit(state: GameState, player: int, rng, noise: float = 2.0):
     return best
 
 
-def rollout(state: GameState, me: int, rounds: int, rng) -> float:
+def rollout(state: GameState, me: Player, rounds: int, rng) -> float:
     """Play the current round to its end and ``rounds`` more with the cheap policy;
     the result for ``me`` as a win probability."""
     target_round = state.round + rounds
@@ -227,7 +229,7 @@ def rollout(state: GameState, me: int, rounds: int, rng) -> float:
         play_out_turns(state)
         if state.phase is not COMMIT or state.round > target_round:  # over, or far enough
             break
-        for p in (0, 1):
+        for p in PLAYERS:
             if state.cartouches[p] is None and state.phase is COMMIT:
                 state.play(p, quick_commit(state, p, rng))
     return win_probability(state, me)
@@ -267,8 +269,8 @@ class MCTSStrategy(Strategy):
 
     def _search_commit(self, view: View):
         """The best root option: an assignment (tuple) or EXCHANGE."""
-        me = 0 if view.viewer == "red" else 1
-        opp = 1 - me
+        me = view.viewer
+        opp = me.other
         decision = view.decision
         options: list = list(commit_options(decision.hand))
         if decision.can_exchange:
@@ -376,11 +378,8 @@ class MCTSStrategy(Strategy):
     # -- squares
 
     def _search_square(self, view: View) -> tuple[int, int]:
-        me = 0 if view.viewer == "red" else 1
-        squares = view.decision.squares
-        legal = 0
-        for t, s in squares:
-            legal |= 1 << ((t - 1) * 12 + s)
+        me = view.viewer
+        legal = mask_of(view.decision.squares)
         classes = [cls for cls in range(20) if legal & CLASS_MASKS[cls]]
         if len(classes) == 1:
             return self._pick(legal & CLASS_MASKS[classes[0]])
@@ -403,8 +402,7 @@ class MCTSStrategy(Strategy):
         return self._pick(legal & CLASS_MASKS[classes[best]])
 
     def _pick(self, mask: int) -> tuple[int, int]:
-        indices = [i for i in range(48) if mask >> i & 1]
-        return temple_square(self.rng.choice(indices))
+        return self.rng.choice(square_set(mask))
 
     def place(self, view: View) -> tuple[int, int]:
         self._started = self.clock()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 
-from aton import BLUE, RED, Commit, Exchange, GameState, IllegalMove, Place, Remove, new_game
+from aton import BLUE, PLAYERS, RED, Commit, Exchange, GameState, IllegalMove, Place, Remove, new_game
 from aton.board import mask_of
 from aton.cards import CARD_VALUES, COPIES_PER_VALUE, FULL_DECK
 from aton.game import PLACE, REMOVE
@@ -41,7 +41,7 @@ def hands(*rounds: tuple[int, int, int, int]) -> list[int]:
 
 def start(red=(), blue=(), *, seed: int = 0, rules=DEFAULT_RULES):
     """A new game whose decks start with the given cards (``deck`` fills up the rest)."""
-    return new_game(seed, {"red": deck(*red), "blue": deck(*blue)}, rules)
+    return new_game(seed, (deck(*red), deck(*blue)), rules)
 
 
 def deck_top_first(state: GameState, player) -> list[int]:
@@ -207,8 +207,8 @@ def redeal_hidden(state: GameState, viewer, rng) -> GameState:
     """
     new = state.copy()
     new.seed = state.seed + 1 + rng.randrange(1000)
-    for p in (0, 1):
-        if viewer is not None and p == int(viewer):
+    for p in PLAYERS:
+        if p is viewer:
             rng.shuffle(new.decks[p])
             continue
         hand, cartouches = list(new.hands[p]), new.cartouches[p]

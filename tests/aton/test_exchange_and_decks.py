@@ -21,7 +21,7 @@ BLUE_ROUNDS = hands(*[(2, 4, 3, 1)] * 9)
 
 def test_explicit_decks_are_drawn_from_the_top():
     red, blue = hands((4, 3, 2, 1), (1, 1, 2, 2)), hands((2, 2, 3, 3))
-    state, events = new_game(7, {"red": red, "blue": blue})
+    state, events = new_game(7, (red, blue))
     assert events == [
         E.RoundStarted(1),
         E.CardsDrawn(RED, (4, 3, 2, 1)),
@@ -32,25 +32,25 @@ def test_explicit_decks_are_drawn_from_the_top():
     assert state.round == 1 and state.phase is COMMIT and state.pending() == (RED, BLUE)
 
 
-def test_decks_may_also_be_given_as_a_pair_red_then_blue():
+def test_decks_may_be_any_sequences_red_then_blue():
     red, blue = hands((4, 3, 2, 1)), hands((2, 2, 3, 3))
-    state, _ = new_game(7, (red, blue))
+    state, _ = new_game(7, (tuple(red), blue))
     assert state.hands == [(4, 3, 2, 1), (2, 2, 3, 3)]
 
 
 def test_without_decks_the_seed_deals_them():
     state, events = new_game(42)
-    assert deck_top_first(state, RED) == list(starting_deck(42, 0)[4:])
-    assert events[1] == E.CardsDrawn(RED, starting_deck(42, 0)[:4])
-    assert events[2] == E.CardsDrawn(BLUE, starting_deck(42, 1)[:4])
-    assert sorted(starting_deck(42, 0)) == list(FULL_DECK)
+    assert deck_top_first(state, RED) == list(starting_deck(42, RED)[4:])
+    assert events[1] == E.CardsDrawn(RED, starting_deck(42, RED)[:4])
+    assert events[2] == E.CardsDrawn(BLUE, starting_deck(42, BLUE)[:4])
+    assert sorted(starting_deck(42, RED)) == list(FULL_DECK)
     assert starting_deck(42, 0) != starting_deck(42, 1) != starting_deck(43, 1)
 
 
 def test_the_seeded_shuffle_is_fixed_for_all_time():
     # the values docs/records.md shows; any change breaks every stored record
-    assert starting_deck(42, 0)[:12] == (1, 4, 3, 4, 3, 4, 1, 4, 3, 3, 4, 1)
-    assert starting_deck(42, 1)[:12] == (1, 1, 2, 1, 3, 4, 3, 3, 4, 4, 2, 3)
+    assert starting_deck(42, RED)[:12] == (1, 4, 3, 4, 3, 4, 1, 4, 3, 3, 4, 1)
+    assert starting_deck(42, BLUE)[:12] == (1, 1, 2, 1, 3, 4, 3, 3, 4, 4, 2, 3)
     digest = hashlib.shake_256(b"aton:42:0:0").digest(72)
     assert digest[:6].hex() == "a8d656d98684" and digest[-6:].hex() == "3b457d9073ac"
 
@@ -68,10 +68,10 @@ def docs_shuffle(cards, seed, player, n):
 
 @pytest.mark.parametrize("seed", [0, 42, -7, 2**70])
 def test_the_shuffle_follows_the_documented_algorithm(seed):
-    for player in (0, 1):
-        assert list(starting_deck(seed, player)) == docs_shuffle(FULL_DECK, seed, player, 0)
+    for player, number in ((RED, 0), (BLUE, 1)):  # the documented stream names red 0 and blue 1
+        assert list(starting_deck(seed, player)) == docs_shuffle(FULL_DECK, seed, number, 0)
         for n, cards in enumerate([[4, 4, 1, 2, 3, 3, 2, 1], FULL_DECK[5:]], start=1):
-            assert shuffled(cards, seed, player, n) == docs_shuffle(cards, seed, player, n)
+            assert shuffled(cards, seed, player, n) == docs_shuffle(cards, seed, number, n)
 
 
 @pytest.mark.parametrize("bad", [
@@ -82,7 +82,7 @@ def test_the_shuffle_follows_the_documented_algorithm(seed):
 ])
 def test_a_deck_that_is_not_nine_of_each_value_is_refused(bad):
     with pytest.raises(ValueError):
-        new_game(1, {"red": list(bad), "blue": list(FULL_DECK)})
+        new_game(1, (list(bad), list(FULL_DECK)))
 
 
 # ---------------------------------------------------------------- reshuffles

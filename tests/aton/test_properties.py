@@ -135,7 +135,7 @@ class PublicLog:
     def on_stones_returned(self, e):
         assert [e.red, e.blue] == self.dead
         if e.to_supply:
-            self.supply = [self.supply[p] + self.dead[p] for p in (0, 1)]
+            self.supply = [self.supply[p] + self.dead[p] for p in PLAYERS]
         self.dead = [0, 0]
 
     def on_game_over(self, e):
@@ -202,7 +202,7 @@ def check_hidden_information_does_not_show(state, choice: int) -> None:
 
 
 def play_game(seed: int, rules: Rules, choices, *, checks: bool, complete: bool = True):
-    """Play the choices (giving the players as ints); the final state and the game's record.
+    """Play the choices; the final state and the game's record.
 
     With ``complete`` the game goes on past the end of ``choices`` (which are then
     reused, varied by the move number) until it is over.
@@ -217,7 +217,7 @@ def play_game(seed: int, rules: Rules, choices, *, checks: bool, complete: bool 
         record.add(player, move)
         before = state.scores[:]
         new_events: list = []
-        state.play(int(player), move, new_events)
+        state.play(player, move, new_events)
         if checks:
             log.feed(new_events)
             log.check(state)
@@ -260,5 +260,5 @@ def test_replaying_the_record_reproduces_the_game(game, complete):
 @given(st.integers(0, 2**40), st.lists(st.integers(0, 2**16 - 1), min_size=1, max_size=400))
 def test_a_record_with_the_seeds_decks_written_out_replays_the_same(seed, choices):
     state, record = play_game(seed, Rules(), choices, checks=False)
-    record.decks = {"red": list(starting_deck(seed, 0)), "blue": list(starting_deck(seed, 1))}
+    record.decks = (starting_deck(seed, RED), starting_deck(seed, BLUE))
     assert summary(replay(GameRecord.from_dict(record.to_dict()))) == summary(state)

@@ -75,7 +75,7 @@ def write(tmp_path, data, name="game.json") -> str:
 
 def test_a_record_parses_into_typed_moves():
     record = GameRecord.from_dict(RECORD)
-    assert record.seed == 42 and record.decks == {"red": RED_DECK, "blue": BLUE_DECK}
+    assert record.seed == 42 and record.decks == (tuple(RED_DECK), tuple(BLUE_DECK))
     assert record.moves[:3] == [(RED, Exchange()), (RED, Commit((1, 4, 2, 3))),
                                 (BLUE, Commit((2, 2, 2, 1)))]
     assert record.moves[9:] == [(BLUE, Remove(2, 5)), (BLUE, Place(1, 2)), (RED, Resign())]

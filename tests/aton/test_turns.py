@@ -28,7 +28,7 @@ def test_c2_of_4_removes_two_opponent_stones_chosen_one_at_a_time():
     assert state.phase is REMOVE and state.remaining == 1
     assert play(state, (RED, Remove(1, 0))) == [E.StoneRemoved(RED, BLUE, 1, 0)]
     assert state.phase is PLACE and state.remaining == 1
-    assert state.owner_name(1, 0) is None and state.owner_name(2, 5) is None
+    assert state.owner(1, 0) is None and state.owner(2, 5) is None
     assert state.dead == [0, 2] and state.supply == [29, 25]
 
 
@@ -131,7 +131,7 @@ def test_placements_may_be_spread_over_several_temples():
         E.StonePlaced(RED, 3, 11),
     ]
     assert state.supply[RED] == 25
-    assert [state.owner_name(t, s) for t, s in [(1, 0), (4, 7), (2, 3), (3, 11)]] == ["red"] * 4
+    assert [state.owner(t, s) for t, s in [(1, 0), (4, 7), (2, 3), (3, 11)]] == [RED] * 4
     assert state.active == BLUE  # red's turn is over after four stones
 
 

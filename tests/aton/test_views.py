@@ -3,9 +3,14 @@
 import json
 import random
 
-from aton import BLUE, RED, Commit, Exchange, Place, Resign, Termination, View, new_game, view
+import pytest
+
+from aton import (
+    BLUE, RED, Commit, Exchange, Outcome, Phase, Place, Player, Resign, Termination, View, new_game, view,
+)
 from aton import events as E
-from aton.views import Decision, PlayerView, unseen_cards
+from aton.board import mask_of
+from aton.views import Decision, PlayerView, stones_of, unseen_cards
 
 from .engine_helpers import BLUE_STONES, RED_STONES, committed, play, position, redeal_hidden, scoring_round, start
 
@@ -16,7 +21,7 @@ def test_a_players_view_at_the_first_commit():
     state, _ = start(red=(4, 3, 2, 1), blue=(1, 1, 2, 2))
     v = view(state, RED)
     assert v == View(
-        viewer="red", round=1, phase="commit", pending=("red", "blue"), first=None, active=None,
+        viewer=RED, round=1, phase=Phase.COMMIT, pending=(RED, BLUE), first=None, active=None,
         range=None,
         red=PlayerView(score=0, supply=29, dead=0, on_board=0, deck=32, discard=0,
                        discard_seen=(), hand=(1, 2, 3, 4), hand_size=4, committed=False,
@@ -24,10 +29,16 @@ def test_a_players_view_at_the_first_commit():
         blue=PlayerView(score=0, supply=29, dead=0, on_board=0, deck=32, discard=0,
                         discard_seen=(), hand=None, hand_size=4, committed=False,
                         cartouches=(None,) * 4, revealed=0, exchange_used=False),
-        temples=EMPTY_BOARD, winner=None, reason=None,
+        stones=(0, 0), outcome=None,
         decision=Decision(kind="commit", sentence="Put one card on each of your four cartouches",
                           hand=(1, 2, 3, 4), can_exchange=True),
     )
+    assert v.temples == EMPTY_BOARD
+    plain = v.to_dict()
+    assert {key: plain[key] for key in ("viewer", "phase", "pending", "first", "temples", "winner", "reason")} == {
+        "viewer": "red", "phase": "commit", "pending": ("red", "blue"), "first": None,
+        "temples": EMPTY_BOARD, "winner": None, "reason": None}
+    assert type(plain["phase"]) is str and all(type(p) is str for p in plain["pending"])
 
 
 def test_a_spectator_sees_no_hand_and_has_no_decision():
@@ -44,7 +55,7 @@ def test_a_commitment_is_public_its_cards_are_not():
     for viewer in (BLUE, None):
         red = view(state, viewer).red
         assert red.committed and red.cartouches == (None,) * 4 and red.hand_size == 0
-    assert view(state, BLUE).pending == ("blue",)
+    assert view(state, BLUE).pending == (BLUE,)
     assert view(state, RED).decision is None
 
 
@@ -69,16 +80,18 @@ def test_during_the_first_turn_the_second_players_c3_c4_are_face_down():
     assert own.blue.cartouches == (2, 4, 1, 1) and own.blue.revealed == 2
     for viewer in (RED, BLUE, None):
         v = view(state, viewer)
-        assert (v.first, v.active, v.range) == ("red", "red", 3)
-        assert (v.phase, v.pending) == ("place", ("red",))
-        assert v.temples[0][0] == "blue" and v.blue.on_board == 1
+        assert (v.first, v.active, v.range) == (RED, RED, 3)
+        assert (v.phase, v.pending) == (Phase.PLACE, (RED,))
+        assert v.temples[0][0] is BLUE and v.blue.on_board == 1
+        assert v.stones == (0, mask_of([(1, 0)])) and v.to_dict()["temples"][0][0] == "blue"
 
 
 def test_the_acting_players_decision_names_the_legal_squares():
     state, _ = committed((1, 4, 2, 2), (2, 4, 1, 1), blue_stones=[(1, 0), (2, 11), (3, 0)])
     assert view(state, RED).decision == Decision(
         kind="remove", sentence="Remove 2 of blue's stones from temples 1–2", count=2, range=2,
-        owner="blue", squares=((1, 0), (2, 11)))
+        owner=BLUE, squares=((1, 0), (2, 11)))
+    assert view(state, RED).to_dict()["decision"]["owner"] == "blue"
     assert view(state, BLUE).decision is None
     play(state, (RED, state.legal_moves(RED)[0]))
     play(state, (RED, state.legal_moves(RED)[0]))
@@ -104,16 +117,21 @@ def test_a_finished_game():
     state, _ = start()
     play(state, (RED, Resign()))
     v = view(state, None)
-    assert (v.phase, v.winner, v.reason) == ("over", "blue", "resign")
+    assert (v.phase, v.outcome) == (Phase.OVER, Outcome(Termination.RESIGN, BLUE))
+    assert (v.to_dict()["winner"], v.to_dict()["reason"]) == ("blue", "resign")
     assert v.pending == () and v.active is None
     state, _ = start()
     state.forfeit(BLUE, Termination.ABANDONED)
-    assert (view(state, BLUE).winner, view(state, BLUE).reason) == ("red", "abandoned")
+    assert view(state, BLUE).outcome == Outcome(Termination.ABANDONED, RED)
+    assert (view(state, BLUE).to_dict()["winner"], view(state, BLUE).to_dict()["reason"]) == ("red", "abandoned")
 
 
 def test_a_draw_shows_as_draw():
     state, _ = scoring_round(RED_STONES, BLUE_STONES, scores=(30, 35))
-    assert view(state, RED).winner == "draw" and view(state, RED).reason == "scoring"
+    assert view(state, RED).outcome == Outcome(Termination.SCORING, None)
+    plain = view(state, RED).to_dict()
+    assert plain["winner"] == "draw" and plain["reason"] == "scoring"
+    assert View.from_dict(plain).outcome == Outcome(Termination.SCORING, None)
 
 
 def test_views_contain_no_seed_and_no_deck_order():
@@ -147,6 +165,16 @@ def test_a_view_survives_its_dict_form():
         v = view(state, viewer)
         data = json.loads(json.dumps(v.to_dict()))
         assert View.from_dict(data) == v
+
+
+def test_a_plain_board_gives_the_stone_masks_and_a_malformed_one_is_refused():
+    state, _ = committed((1, 4, 2, 2), (2, 4, 1, 1), red_stones=[(4, 11)], blue_stones=[(1, 0), (2, 11)])
+    plain = view(state, None).to_dict()["temples"]
+    assert stones_of(plain) == (state.stones[RED], state.stones[BLUE])
+    assert stones_of(plain) == (mask_of([(4, 11)]), mask_of([(1, 0), (2, 11)]))
+    for bad in (plain[:3], [row[:11] for row in plain], [["green"] * 12] * 4):
+        with pytest.raises(ValueError):
+            stones_of(bad)
 
 
 def test_the_unseen_cards_of_a_player():
@@ -189,14 +217,32 @@ def test_from_dict_ignores_fields_a_newer_server_may_add():
     assert View.from_dict(data) == view(state, RED)
 
 
-def test_to_dict_is_exactly_asdict():
+def _plain(value):
+    """The plain form of a view's value, spelled out field by field (the reference for ``to_dict``)."""
     import dataclasses
 
+    if value is None or type(value) in (int, str, bool):
+        return value
+    if isinstance(value, (Player, Phase)):
+        return str(value)
+    if isinstance(value, tuple):
+        return tuple(_plain(item) for item in value)
+    assert dataclasses.is_dataclass(value), value
+    return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+
+
+def test_to_dict_is_every_field_in_plain_form():
     state, _ = new_game(5)
     rng = random.Random(1)
     for _ in range(60):
         for viewer in (RED, BLUE, None):
-            assert view(state, viewer).to_dict() == dataclasses.asdict(view(state, viewer))
+            v = view(state, viewer)
+            expected = {**_plain(v), "temples": _plain(v.temples), "winner": None, "reason": None}
+            del expected["stones"], expected["outcome"]
+            if v.outcome is not None:
+                expected.update(v.outcome.to_dict())
+            assert v.to_dict() == expected
+            assert [[state.owner(t, s) for s in range(12)] for t in (1, 2, 3, 4)] == [list(r) for r in v.temples]
         if state.is_over:
             break
         player = state.pending()[0]

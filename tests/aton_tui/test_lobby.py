@@ -7,6 +7,7 @@ import random
 
 from textual.widgets import DataTable
 
+from aton.players import BLUE, RED
 from protocol import messages as m
 from protocol.client import Client
 
@@ -41,7 +42,7 @@ async def test_an_open_table_appears_live_and_enter_joins_it(server):
         await wait_until(pilot, lambda: rows(app, "players") == 2, what="bea among the players")
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game")
-        assert app.model.seat in ("red", "blue") and app.model.name(app.model.opponent) == "bea"
+        assert app.model.seat in (RED, BLUE) and app.model.name(app.model.opponent) == "bea"
         await bea.close()
 
 

@@ -2,6 +2,7 @@
 
 import dataclasses
 
+from aton.players import BLUE, RED
 from aton_tui.lobby_model import LobbyModel
 from aton_tui.model import GameModel, countdown
 from protocol import messages as m
@@ -66,7 +67,7 @@ def test_after_sealing_there_is_nothing_to_decide_until_the_next_round():
                       view={**script.first.view, "commitments": {"red": "sealed", "blue": "none"}},
                       clocks=script.first.clocks)
     model.advance(sealed, 0.0)
-    assert model.decision is None and model.sealed("red") and not model.sealed("blue")
+    assert model.decision is None and model.sealed(RED) and not model.sealed(BLUE)
 
 
 def test_presence_events_mark_a_player_away_and_back():
@@ -77,7 +78,7 @@ def test_presence_events_mark_a_player_away_and_back():
     for version, event in ((1, away), (2, back)):
         model.advance(m.Update(game=12, version=version, events=(event,), view=script.first.view,
                                clocks=script.first.clocks), 0.0)
-        assert model.players["blue"]["connected"] is (event is back)
+        assert model.players[BLUE]["connected"] is (event is back)
 
 
 def test_clocks_count_down_locally_and_stop_at_zero():

@@ -4,7 +4,9 @@ import dataclasses
 
 import pytest
 
+from aton import events as E
 from aton.events import EVENT_TYPES
+from aton.outcome import Outcome, Termination
 from aton.players import BLUE, RED
 from aton_tui.narrate import narrate, result_sentence
 
@@ -23,7 +25,7 @@ ARBITER_EVENTS = [
 ]
 
 
-def lines(*events, seat="red"):
+def lines(*events, seat=RED):
     return list(narrate(events, seat))
 
 
@@ -61,13 +63,15 @@ def sample(cls) -> dict:
     """An event of type ``cls`` with plausible values in every field."""
     values = {"player": RED, "owner": BLUE, "first": RED, "winner": BLUE, "cards": (1, 2, 3, 4),
               "reason": "cartouche2", "title": "temple 1", "to_supply": True, "red": 2, "blue": 3}
+    if cls is E.GameOver:
+        values["reason"] = Termination.TEMPLE
     fields = {f.name: values.get(f.name, 1) for f in dataclasses.fields(cls)}
     return cls(**fields).to_dict()
 
 
 @pytest.mark.parametrize("kind", sorted(EVENT_TYPES))
 def test_every_engine_event_is_told(kind):
-    assert lines(sample(EVENT_TYPES[kind]), seat="red")
+    assert lines(sample(EVENT_TYPES[kind]), seat=RED)
 
 
 @pytest.mark.parametrize("event", ARBITER_EVENTS, ids=lambda e: e["type"])
@@ -97,6 +101,15 @@ def test_an_opening_is_not_told_again():
 
 
 def test_results_name_the_winner_and_the_reason():
-    assert result_sentence("blue", "temple") == "Blue wins: filled a whole temple."
-    assert result_sentence("draw", "scoring") == "A draw: equal points."
-    assert result_sentence("red", "time") == "Red wins: won on time."
+    assert result_sentence(Outcome(Termination.TEMPLE, BLUE)) == "Blue wins: filled a whole temple."
+    assert result_sentence(Outcome(Termination.SCORING, None)) == "A draw: equal points."
+    assert result_sentence(Outcome(Termination.ROUND_LIMIT, None)) == "A draw at the round limit."
+    assert result_sentence(Outcome(Termination.TIME, RED)) == "Red wins: won on time."
+
+
+@pytest.mark.parametrize("termination", list(Termination), ids=str)
+def test_every_way_to_win_has_its_own_sentence(termination):
+    sentence = result_sentence(Outcome(termination, RED))
+    assert sentence.startswith("Red wins: ")
+    others = {result_sentence(Outcome(t, RED)) for t in Termination if t is not termination}
+    assert sentence not in others

@@ -6,7 +6,7 @@ import json
 
 from textual.widgets import Input
 
-from aton.players import RED
+from aton.players import BLUE, RED
 from protocol import messages as m
 
 from aton_tui.app import Frame
@@ -25,7 +25,7 @@ def drawn(app: FramesApp, script: ScriptedGame):
 
 
 def blue_cartouches(app: FramesApp) -> list[str]:
-    row = next(r for r in app.screen.query_one(PlayersPanel).rows if r.seat == "blue")
+    row = next(r for r in app.screen.query_one(PlayersPanel).rows if r.seat is BLUE)
     return [c.state for c in row.cartouches]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from aton import RED, Termination
+from aton import BLUE, RED, Termination
 from aton.game import PLACE, REMOVE, new_game
 from bots.evaluation import (
     CLASS_MASKS,
@@ -63,16 +63,16 @@ def test_the_fast_square_picker_chooses_a_best_class():
                 assert legal >> index & 1
                 active = state.active
                 if state.phase is PLACE:
-                    deltas = class_deltas(state.stones[active], state.stones[1 - active], 1)
+                    deltas = class_deltas(state.stones[active], state.stones[active.other], 1)
                     sign = 1.0
                 else:
                     target = state.target
-                    deltas = class_deltas(state.stones[target], state.stones[1 - target], -1)
-                    sign = 1.0 if target == active else -1.0
+                    deltas = class_deltas(state.stones[target], state.stones[target.other], -1)
+                    sign = 1.0 if target is active else -1.0
                 best = max(sign * deltas[c] for c in range(20) if legal & CLASS_MASKS[c])
                 assert abs(sign * deltas[_class_of(index)] - best) < 1e-9
                 checked += 1
-            player = int(state.pending()[0])
+            player = state.pending()[0]
             moves = state.legal_moves(player, resign=False)
             state.play(player, rng.choice(moves))
     assert checked > 500
@@ -81,7 +81,7 @@ def test_the_fast_square_picker_chooses_a_best_class():
 def test_finished_games_evaluate_to_their_result():
     state, _ = new_game(1)
     state.forfeit(RED, Termination.TIME)
-    assert evaluate(state, 1) > 100 > -100 > evaluate(state, 0)
-    assert win_probability(state, 1) == 1.0 and win_probability(state, 0) == 0.0
+    assert evaluate(state, BLUE) > 100 > -100 > evaluate(state, RED)
+    assert win_probability(state, BLUE) == 1.0 and win_probability(state, RED) == 0.0
     fresh, _ = new_game(2)
-    assert evaluate(fresh, 0) == 0.0 and win_probability(fresh, 1) == 0.5
+    assert evaluate(fresh, RED) == 0.0 and win_probability(fresh, BLUE) == 0.5

@@ -8,6 +8,7 @@ from typing import Awaitable, Callable
 
 import pytest
 
+from aton import BLUE, RED, Termination
 from bots.network import Backoff, NetworkBot
 from bots.strategy import make_strategy
 from protocol import messages as m
@@ -63,10 +64,12 @@ async def test_two_network_bots_play_complete_games(server):
     assert len(results_a) == len(results_b) == 2
     for mine, theirs in zip(results_a, results_b):
         assert mine.game == theirs.game
-        assert mine.winner == theirs.winner
-        assert {mine.seat, theirs.seat} == {"red", "blue"}
+        assert mine.outcome == theirs.outcome
+        assert {mine.seat, theirs.seat} == {RED, BLUE}
         assert server.rooms[mine.game].game.is_over
-    assert results_a[0].line().startswith(f"game {results_a[0].game}: ")
+    first = results_a[0]
+    assert first.line().startswith(f"game {first.game}: {first.verdict} as {first.seat} against bob, ")
+    assert f"({first.outcome.termination.value})" in first.line()
     assert len(lines) == 4
 
 
@@ -94,7 +97,7 @@ async def test_a_bot_whose_connection_drops_mid_game_comes_back_and_finishes(ser
     room = server.rooms[results_a[0].game]
     assert room.game.is_over
     assert not room.game.outcome().termination.is_forfeit
-    assert results_a[0].winner == results_b[0].winner
+    assert results_a[0].outcome == results_b[0].outcome
 
 
 async def test_a_bot_whose_game_ended_and_left_the_server_while_it_was_away_plays_on(tmp_path):
@@ -202,5 +205,5 @@ async def test_bots_come_back_after_an_outage_longer_than_the_grace_of_a_normal_
             await server.stop()
     assert max(w.waited for w in waits.values()) >= 100 > TIME_CONTROLS["normal"].grace
     assert results_a[0].game == results_b[0].game
-    assert results_a[0].winner == results_b[0].winner
-    assert results_a[0].reason not in ("abandoned", "time")
+    assert results_a[0].outcome == results_b[0].outcome
+    assert results_a[0].outcome.termination not in (Termination.ABANDONED, Termination.TIME)

@@ -7,11 +7,12 @@ from collections import Counter
 
 import pytest
 
-from aton import RED, Termination
+from aton import BLUE, PLAYERS, RED, Termination
 from aton.game import new_game
 from aton.options import Rules
-from aton.sampling import Sampler, card_counts, sample_state
+from aton.sampling import Sampler, sample_state
 from aton.views import view
+from tests.aton.engine_helpers import cards_of
 
 FULL = Counter({1: 9, 2: 9, 3: 9, 4: 9})
 
@@ -23,7 +24,7 @@ def random_positions(games: int, seed: int, rules: Rules | None = None):
         state, _ = new_game(seed * 1000 + g, **({"rules": rules} if rules else {}))
         while not state.is_over:
             yield state
-            player = int(state.pending()[rng.randrange(len(state.pending()))])
+            player = state.pending()[rng.randrange(len(state.pending()))]
             moves = state.legal_moves(player, resign=False)
             state.play(player, rng.choice(moves))
 
@@ -32,7 +33,7 @@ def test_sampled_views_equal_the_original_for_both_players():
     rng = random.Random(7)
     checked = 0
     for state in random_positions(12, 1):
-        for p in (0, 1):
+        for p in PLAYERS:
             v = view(state, p)
             sampled = sample_state(v, rng)
             assert view(sampled, p) == v
@@ -43,10 +44,10 @@ def test_sampled_views_equal_the_original_for_both_players():
 def test_sampled_states_hold_nine_of_each_card_per_player():
     rng = random.Random(8)
     for state in random_positions(8, 2):
-        for p in (0, 1):
+        for p in PLAYERS:
             sampled = sample_state(view(state, p), rng)
-            for q in (0, 1):
-                assert card_counts(sampled, q) == FULL
+            for q in PLAYERS:
+                assert cards_of(sampled, q) == FULL
                 assert len(sampled.decks[q]) == len(state.decks[q])
                 assert sampled.supply[q] + sampled.stones[q].bit_count() + sampled.dead[q] \
                     + sampled.retired[q] == 29
@@ -55,7 +56,7 @@ def test_sampled_states_hold_nine_of_each_card_per_player():
 def test_the_viewers_own_hand_and_the_public_facts_are_kept():
     rng = random.Random(9)
     for state in random_positions(6, 3):
-        for p in (0, 1):
+        for p in PLAYERS:
             s = sample_state(view(state, p), rng)
             assert sorted(s.hands[p]) == sorted(state.hands[p])
             assert s.stones == state.stones
@@ -64,7 +65,7 @@ def test_the_viewers_own_hand_and_the_public_facts_are_kept():
             assert s.round == state.round and s.phase is state.phase
             assert s.pending() == state.pending()
             assert s.revealed == state.revealed
-            for q in (0, 1):
+            for q in PLAYERS:
                 if state.cartouches[q] is not None:
                     shown = state.revealed[q]
                     assert s.cartouches[q][:shown] == state.cartouches[q][:shown]
@@ -76,9 +77,9 @@ def test_the_viewers_own_hand_and_the_public_facts_are_kept():
 def test_hidden_cards_really_vary_between_samples():
     rng = random.Random(10)
     state, _ = new_game(5)
-    sampler = Sampler(view(state, 0))
-    hands = {sampler.sample(rng).hands[1] for _ in range(50)}
-    decks = {tuple(sampler.sample(rng).decks[0]) for _ in range(50)}
+    sampler = Sampler(view(state, RED))
+    hands = {sampler.sample(rng).hands[BLUE] for _ in range(50)}
+    decks = {tuple(sampler.sample(rng).decks[RED]) for _ in range(50)}
     assert len(hands) > 5 and len(decks) > 40
 
 
@@ -87,10 +88,10 @@ def test_sampled_states_play_on_to_the_end():
     for i, state in enumerate(random_positions(4, 4)):
         if i % 7:
             continue
-        for p in (0, 1):
+        for p in PLAYERS:
             s = sample_state(view(state, p), rng)
             while not s.is_over:
-                player = int(s.pending()[0])
+                player = s.pending()[0]
                 s.play(player, rng.choice(s.legal_moves(player, resign=False)))
 
 
@@ -98,7 +99,7 @@ def test_other_rule_switches_are_honoured():
     rules = Rules(hide_second_player_until_turn=False)
     rng = random.Random(12)
     for state in random_positions(4, 5, rules):
-        for p in (0, 1):
+        for p in PLAYERS:
             v = view(state, p)
             assert view(sample_state(v, rng, rules), p) == v
 
@@ -109,4 +110,4 @@ def test_spectator_views_and_finished_games_are_refused():
         sample_state(view(state, None), random.Random(1))
     state.forfeit(RED, Termination.TIME)
     with pytest.raises(ValueError):
-        sample_state(view(state, 0), random.Random(1))
+        sample_state(view(state, RED), random.Random(1))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import json
 from dataclasses import fields, is_dataclass
+from enum import Enum
 
 import pytest
 
@@ -78,6 +79,8 @@ def _reachable(root, limit: int = 20000):
         if id(obj) in seen or isinstance(obj, type) or callable(obj) and not is_dataclass(obj):
             continue
         seen[id(obj)] = obj
+        if isinstance(obj, Enum):
+            continue  # a member (Player.RED, Phase.COMMIT) is a constant of its module, shared by every game
         if is_dataclass(obj):
             stack.extend(getattr(obj, f.name) for f in fields(obj))
         elif isinstance(obj, dict):

@@ -6,6 +6,7 @@ from itertools import permutations
 
 import pytest
 
+from aton import RED
 from aton.moves import Commit, Exchange, Place, Remove
 from aton.views import View
 from bots.strategy import IllegalChoice, Strategy, make_strategy
@@ -106,7 +107,7 @@ def test_choose_rejects_illegal_answers():
     from aton.views import view
 
     state, _ = new_game(1)
-    v = view(state, 0)
+    v = view(state, RED)
     assert sorted(v.decision.hand) != [4, 4, 4, 4], "seed 1 deals a hand that four 4s are not"
     with pytest.raises(IllegalChoice):
         Cheat().choose(v)
@@ -124,7 +125,7 @@ def test_mcts_stops_at_the_first_reading_of_its_clock_past_its_budget():
 
     bot = make_strategy("mcts", seed=1, budget_ms=50, clock=clock)
     state, _ = new_game(3)
-    bot.choose(view(state, 0))
+    bot.choose(view(state, RED))
     budget = 0.050 * 0.97  # the search keeps 3% of its budget for answering
     assert readings[-1] >= budget > readings[-2]
     assert bot.last_iterations >= len(readings) - 1  # each reading after the first follows a round of work
