@@ -52,10 +52,6 @@ def temple_square(index: int) -> tuple[int, int]:
     return index // SQUARES_PER_TEMPLE + 1, index % SQUARES_PER_TEMPLE
 
 
-def kind_of(temple: int, square: int) -> SquareKind:
-    return LAYOUT[temple - 1][square]
-
-
 def _mask_where(predicate) -> int:
     mask = 0
     for t in TEMPLES:

@@ -15,7 +15,6 @@ parts that do not change from sample to sample, for bots that draw thousands.
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 from .game import STONES_PER_PLAYER, GameState, Phase
 from .options import DEFAULT_RULES, Rules
@@ -133,15 +132,3 @@ def sample_state(v: View, rng: random.Random, rules: Rules = DEFAULT_RULES) -> G
     none yet.
     """
     return Sampler(v, rules).sample(rng)
-
-
-def card_counts(state: GameState, player: Player) -> Counter:
-    """All of ``player``'s cards in ``state``, wherever they are (36, nine of each value)."""
-    counts = Counter(state.decks[player])
-    counts.update(state.hands[player])
-    counts.update(state.discard_public[player])
-    counts.update(state.discard_hidden[player])
-    if state.cartouches[player] is not None:
-        counts.update(state.cartouches[player])
-    return counts
-
