@@ -17,10 +17,10 @@ from .board import SQUARES_PER_TEMPLE, TEMPLES, index_of, square_set
 from .cards import CARD_VALUES, FULL_DECK
 from .game import COMMIT, REMOVE, GameState, Phase, decision_sentence
 from .outcome import Outcome
-from .players import BLUE, RED, Player
+from .players import BLUE, PLAYERS, RED, Player, name_of
 
-#: A player's plain form (and None's): the one conversion ``to_dict`` needs, as a lookup.
-_NAME: dict[Player | None, str | None] = {None: None, RED: "red", BLUE: "blue"}
+#: ``name_of`` as a lookup (``to_dict`` converts several players per view, for every receiver).
+_NAME: dict[Player | None, str | None] = {p: name_of(p) for p in (None, *PLAYERS)}
 
 
 @dataclass(frozen=True, slots=True)

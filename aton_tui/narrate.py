@@ -11,7 +11,7 @@ from typing import Iterable, Iterator
 
 from aton.board import LAYOUT, describe_temples
 from aton.outcome import Outcome, Termination
-from aton.players import Player
+from aton.players import PLAYERS, Player
 
 CARTOUCHE_ROLES = {1: "points", 2: "order and removal", 3: "range", 4: "placement"}
 
@@ -184,6 +184,6 @@ def _line(e: dict, seat: Player | None) -> str | None:
 def category_line(e: dict) -> str:
     """One category of a scoring round: 'Temple 2: Red 4, Blue 2 → Red +5'."""
     title = e["title"][0].upper() + e["title"][1:]
-    gains = [f"{player_name(s)} +{e[f'{s}_points']}" for s in ("red", "blue") if e[f"{s}_points"]]
+    gains = [f"{player_name(s)} +{e[f'{s}_points']}" for s in PLAYERS if e[f"{s}_points"]]
     outcome = ", ".join(gains) if gains else "nobody scores"
     return f"{title}: Red {e['red_count']}, Blue {e['blue_count']} → {outcome}."

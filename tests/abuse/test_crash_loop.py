@@ -15,6 +15,7 @@ import asyncio
 import random
 from functools import partial
 
+from aton.outcome import Outcome
 from bots.network import Backoff
 from bots.strategy import make_strategy
 
@@ -90,8 +91,8 @@ async def test_sigkill_loop_loses_no_acknowledged_move(tmp_path, figures, reques
     for result in results:  # the end each bot was told is where the export's moves lead
         game = exported[result.game]
         final = game.views[None][-1]
-        assert game.record["meta"]["status"] == "over" and final["winner"] == result.winner
-        assert {seat: final[seat]["score"] for seat in ("red", "blue")} == result.scores
+        assert game.record["meta"]["status"] == "over" and Outcome.from_dict(final) == result.outcome
+        assert (final["red"]["score"], final["blue"]["score"]) == result.scores
     tracebacks = server.logged("Traceback", " CRITICAL ", " ERROR ")
 
     figures.add("kills (SIGKILL at random moments)", kills)

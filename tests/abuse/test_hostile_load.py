@@ -15,6 +15,7 @@ import asyncio
 import logging
 import time
 
+from aton.outcome import Outcome
 from bots.strategy import make_strategy
 from protocol import messages as m
 from protocol.client import Client
@@ -77,15 +78,15 @@ async def test_hostile_frames_beside_live_games(tmp_path, figures, caplog, reque
     for a, b in played:
         game = exported[a.game]
         assert b.game == a.game and game.record["meta"]["status"] == "over"
-        assert game.record["meta"]["result"]["winner"] == a.winner == b.winner
-        assert a.reason not in ("time", "abandoned", "resign"), f"game {a.game} ended by {a.reason}"
+        assert Outcome.from_dict(game.record["meta"]["result"]) == a.outcome == b.outcome
+        assert not a.outcome.termination.is_forfeit, f"game {a.game} ended by {a.outcome.termination}"
         for bot in (ada, bob):
             seat = bot.seat(a.game)
             assert bot.acknowledged(a.game) == game.moves_of(seat), f"game {a.game}: {bot.name}'s moves"
             views += check_views(game, seat, bot.frames(a.game))
             events += check_events(game, seat, bot.frames(a.game), whole=True)
         moves += len(game.record["moves"])
-    assert fresh_view["winner"] == played[-1][0].winner and fresh_record == exported[games[-1]].record
+    assert Outcome.from_dict(fresh_view) == played[-1][0].outcome and fresh_record == exported[games[-1]].record
 
     # -- what hostile and spectating clients received (and the bots, of each other)
     secrets = Secrets({g.game: g.seed for g in exported.values()}, set(ada.nonces + bob.nonces))
