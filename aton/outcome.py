@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -55,11 +56,10 @@ class Outcome:
                 "reason": self.termination.value}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Outcome":
+    def from_dict(cls, data: Mapping[str, object]) -> Outcome:
         """The inverse of ``to_dict``; ValueError names what is wrong."""
         winner, reason = data.get("winner"), data.get("reason")
-        try:
-            termination = Termination(reason)
-        except ValueError:
-            raise ValueError(f"unknown reason {reason!r}") from None
+        termination = next((t for t in Termination if t.value == reason), None)
+        if termination is None:
+            raise ValueError(f"unknown reason {reason!r}")
         return cls(termination, None if winner == DRAW else Player.parse(winner))

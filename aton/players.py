@@ -27,7 +27,7 @@ class Player(IntEnum):
         return True
 
     @classmethod
-    def parse(cls, name: object) -> "Player":
+    def parse(cls, name: object) -> Player:
         """'red' or 'blue' (any case) to a Player; ValueError otherwise."""
         try:
             return cls[name.upper()]  # type: ignore[attr-defined]
@@ -35,7 +35,7 @@ class Player(IntEnum):
             raise ValueError(f"expected 'red' or 'blue', got {name!r}") from None
 
     @classmethod
-    def parse_optional(cls, name: object) -> "Player | None":
+    def parse_optional(cls, name: object) -> Player | None:
         """``parse``, with None (nobody) kept as None."""
         return None if name is None else cls.parse(name)
 

@@ -77,17 +77,16 @@ class Sampler:
             s.range_value = v.range or 0
             if decision is not None and decision.kind in ("remove", "place"):
                 s.remaining = decision.count
-                if decision.kind == "remove":
+                if decision.owner is not None:  # a removal: whose stones
                     s.target = decision.owner
         self.template = s
         if s.active is not None and (decision is None or decision.kind == "commit"):
-            self._guess_opponent_turn()
+            self._guess_opponent_turn(s.active)
 
-    def _guess_opponent_turn(self) -> None:
+    def _guess_opponent_turn(self, active: Player) -> None:
         """The view does not say how many stones the acting opponent still has to move:
         assume none of them has been moved yet (the best guess without the event log)."""
         s = self.template
-        active = s.active
         cards = s.cartouches[active]
         if s.phase is Phase.REMOVE:
             removal = 0 if s.round == 1 else cards[1] - 2

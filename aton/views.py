@@ -10,8 +10,10 @@ options, so that no client has to decide legality on its own.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
+from typing import Any, TypeVar
 
 from .board import SQUARES_PER_TEMPLE, TEMPLES, index_of, square_set
 from .cards import CARD_VALUES, FULL_DECK
@@ -36,13 +38,13 @@ class Decision:
     hand: tuple[int, ...] = ()  # the cards to commit
     can_exchange: bool = False
 
-    def to_dict(self) -> dict:
-        data = {name: getattr(self, name) for name in _DECISION_FIELDS}
+    def to_dict(self) -> dict[str, Any]:
+        data = _flat(self, _DECISION_FIELDS)
         data["owner"] = _NAME[self.owner]
         return data
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Decision":
+    def from_dict(cls, data: dict[str, Any]) -> Decision:
         return _known(cls, {
             **data,
             "owner": Player.parse_optional(data.get("owner")),
@@ -68,7 +70,7 @@ class PlayerView:
     exchange_used: bool
 
     @classmethod
-    def from_dict(cls, data: dict) -> "PlayerView":
+    def from_dict(cls, data: dict[str, Any]) -> PlayerView:
         hand = data["hand"]
         return _known(cls, {
             **data,
@@ -105,7 +107,7 @@ class View:
     def player(self, player: Player) -> PlayerView:
         return self.red if player is RED else self.blue
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The plain form sent to clients (built field by field: the server builds one per
         receiver on every move)."""
         outcome = self.outcome
@@ -127,7 +129,7 @@ class View:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "View":
+    def from_dict(cls, data: dict[str, Any]) -> View:
         """Rebuild a view from its ``to_dict`` form (as a client receives it).
 
         Keys this version does not know are ignored, so that a newer server that adds
@@ -181,15 +183,16 @@ def _player_view(state: GameState, p: Player, viewer: Player | None) -> PlayerVi
     )
 
 
-def _flat(obj, names: tuple[str, ...]) -> dict:
+def _flat(obj: object, names: tuple[str, ...]) -> dict[str, Any]:
     return {name: getattr(obj, name) for name in names}
 
 
+_D = TypeVar("_D", "Decision", "PlayerView")
 _PLAYER_FIELDS = tuple(f.name for f in fields(PlayerView))
 _DECISION_FIELDS = tuple(f.name for f in fields(Decision))
 
 
-def _known(cls, data: dict):
+def _known(cls: type[_D], data: dict[str, Any]) -> _D:
     """``cls(**data)`` with only the keys that are fields of ``cls``."""
     names = {f.name for f in fields(cls)}
     return cls(**{k: v for k, v in data.items() if k in names})
@@ -241,12 +244,12 @@ def temple_names(red_stones: int, blue_stones: int) -> tuple[tuple[str | None, .
     return tuple(tuple(_NAME[owner] for owner in row) for row in temple_owners(red_stones, blue_stones))
 
 
-def stones_of(temples) -> tuple[int, int]:
+def stones_of(temples: Sequence[Sequence[str | None]]) -> tuple[int, int]:
     """The red and blue stone masks of a plain ``temples`` grid (4 lists of 12 "red"/"blue"/None)."""
     stones = [0, 0]
     if len(temples) != len(TEMPLES) or any(len(row) != SQUARES_PER_TEMPLE for row in temples):
         raise ValueError("temples must be 4 lists of 12 squares")
-    for temple, row in zip(TEMPLES, temples):
+    for temple, row in zip(TEMPLES, temples, strict=True):
         for square, owner in enumerate(row):
             if owner is not None:
                 stones[Player.parse(owner)] |= 1 << index_of(temple, square)
@@ -271,7 +274,7 @@ def view(state: GameState, player: Player | None) -> View:
     )
 
 
-def unseen_cards(v: View, player: Player) -> Counter:
+def unseen_cards(v: View, player: Player) -> Counter[int]:
     """The multiset of ``player``'s cards whose values the receiver of ``v`` has not seen.
 
     They are somewhere in that player's deck, hand, face-down cartouches or exchanged

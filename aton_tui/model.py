@@ -17,6 +17,7 @@ from aton.players import BLUE, RED, Player
 from aton.views import Decision, PlayerView, View
 from protocol import messages as m
 
+
 def countdown(ms: int | None, since: float, now: float) -> int | None:
     """A clock read ``ms`` at ``since``, counted down locally to ``now``."""
     return None if ms is None else max(0, ms - int((now - since) * 1000))

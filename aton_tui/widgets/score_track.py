@@ -10,7 +10,6 @@ from aton.game import WINNING_SCORE
 from aton.players import PLAYERS, Player
 
 from ..narrate import player_name
-
 from .symbols import SEAT_SYMBOL
 
 LABEL_WIDTH = 12

@@ -26,15 +26,7 @@ from aton.players import Player
 from aton.sampling import Sampler
 from aton.views import View
 
-from ..evaluation import (
-    CLASS_MASKS,
-    best_class,
-    class_deltas,
-    commit_of,
-    commit_options,
-    evaluate,
-    play_out_turns,
-)
+from ..evaluation import CLASS_MASKS, best_class, class_deltas, commit_of, commit_options, evaluate, play_out_turns
 from ..strategy import Strategy, register
 
 

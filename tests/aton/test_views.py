@@ -5,9 +5,7 @@ import random
 
 import pytest
 
-from aton import (
-    BLUE, RED, Commit, Exchange, Outcome, Phase, Place, Player, Resign, Termination, View, new_game, view,
-)
+from aton import BLUE, RED, Commit, Exchange, Outcome, Phase, Place, Player, Resign, Termination, View, new_game, view
 from aton import events as E
 from aton.board import mask_of
 from aton.views import Decision, PlayerView, stones_of, unseen_cards

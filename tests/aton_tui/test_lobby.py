@@ -8,14 +8,13 @@ import random
 from textual.widgets import DataTable
 
 from aton.players import BLUE, RED
-from protocol import messages as m
-from protocol.client import Client
-
 from aton_tui.app import AtonApp, Launch
 from aton_tui.screens.dialogs import Choices
 from aton_tui.screens.game import GameScreen
 from aton_tui.screens.lobby import LobbyScreen
 from aton_tui.widgets.game_log import GameLog
+from protocol import messages as m
+from protocol.client import Client
 
 from ..server.players import matched_pair
 from .conftest import quiet_settings

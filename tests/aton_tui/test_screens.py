@@ -7,14 +7,13 @@ import json
 from textual.widgets import Input
 
 from aton.players import BLUE, RED
-from protocol import messages as m
-
 from aton_tui.app import Frame
 from aton_tui.screens.dialogs import Confirm, Prompt
 from aton_tui.screens.end import EndScreen
 from aton_tui.screens.game import GameScreen
 from aton_tui.screens.scoring import ScoringScreen
 from aton_tui.widgets.players import PlayersPanel
+from protocol import messages as m
 
 from .driving import wait_until
 from .scripted import FramesApp, ScriptedGame, red_to

@@ -7,14 +7,7 @@ import random
 
 from aton import BLUE, RED, Termination
 from aton.game import PLACE, REMOVE, new_game
-from bots.evaluation import (
-    CLASS_MASKS,
-    board_value,
-    class_deltas,
-    evaluate,
-    greedy_square,
-    win_probability,
-)
+from bots.evaluation import CLASS_MASKS, board_value, class_deltas, evaluate, greedy_square, win_probability
 
 
 def _boards(n: int, seed: int):

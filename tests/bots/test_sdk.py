@@ -16,7 +16,6 @@ from bots.cli import main
 from bots.strategy import LEVELS, Strategy, available, make_level, make_strategy, parse_spec, register
 from bots.tournament import play_game, run_tournament, wilson
 
-
 # ---------------------------------------------------------------------- registry
 
 
