@@ -33,7 +33,6 @@ from .store import Store, StoredGame
 
 log = logging.getLogger(__name__)
 
-SERVER_VERSION = "aton-server 0.1.0"
 GAME_MESSAGES = (m.Commit, m.Open, m.Exchange, m.Remove, m.Place, m.Resign, m.Rematch, m.Chat)
 #: Moves are paced by the game itself (one decision at a time, and every refused one
 #: counts towards a disconnect), so the message-rate limit does not apply to them.
