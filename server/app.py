@@ -233,16 +233,18 @@ class ArbiterServer:
 
     def _handle_raw(self, conn: Connection, raw: Any) -> None:
         reply_to = m.request_id(raw)
+        admitted = False
         try:
             msg = m.parse(raw, Direction.CLIENT)
             if not isinstance(msg, PACED_BY_THE_GAME):
                 conn.admit()
+                admitted = True
             self._dispatch(conn, msg)
             if not isinstance(msg, m.Ping):
                 conn.mark_request()
         except ProtocolError as exc:
             conn.send_error(exc, reply_to)
-            if conn.record_outcome(ok=False):
+            if conn.record_outcome(ok=False, admitted=admitted):
                 conn.close("misbehaving", "too many refused messages")
             return
         except Exception:
