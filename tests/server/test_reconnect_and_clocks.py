@@ -14,7 +14,7 @@ from protocol.client import Client
 from server.app import ArbiterServer
 from server.config import Limits, ServerConfig
 
-from .players import Recorder, matched_pair
+from .players import RawPeer, Recorder, matched_pair
 
 
 async def reconnect(port: int, old: Recorder) -> Recorder:
@@ -171,3 +171,48 @@ async def test_a_session_with_more_unfinished_games_than_welcome_may_list_still_
         await back.close()
     finally:
         await srv.stop()
+
+
+async def test_a_resume_token_the_server_did_not_issue_is_refused(server, tmp_path):
+    other = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "elsewhere" / "aton.db")))
+    for made_up in ("a" * 32, "a" * 43, other.tokens.issue(), server.tokens.issue()[:-1] + "x"):
+        peer = await RawPeer.open(server.port, hello=False)
+        peer.send({"type": "hello", "version": "1.3", "name": "mallory", "kind": "human", "resume": made_up, "id": 1})
+        error, bye = await peer.read_until_closed()
+        assert (error["code"], error["field"], error["reply_to"]) == ("unknown_session", "resume", 1)
+        assert error["message"] == ("this server did not issue that resume token: "
+                                    "say hello without it to start a new session")
+        assert bye == {"type": "bye", "code": "misbehaving",
+                       "reason": "the handshake failed: " + error["message"]}
+    assert not server.lobby.online and not server.by_token  # no session was opened
+    other.store.close()
+
+
+async def test_the_servers_own_tokens_resume_across_a_restart(tmp_path):
+    """A token of the server's is its own however old, also when it holds no seat; and a token
+    from before tokens were signed still takes back the seat it holds."""
+    db = str(tmp_path / "aton.db")
+    first = ArbiterServer(ServerConfig(port=0, db_path=db, game_seed=3))
+    first.tokens.issue = lambda: "from-an-older-server-0001"  # as tokens were before they were signed
+    await first.start()
+    player = await Client.connect("127.0.0.1", first.port, name="pat", lobby=False)
+    await player.send(m.PlayBot(level="random", clock="relaxed"))
+    game = (await player.expect(m.GameState)).game
+    await player.close()
+    await first.stop()
+    second = ArbiterServer(ServerConfig(port=0, db_path=db, game_seed=3))
+    await second.start()
+    try:
+        back = await Client.connect("127.0.0.1", second.port, name="x", resume="from-an-older-server-0001",
+                                    lobby=False)
+        assert back.welcome.games == (game,) and (await back.expect(m.GameState)).game == game
+        idle = await Client.connect("127.0.0.1", second.port, name="idle", lobby=False)
+        token = idle.resume_token
+        await idle.close()
+        await second.stop()
+        second = ArbiterServer(ServerConfig(port=0, db_path=db))
+        await second.start()
+        again = await Client.connect("127.0.0.1", second.port, name="idle", resume=token, lobby=False)
+        assert again.resume_token == token and again.welcome.games == ()
+    finally:
+        await second.stop()
