@@ -7,13 +7,14 @@ a moment while being created.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import secrets
 import stat
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 log = logging.getLogger(__name__)
 
@@ -63,10 +64,8 @@ def warn_if_readable(path: Path) -> None:
 def load_or_create_secret(path: Path) -> bytes:
     """32 random bytes (hex in the file, mode 0600), created on first use."""
     if not path.exists():
-        try:
+        with contextlib.suppress(FileExistsError):  # another process made it first: use theirs
             write_private(path, secrets.token_hex(32).encode() + b"\n")
-        except FileExistsError:  # another process made it first: use theirs
-            pass
     warn_if_readable(path)
     secret = bytes.fromhex(path.read_text().strip())
     if len(secret) < 16:

@@ -29,7 +29,7 @@ class ResumeTokens:
         self._secret = secret
 
     @classmethod
-    def in_directory(cls, data_dir: Path | None) -> "ResumeTokens":
+    def in_directory(cls, data_dir: Path | None) -> ResumeTokens:
         """With the secret of ``data_dir`` (made on first use), or a new one for a server whose
         database lives in memory (its tokens end with it)."""
         return cls(secrets.token_bytes(32) if data_dir is None else load_or_create_secret(data_dir / SECRET_FILE))
