@@ -2,13 +2,18 @@
 
 The client's log and the server's broadcasts are built from these.  Every event
 is public except ``CardsDrawn``, whose card values only their owner may see:
-``for_viewer`` gives the copy a given receiver may have.
+``for_viewer`` gives the copy a given receiver may have.  ``to_dict`` gives an
+event's plain form (as on the wire, players "red"/"blue"), ``event_from_dict`` reads
+it back (a client decodes what it receives with it).
 """
 
 from __future__ import annotations
 
+import typing
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
-from typing import ClassVar
+from operator import itemgetter
+from typing import Any, ClassVar
 
 from .outcome import Outcome, Termination
 from .players import Player
@@ -34,6 +39,24 @@ class Event:
                 value = list(value)
             data[name] = value
         return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Event":
+        """The event of this class in its plain form; keys that are not its fields (a wire
+        event's ``version``, fields of a newer server) are ignored.  ValueError names a
+        missing or wrong field."""
+        fields_of, conversions = _readers(cls)
+        try:
+            values = fields_of(data)
+            if conversions:
+                values = list(values) if type(values) is tuple else [values]
+                for index, read in conversions:
+                    values[index] = read(values[index])
+            elif type(values) is not tuple:
+                values = (values,)
+            return cls(*values)
+        except (KeyError, TypeError, ValueError):
+            raise ValueError(_what_is_wrong(cls, data)) from None
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
@@ -252,3 +275,79 @@ class GameOver(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls for cls in Event.__subclasses__()
 }
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    """The engine event in a plain map (its ``type`` one of ``EVENT_TYPES``); ValueError otherwise."""
+    cls = EVENT_TYPES.get(data.get("type"))  # type: ignore[arg-type]
+    if cls is None:
+        raise ValueError(f"unknown event type {data.get('type')!r}")
+    return cls.from_dict(data)
+
+
+# ---------------------------------------------------------------------- reading the plain form
+#
+# A client reads every event it receives, so reading is a table lookup per field: values
+# that are already what the field holds (ints, strings, booleans) are taken as they are,
+# the others converted by one call.  Only a map that fails is looked at closely, to say why.
+
+_PLAYERS: dict[Any, Player] = {str(p): p for p in Player}
+_PLAYERS_OR_NONE: dict[Any, Player | None] = {**_PLAYERS, None: None}
+
+
+def _integers_or_none(value: Any) -> tuple[int, ...] | None:
+    return None if value is None else tuple(value)
+
+
+#: How each field type of an event is read from its plain form (None: as it is).
+_READ_TYPE: dict[Any, Callable[[Any], Any] | None] = {
+    int: None,
+    str: None,
+    bool: None,
+    Player: _PLAYERS.__getitem__,
+    Player | None: _PLAYERS_OR_NONE.__getitem__,
+    Termination: Termination,
+    tuple[int, ...]: tuple,
+    tuple[int, ...] | None: _integers_or_none,
+}
+#: What each field type must be in the plain form (checked to say what is wrong).
+_PLAIN_TYPE: dict[Any, tuple[type, ...]] = {
+    int: (int,), str: (str,), bool: (bool,), Player: (str,), Player | None: (str, type(None)),
+    Termination: (str,), tuple[int, ...]: (list, tuple), tuple[int, ...] | None: (list, tuple, type(None)),
+}
+
+_Readers = tuple[Callable[[dict[str, Any]], Any], tuple[tuple[int, Callable[[Any], Any]], ...]]
+_READERS: dict[type, _Readers] = {}
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _readers(cls: type[Event]) -> _Readers:
+    """How to read an event class, made once per class: an ``itemgetter`` of its fields in
+    order (one value, or a tuple of them), and (index, reader) for the fields to convert.
+    A field of a type not in ``_READ_TYPE`` fails here, so a new one is taught at once."""
+    readers = _READERS.get(cls)
+    if readers is None:
+        names = _field_names(cls)
+        hints = _HINTS[cls] = typing.get_type_hints(cls)
+        conversions = tuple((i, read) for i, name in enumerate(names) if (read := _READ_TYPE[hints[name]]) is not None)
+        readers = _READERS[cls] = (itemgetter(*names), conversions)
+    return readers
+
+
+def _what_is_wrong(cls: type[Event], data: dict[str, Any]) -> str:
+    """Why ``data`` is not the plain form of a ``cls`` event."""
+    hints = _HINTS[cls]
+    for name in _field_names(cls):
+        if name not in data:
+            return f"{cls.kind}: {name} is missing"
+        value, hint = data[name], hints[name]
+        read = _READ_TYPE[hint]
+        wrong = type(value) not in _PLAIN_TYPE[hint] or (hint in (int, tuple[int, ...]) and value is True)
+        try:
+            if not wrong and read is not None:
+                read(value)
+        except (KeyError, TypeError, ValueError):
+            wrong = True
+        if wrong:
+            return f"{cls.kind}: {name}: unexpected {value!r:.40}"
+    return f"{cls.kind}: unreadable"

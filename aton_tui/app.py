@@ -20,18 +20,20 @@ from textual.notifications import SeverityLevel
 from textual.timer import Timer
 
 from protocol import messages as m
+from protocol.events import RematchStarted
+from protocol.game_frames import GameStateFrame, UpdateFrame
 
 from .commands import MACHINE_ACTIONS, AtonCommands
-from .record_file import record_filename, save_record
-from .saved_sessions import SavedSessions
 from .lobby_model import LobbyModel
 from .local_server import LocalServer
 from .model import GameModel
+from .record_file import record_filename, save_record
+from .saved_sessions import SavedSessions
 from .screens.dialogs import Choice, Choices, Confirm, Prompt
 from .screens.game import GameScreen
 from .screens.help import HelpScreen
 from .screens.lobby import LobbyScreen
-from .session import NotConnected, Session, Status
+from .session import NotConnected, Received, Session, Status
 from .settings import Settings
 from .themes import DARK_BOARD, THEMES
 from .widgets.notice import Notice
@@ -65,9 +67,9 @@ class Launch:
 
 
 class Frame(Message):
-    """A frame from the server, delivered on the app's message queue."""
+    """A frame from the server as the session decoded it, delivered on the app's message queue."""
 
-    def __init__(self, frame: m.Message) -> None:
+    def __init__(self, frame: Received) -> None:
         super().__init__()
         self.frame = frame
 
@@ -210,9 +212,9 @@ class AtonApp(App):
             self.lobby.apply(frame)
             if self._lobby_redraw is None:  # a burst of updates (a busy server) is drawn once
                 self._lobby_redraw = self.set_timer(LOBBY_REDRAW_DELAY, self._refresh_lobby)
-        elif isinstance(frame, m.GameState):
+        elif isinstance(frame, GameStateFrame):
             self._game_state(frame)
-        elif isinstance(frame, m.Update):
+        elif isinstance(frame, UpdateFrame):
             self._update(frame)
         elif isinstance(frame, m.Ack):
             self._reply(frame.reply_to, None)
@@ -264,7 +266,7 @@ class AtonApp(App):
                 return screen
         return None
 
-    def _game_state(self, frame: m.GameState) -> None:
+    def _game_state(self, frame: GameStateFrame) -> None:
         screen = self._game_screen()
         self.syncing = False
         if self.model is not None and self.model.game == frame.game and screen is not None:
@@ -279,7 +281,7 @@ class AtonApp(App):
         while not isinstance(self.screen, LobbyScreen):
             self.pop_screen()
 
-    def _update(self, frame: m.Update) -> None:
+    def _update(self, frame: UpdateFrame) -> None:
         model, screen = self.model, self._game_screen()
         if model is None or frame.game != model.game:
             return
@@ -291,9 +293,8 @@ class AtonApp(App):
             return
         if screen is not None:
             screen.apply(events)
-        for event in events:
-            if event.get("type") == "rematch_started":
-                self.notify("The rematch begins.", timeout=3)
+        if any(isinstance(numbered.event, RematchStarted) for numbered in events):
+            self.notify("The rematch begins.", timeout=3)
 
     def _reply(self, request: int | None, error: m.Error | None) -> None:
         screen = self._game_screen()

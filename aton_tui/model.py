@@ -5,17 +5,18 @@ latest one, the commitments and clocks that came with it, and every event in
 order (the log and the saved game are made from them).  A gap in the event
 versions means frames were lost: ``advance`` says so and the caller asks ``sync``.
 
-Seats are ``Player`` values here: the frame's "red"/"blue" keys are read once, on
-the way in (``from_state``, ``resync``, ``advance``).
+It takes the frames as the session decoded them (``protocol.game_frames``): the view
+an ``aton.views.View``, the events typed and numbered, the seats ``Player`` values.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from aton.players import BLUE, RED, Player
 from aton.views import Decision, PlayerView, View
-from protocol import messages as m
+from protocol.events import Disconnected, Reconnected
+from protocol.game_frames import GameStateFrame, Numbered, SeatClock, Seated, UpdateFrame
 
 
 def countdown(ms: int | None, since: float, now: float) -> int | None:
@@ -23,72 +24,65 @@ def countdown(ms: int | None, since: float, now: float) -> int | None:
     return None if ms is None else max(0, ms - int((now - since) * 1000))
 
 
-def by_seat(data: dict) -> dict[Player, object]:
-    """A frame's map keyed by seat names ("red", "blue") keyed by ``Player``."""
-    return {Player.parse(seat): value for seat, value in data.items()}
-
-
 @dataclass
 class GameModel:
     game: int
     seat: Player | None  # None: watching
-    players: dict[Player, dict]  # seat -> {name, kind, connected}
+    players: dict[Player, Seated]
     options: dict
     version: int
     view: View
     commitments: dict[Player, str]
-    clocks: dict[Player, dict]
+    clocks: dict[Player, SeatClock]
     clocks_at: float  # the local monotonic time the clocks were read
-    events: list[dict] = field(default_factory=list)
+    events: list[Numbered] = field(default_factory=list)
 
     @classmethod
-    def from_state(cls, msg: m.GameState, now: float) -> "GameModel":
-        return cls(game=msg.game, seat=Player.parse_optional(msg.seat), players=by_seat(msg.players),
-                   options=dict(msg.options), version=msg.version, view=View.from_dict(msg.view),
-                   commitments=by_seat(msg.view.get("commitments", {})), clocks=by_seat(msg.clocks),
-                   clocks_at=now, events=list(msg.log))
+    def from_state(cls, frame: GameStateFrame, now: float) -> "GameModel":
+        return cls(game=frame.game, seat=frame.seat, players=dict(frame.players), options=dict(frame.options),
+                   version=frame.version, view=frame.view, commitments=frame.commitments, clocks=frame.clocks,
+                   clocks_at=now, events=list(frame.log))
 
-    def resync(self, msg: m.GameState, now: float) -> list[dict]:
+    def resync(self, frame: GameStateFrame, now: float) -> list[Numbered]:
         """Take a fresh ``game_state`` of the same game (after a gap or a reconnection);
         the events of its log that are new to us (what happened while we were away)."""
-        missed = [e for e in msg.log if e.get("version", 0) > self.version]
+        missed = [e for e in frame.log if e.version > self.version]
         self.events.extend(missed)
-        self.players = by_seat(msg.players)
-        self.version = msg.version
-        self._take_view(msg.view, msg.clocks, now)
+        self.players = dict(frame.players)
+        self.version = frame.version
+        self._take(frame, now)
         return missed
 
-    def advance(self, msg: m.Update, now: float) -> list[dict] | None:
+    def advance(self, frame: UpdateFrame, now: float) -> list[Numbered] | None:
         """Apply an update; the events new to us, or None when some were missed (ask ``sync``)."""
-        if msg.version < self.version:
+        if frame.version < self.version:
             return []  # stale: a game_state overtook it
-        fresh = [e for e in msg.events if e.get("version", 0) > self.version]
+        fresh = [e for e in frame.events if e.version > self.version]
         expected = self.version + 1
-        for event in fresh:
-            if event["version"] != expected:
+        for numbered in fresh:
+            if numbered.version != expected:
                 return None
             expected += 1
-        if expected - 1 != msg.version:
+        if expected - 1 != frame.version:
             return None
-        self.version = msg.version
+        self.version = frame.version
         self.events.extend(fresh)
-        for event in fresh:
-            self._note_presence(event)
-        self._take_view(msg.view, msg.clocks, now)
+        for numbered in fresh:
+            self._note_presence(numbered)
+        self._take(frame, now)
         return fresh
 
-    def _take_view(self, data: dict, clocks: dict, now: float) -> None:
-        self.view = View.from_dict(data)
-        self.commitments = by_seat(data.get("commitments", {}))
-        self.clocks = by_seat(clocks)
+    def _take(self, frame: GameStateFrame | UpdateFrame, now: float) -> None:
+        self.view = frame.view
+        self.commitments = frame.commitments
+        self.clocks = frame.clocks
         self.clocks_at = now
 
-    def _note_presence(self, event: dict) -> None:
-        kind = event.get("type")
-        if kind in ("disconnected", "reconnected"):
-            seat = Player.parse(event["player"])
-            if seat in self.players:
-                self.players[seat] = {**self.players[seat], "connected": kind == "reconnected"}
+    def _note_presence(self, numbered: Numbered) -> None:
+        event = numbered.event
+        if isinstance(event, (Disconnected, Reconnected)) and event.player in self.players:
+            self.players[event.player] = replace(self.players[event.player],
+                                                 connected=isinstance(event, Reconnected))
 
     # ------------------------------------------------------------------ questions
 
@@ -107,7 +101,17 @@ class GameModel:
         return self.seat if self.seat is not None else RED
 
     def name(self, seat: Player) -> str:
-        return str(self.players.get(seat, {}).get("name", seat))
+        seated = self.players.get(seat)
+        return seated.name if seated is not None else str(seat)
+
+    def kind(self, seat: Player) -> str | None:
+        """"human" or "bot" (None: nobody known in that seat)."""
+        seated = self.players.get(seat)
+        return seated.kind if seated is not None else None
+
+    def connected(self, seat: Player) -> bool:
+        seated = self.players.get(seat)
+        return seated.connected if seated is not None else True
 
     def player(self, seat: Player) -> PlayerView:
         return self.view.player(seat)
@@ -128,7 +132,9 @@ class GameModel:
 
     def clock_ms(self, seat: Player) -> int | None:
         """``seat``'s time left when the clocks were read (None: no clock runs for them)."""
-        return (self.clocks.get(seat) or {}).get("remaining_ms")
+        clock = self.clocks.get(seat)
+        return clock.remaining_ms if clock is not None else None
 
     def strikes(self, seat: Player) -> int:
-        return int((self.clocks.get(seat) or {}).get("strikes", 0))
+        clock = self.clocks.get(seat)
+        return clock.strikes if clock is not None else 0

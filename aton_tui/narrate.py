@@ -1,6 +1,8 @@
 """Events told in plain language, with the reason for what happened.
 
-``narrate(events, seat)`` turns the events of one update into log lines.  Both
+``narrate(events, seat)`` turns the events of one update — the engine's
+(``aton.events``, imported as ``E``) and the arbiter's (``protocol.events``, as
+``A``), as a client decodes them — into log lines.  Both
 players' reveals of the same cartouche become one line ("Cartouche 2 (order):
 red 1, blue 3"), so that a round reads like a story rather than a dump.
 """
@@ -9,9 +11,12 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
+from aton import events as E
 from aton.board import LAYOUT, describe_temples
 from aton.outcome import Outcome, Termination
-from aton.players import PLAYERS, Player
+from aton.players import BLUE, RED, Player
+from protocol import events as A
+from protocol.game_frames import GameEvent
 
 CARTOUCHE_ROLES = {1: "points", 2: "order and removal", 3: "range", 4: "placement"}
 
@@ -30,8 +35,8 @@ REASONS = {
 _ACTIONS = {"commit": "committing", "open": "opening the commitment", "move": "moving"}
 
 
-def player_name(seat: Player | str | None) -> str:
-    """"Red", "Blue" ("?" for nobody); events still name players by their wire form."""
+def player_name(seat: Player | None) -> str:
+    """"Red", "Blue" ("?" for nobody)."""
     return "?" if seat is None else str(seat).capitalize()
 
 
@@ -53,12 +58,12 @@ def result_sentence(outcome: Outcome) -> str:
     return f"{player_name(outcome.winner)} wins: {REASONS[outcome.termination]}."
 
 
-def narrate(events: Iterable[dict], seat: Player | None) -> Iterator[str]:
+def narrate(events: Iterable[GameEvent], seat: Player | None) -> Iterator[str]:
     """Log lines for ``events`` as the receiver in ``seat`` (None: a spectator) saw them."""
-    reveals: list[dict] = []
+    reveals: list[E.CardRevealed] = []
     for event in events:
-        if event.get("type") == "card_revealed":
-            if reveals and reveals[0]["cartouche"] != event["cartouche"]:
+        if isinstance(event, E.CardRevealed):
+            if reveals and reveals[0].cartouche != event.cartouche:
                 yield _reveals(reveals)
                 reveals = []
             reveals.append(event)
@@ -73,117 +78,120 @@ def narrate(events: Iterable[dict], seat: Player | None) -> Iterator[str]:
         yield _reveals(reveals)
 
 
-def _reveals(reveals: list[dict]) -> str:
-    number = reveals[0]["cartouche"]
-    shown = ", ".join(f"{player_name(e['player'])} {e['value']}" for e in reveals)
+def _reveals(reveals: list[E.CardRevealed]) -> str:
+    number = reveals[0].cartouche
+    shown = ", ".join(f"{player_name(e.player)} {e.value}" for e in reveals)
     line = f"Cartouche {number} ({CARTOUCHE_ROLES[number]}): {shown}"
-    if number == 1 and len(reveals) == 2 and reveals[0]["value"] == reveals[1]["value"]:
+    if number == 1 and len(reveals) == 2 and reveals[0].value == reveals[1].value:
         line += " — equal, nobody scores"
     return line + "."
 
 
-def _turn_started(e: dict) -> str:
-    who = player_name(e["player"])
-    removal = e["removal"]
-    if removal > 0:
-        takes = f"removes {removal} of {player_name(Player.parse(e['player']).other)}'s stones"
-    elif removal < 0:
+def _turn_started(e: E.TurnStarted) -> str:
+    if e.removal > 0:
+        takes = f"removes {e.removal} of {player_name(e.player.other)}'s stones"
+    elif e.removal < 0:
         takes = "removes one of their own stones (cartouche 2 is a 1)"
     else:
         takes = "removes nothing"
-    return (f"{who}'s turn: range {describe_temples(e['range'])} (cartouche 3), {takes}, "
-            f"places {stones(e['placement'])} (cartouche 4).")
+    return (f"{player_name(e.player)}'s turn: range {describe_temples(e.range)} (cartouche 3), {takes}, "
+            f"places {stones(e.placement)} (cartouche 4).")
 
 
-def _turn_order(e: dict) -> str:
-    who = player_name(e["first"])
-    values = f"Red {e['red']}, Blue {e['blue']}"
-    if e["reason"] == "cartouche2":
+def _turn_order(e: E.TurnOrderDecided) -> str:
+    who = player_name(e.first)
+    values = f"Red {e.red}, Blue {e.blue}"
+    if e.reason == "cartouche2":
         return f"{who} plays first: lower cartouche 2 ({values})."
-    if e["reason"] == "cartouche1":
+    if e.reason == "cartouche1":
         return f"{who} plays first: cartouche 2 is a tie, lower cartouche 1 ({values})."
     return f"{who} plays first: lower war card ({values})."
 
 
-def _line(e: dict, seat: Player | None) -> str | None:
-    kind = e.get("type")
-    who = player_name(e.get("player"))
-    if kind == "round_started":
-        return f"── Round {e['round']} ──"
-    if kind == "deck_shuffled":
-        return f"{who} shuffles {e['size']} cards into a new deck."
-    if kind == "cards_drawn":
-        if e.get("cards"):
-            return "You draw " + " ".join(str(c) for c in sorted(e["cards"])) + "."
-        return None if seat is not None and e.get("player") == str(seat) else f"{who} draws 4 cards."
-    if kind == "exchanged":
-        return f"{who} spends the exchange token: 4 new cards."
-    if kind == "committed":
-        return f"{who} has committed (the cards stay hidden)."
-    if kind == "open_requested":
-        return "Both have committed: the cartouches are opened."
-    if kind == "opened":
-        return None  # the client opens by itself: open_requested said it, the reveals show it
-    if kind == "points_scored":
-        return (f"{who} scores {e['points']}: cartouche 1 {e['higher']} beats {e['lower']} "
-                f"(2 × the difference) — now {e['total']}.")
-    if kind == "war_cards_turned":
-        return f"War! Cartouches 1 and 2 tie; deck tops turned up: Red {e['red']}, Blue {e['blue']}."
-    if kind == "turn_order_decided":
-        return _turn_order(e)
-    if kind == "war_cards_returned":
-        return "The war cards go back under their decks."
-    if kind == "turn_started":
-        return _turn_started(e)
-    if kind == "removal_skipped":
-        return "No stones are removed in the first round."
-    if kind == "stone_removed":
-        whose = "own" if e["owner"] == e["player"] else f"{player_name(e['owner'])}'s"
-        return f"{who} removes {whose} stone from {square_name(e['temple'], e['square'])} → Kingdom of the Dead."
-    if kind == "removal_lapsed":
-        return f"{who} finds no more stones to remove: {e['count']} removal lapses."
-    if kind == "stone_placed":
-        return f"{who} places a stone on {square_name(e['temple'], e['square'])}."
-    if kind == "stones_to_kingdom":
-        return f"No empty square in range: {stones(e['count'])} of {who} go to the Kingdom of the Dead."
-    if kind == "placement_lapsed":
-        return f"{who}'s supply is empty: {stones(e['count'])} cannot be placed."
-    if kind == "scoring_started":
-        return f"The Kingdom of the Dead holds {e['dead']} stones: a scoring round!"
-    if kind == "category_scored":
-        return category_line(e)
-    if kind == "stones_returned":
-        where = "to their supplies" if e["to_supply"] else "out of the game"
-        return f"The stones in the Kingdom go back {where} (Red {e['red']}, Blue {e['blue']})."
-    if kind == "resigned":
-        return f"{who} resigns."
-    if kind == "game_over":
-        outcome = Outcome(Termination(e["reason"]), Player.parse_optional(e.get("winner")))
-        return (f"Game over. {result_sentence(outcome)} "
-                f"Final score: Red {e['red_score']}, Blue {e['blue_score']}.")
-    if kind == "timeout":
-        ran_out = f"{who}'s time ran out while {_ACTIONS.get(e['action'], e['action'])}"
-        if e.get("forfeit"):
-            return f"{ran_out} (strike {e['strikes']}): {who} loses on time."
-        return f"{ran_out}: a default move was played (strike {e['strikes']})."
-    if kind == "disconnected":
-        return f"{who} lost the connection; the seat is kept for {int(e['grace_s'])} s."
-    if kind == "reconnected":
-        return f"{who} is back."
-    if kind == "chat":
-        return f"{e['name']}: {e['text']}"
-    if kind == "rematch_offered":
-        return f"{who} offers a rematch."
-    if kind == "rematch_declined":
-        return f"{who} declines the rematch."
-    if kind == "rematch_started":
-        return "The rematch begins, with the colours swapped."
-    return None
+def _timed_out(e: A.TimedOut) -> str:
+    who = player_name(e.player)
+    ran_out = f"{who}'s time ran out while {_ACTIONS.get(e.action, e.action)}"
+    if e.forfeit:
+        return f"{ran_out} (strike {e.strikes}): {who} loses on time."
+    return f"{ran_out}: a default move was played (strike {e.strikes})."
 
 
-def category_line(e: dict) -> str:
+def _line(event: GameEvent, seat: Player | None) -> str | None:
+    match event:
+        case E.RoundStarted(round=number):
+            return f"── Round {number} ──"
+        case E.DeckShuffled(player, size):
+            return f"{player_name(player)} shuffles {size} cards into a new deck."
+        case E.CardsDrawn(player, cards):
+            if cards:
+                return "You draw " + " ".join(str(c) for c in sorted(cards)) + "."
+            return None if player is seat else f"{player_name(player)} draws 4 cards."
+        case E.Exchanged(player):
+            return f"{player_name(player)} spends the exchange token: 4 new cards."
+        case A.Committed(player):
+            return f"{player_name(player)} has committed (the cards stay hidden)."
+        case A.OpenRequested():
+            return "Both have committed: the cartouches are opened."
+        case A.Opened():
+            return None  # the client opens by itself: open_requested said it, the reveals show it
+        case E.PointsScored(player, points, higher, lower, total):
+            return (f"{player_name(player)} scores {points}: cartouche 1 {higher} beats {lower} "
+                    f"(2 × the difference) — now {total}.")
+        case E.WarCardsTurned(red, blue):
+            return f"War! Cartouches 1 and 2 tie; deck tops turned up: Red {red}, Blue {blue}."
+        case E.TurnOrderDecided():
+            return _turn_order(event)
+        case E.WarCardsReturned():
+            return "The war cards go back under their decks."
+        case E.TurnStarted():
+            return _turn_started(event)
+        case E.RemovalSkipped():
+            return "No stones are removed in the first round."
+        case E.StoneRemoved(player, owner, temple, square):
+            whose = "own" if owner is player else f"{player_name(owner)}'s"
+            return (f"{player_name(player)} removes {whose} stone from {square_name(temple, square)} "
+                    f"→ Kingdom of the Dead.")
+        case E.RemovalLapsed(player, count):
+            return f"{player_name(player)} finds no more stones to remove: {count} removal lapses."
+        case E.StonePlaced(player, temple, square):
+            return f"{player_name(player)} places a stone on {square_name(temple, square)}."
+        case E.StonesToKingdom(player, count):
+            return f"No empty square in range: {stones(count)} of {player_name(player)} go to the Kingdom of the Dead."
+        case E.PlacementLapsed(player, count):
+            return f"{player_name(player)}'s supply is empty: {stones(count)} cannot be placed."
+        case E.ScoringStarted(dead):
+            return f"The Kingdom of the Dead holds {dead} stones: a scoring round!"
+        case E.CategoryScored():
+            return category_line(event)
+        case E.StonesReturned(red, blue, to_supply):
+            where = "to their supplies" if to_supply else "out of the game"
+            return f"The stones in the Kingdom go back {where} (Red {red}, Blue {blue})."
+        case E.Resigned(player):
+            return f"{player_name(player)} resigns."
+        case E.GameOver():
+            return (f"Game over. {result_sentence(event.outcome)} "
+                    f"Final score: Red {event.red_score}, Blue {event.blue_score}.")
+        case A.TimedOut():
+            return _timed_out(event)
+        case A.Disconnected(player, grace_s):
+            return f"{player_name(player)} lost the connection; the seat is kept for {int(grace_s)} s."
+        case A.Reconnected(player):
+            return f"{player_name(player)} is back."
+        case A.ChatSaid(name=name, text=text):
+            return f"{name}: {text}"
+        case A.RematchOffered(player):
+            return f"{player_name(player)} offers a rematch."
+        case A.RematchDeclined(player):
+            return f"{player_name(player)} declines the rematch."
+        case A.RematchStarted():
+            return "The rematch begins, with the colours swapped."
+    return None  # an event nobody tells: a newer server's (UnknownEvent), or the engine's own Committed
+
+
+def category_line(e: E.CategoryScored) -> str:
     """One category of a scoring round: 'Temple 2: Red 4, Blue 2 → Red +5'."""
-    title = e["title"][0].upper() + e["title"][1:]
-    gains = [f"{player_name(s)} +{e[f'{s}_points']}" for s in PLAYERS if e[f"{s}_points"]]
+    title = e.title[0].upper() + e.title[1:]
+    gains = [f"{player_name(seat)} +{points}" for seat, points in ((RED, e.red_points), (BLUE, e.blue_points))
+             if points]
     outcome = ", ".join(gains) if gains else "nobody scores"
-    return f"{title}: Red {e['red_count']}, Blue {e['blue_count']} → {outcome}."
+    return f"{title}: Red {e.red_count}, Blue {e.blue_count} → {outcome}."

@@ -1,9 +1,10 @@
 """One player's connection to a server, kept alive: it reconnects and resumes by itself.
 
-``Session.run`` connects, hands every frame to ``on_frame`` and, when the
-connection breaks, reports it through ``on_status`` and reconnects with the
-resume token (``Client.reconnect``), so the server gives the seats back and
-sends each game's state again.  A sealed commitment that was not yet opened
+``Session.run`` connects, hands every frame to ``on_frame`` — a game's frames
+decoded into the engine's types (``protocol.game_frames.typed``), here where they
+are read — and, when the connection breaks, reports it through ``on_status`` and
+reconnects with the resume token (``Client.reconnect``), so the server gives the
+seats back and sends each game's state again.  A sealed commitment that was not yet opened
 survives the reconnection; one the server never received is dropped, so the
 player can commit again.
 """
@@ -16,11 +17,14 @@ from typing import Callable
 
 from protocol import messages as m
 from protocol.client import Client, ServerError
-from protocol.errors import ErrorCode, ProtocolError
+from protocol.errors import ProtocolError
+from protocol.game_frames import GameStateFrame, UpdateFrame, typed
 
 #: ``bye`` codes after which reconnecting is pointless
 FINAL_BYES = frozenset({"replaced", "unsupported_version"})
 LOST = (OSError, ConnectionError, asyncio.IncompleteReadError, TimeoutError, ProtocolError)
+#: What ``on_frame`` gets: a message as it came, or a game's frame decoded.
+Received = m.Message | GameStateFrame | UpdateFrame
 
 
 @dataclass(frozen=True)
@@ -36,7 +40,7 @@ class NotConnected(Exception):
 
 class Session:
     def __init__(self, host: str, port: int, name: str, *,
-                 on_frame: Callable[[m.Message], None], on_status: Callable[[Status], None],
+                 on_frame: Callable[[Received], object], on_status: Callable[[Status], object],
                  resume: str | None = None,
                  retry_delays: tuple[float, ...] = (0.5, 1, 2, 4, 8),
                  ping_interval: float = 20.0, silence_limit: float = 65.0) -> None:
@@ -72,9 +76,6 @@ class Session:
                 else:
                     await session.reconnect(self.host, self.port)  # keeps seats and sealed commitments
             except ServerError as exc:
-                if exc.code == ErrorCode.UNKNOWN_SESSION and (session is not None or self.resume is not None):
-                    session, self.resume = None, None  # a session this server does not know: start a new one
-                    continue
                 self.on_status(Status("failed", str(exc)))
                 return
             except LOST as exc:
@@ -102,7 +103,7 @@ class Session:
         try:
             while True:
                 msg = await client.recv(self.silence_limit)
-                self.on_frame(msg)
+                self.on_frame(typed(msg))
                 if isinstance(msg, m.Bye):
                     return msg.reason if msg.code in FINAL_BYES else None
         except LOST:

@@ -1,8 +1,9 @@
 """Playing a strategy against a server: the network half of the bot SDK.
 
 ``NetworkBot`` hides the protocol from a bot author: it connects as a ``bot``
-client, finds games (a table or an invite code, then quick matches), turns
-each frame's view into an ``aton.views.View`` for the strategy, sends its answer
+client, finds games (a table or an invite code, then quick matches), decodes each
+game frame where it reads it (``protocol.game_frames.typed``: the view an
+``aton.views.View``, the events typed) for the strategy, sends its answer
 (sealing and opening commitments by itself), reconnects with its resume token
 after a dropped connection, and reports each finished game.  It waits for a server
 that is not there yet, or not any more, for at least the longest grace period
@@ -19,11 +20,11 @@ from typing import Awaitable, Callable, Iterator
 from aton.moves import Commit, Exchange, Place, Remove
 from aton.outcome import Outcome
 from aton.players import Player
-from aton.views import View
 from protocol import messages as m
 from protocol.client import Client, ServerError
 from protocol.clocks import LONGEST_GRACE
 from protocol.errors import ErrorCode
+from protocol.game_frames import GameStateFrame, Seated, UpdateFrame, typed
 
 from .strategy import Strategy
 
@@ -91,10 +92,10 @@ class NetworkBot:
         self.client: Client | None = None
         self.results: list[GameResult] = []
         self._game: int | None = None
-        self._players: dict = {}
+        self._players: dict[Player, Seated] = {}
         self._answered: tuple[int, int] | None = None  # (game, version) of the last view answered
         self._awaiting: int | None = None  # the request id of a move not yet acknowledged
-        self._last_view: tuple[int, int, dict] | None = None  # (game, version, view) last received
+        self._last_frame: GameStateFrame | UpdateFrame | None = None  # of our game, last received
         self._syncing: int | None = None  # the request id of the sync sent for our game after reconnecting
 
     async def play(self, games: int) -> list[GameResult]:
@@ -104,7 +105,7 @@ class NetworkBot:
             await self._seek_game()
             while len(self.results) < games:
                 try:
-                    frame = await self.client.recv()
+                    frame = typed(await self.client.recv())
                 except UNREACHABLE:
                     await self._reconnect()
                     continue
@@ -170,12 +171,12 @@ class NetworkBot:
 
     # ------------------------------------------------------------------ frames
 
-    async def _handle(self, frame: m.Message, more_wanted: bool) -> None:
+    async def _handle(self, frame: m.Message | GameStateFrame | UpdateFrame, more_wanted: bool) -> None:
         if isinstance(frame, (m.Ack, m.Error)) and frame.reply_to == self._awaiting:
             self._awaiting = None
-            if isinstance(frame, m.Error) and self._last_view is not None:
+            if isinstance(frame, m.Error) and self._last_frame is not None:
                 self._answered = None  # refused: think again about the same position
-                await self._answer(*self._last_view)
+                await self._answer(self._last_frame)
         if isinstance(frame, m.Error) and frame.reply_to is not None and frame.reply_to == self._syncing \
                 and frame.code == "not_found":
             # It ended while we were away and the server no longer holds it (it restarted, or
@@ -189,32 +190,33 @@ class NetworkBot:
             if frame.code == "not_found" and self._game is None:
                 raise ServerError(frame)
             return
-        if isinstance(frame, (m.GameState, m.Update)) and any(r.game == frame.game for r in self.results):
+        if isinstance(frame, (GameStateFrame, UpdateFrame)) and any(r.game == frame.game for r in self.results):
             return  # a game already reported
-        if isinstance(frame, m.GameState):
+        if isinstance(frame, GameStateFrame):
             if frame.game != self._game:
                 self._game = frame.game
-                self.strategy.on_game_start(View.from_dict(frame.view))
+                self.strategy.on_game_start(frame.view)
             self._players = frame.players
-        if isinstance(frame, m.Update) and frame.game == self._game:
-            self.strategy.on_events(list(frame.events))
-        if isinstance(frame, (m.GameState, m.Update)) and frame.game == self._game:
-            view = frame.view
-            if view["winner"] is not None:
+        if isinstance(frame, UpdateFrame) and frame.game == self._game:
+            self.strategy.on_events([numbered.event for numbered in frame.events])
+        if isinstance(frame, (GameStateFrame, UpdateFrame)) and frame.game == self._game:
+            if frame.view.outcome is not None:
                 await self._finish(frame, more_wanted)
             else:
-                self._last_view = (frame.game, frame.version, view)
-                await self._answer(frame.game, frame.version, view)
+                self._last_frame = frame
+                await self._answer(frame)
 
-    async def _answer(self, game: int, version: int, view: dict) -> None:
-        decision = view["decision"]
-        if decision is None or self._answered == (game, version) or self._awaiting is not None:
+    async def _answer(self, frame: GameStateFrame | UpdateFrame) -> None:
+        game, view = frame.game, frame.view
+        decision = view.decision
+        if decision is None or self._answered == (game, frame.version) or self._awaiting is not None:
             return  # (a view sent before the server had our last move may be stale)
-        seat = view["viewer"]
-        if decision["kind"] == "commit" and (view["commitments"][seat] != "none" or self.client.has_sealed(game)):
+        seat = view.viewer
+        assert seat is not None  # a decision is a player's
+        if decision.kind == "commit" and (frame.commitments.get(seat) != "none" or self.client.has_sealed(game)):
             return  # committed already; the client opens it when the server asks
-        self._answered = (game, version)
-        move = self.strategy.choose(View.from_dict(view))
+        self._answered = (game, frame.version)
+        move = self.strategy.choose(view)
         if isinstance(move, Commit):
             self._awaiting = await self.client.commit(game, move.cards)
         elif isinstance(move, Exchange):
@@ -223,14 +225,14 @@ class NetworkBot:
             kind = m.Remove if isinstance(move, Remove) else m.Place
             self._awaiting = await self.client.send(kind(game=game, temple=move.temple, square=move.square))
 
-    async def _finish(self, frame: m.GameState | m.Update, more_wanted: bool) -> None:
-        view = View.from_dict(frame.view)
+    async def _finish(self, frame: GameStateFrame | UpdateFrame, more_wanted: bool) -> None:
+        view = frame.view
         seat, outcome = view.viewer, view.outcome
         assert seat is not None and outcome is not None
-        opponent = str(seat.other)  # the players map of the frame is keyed by the wire's names
+        opponent = self._players.get(seat.other)
         result = GameResult(
             game=frame.game, seat=seat, outcome=outcome, scores=(view.red.score, view.blue.score),
-            rounds=view.round, opponent=self._players.get(opponent, {}).get("name", opponent))
+            rounds=view.round, opponent=opponent.name if opponent is not None else str(seat.other))
         self.results.append(result)
         self.strategy.on_game_over(view)
         self.on_result(result)

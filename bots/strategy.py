@@ -10,8 +10,9 @@ client gets, built for its own player — and returns plain values:
 ``place(view) -> (t, s)``       one of ``view.decision.squares``
 ==============================  ==============================================
 
-``on_game_start(view)``, ``on_events(events)`` (event dicts, as the player may see
-them) and ``on_game_over(view)`` are optional hooks.  Every strategy owns a seeded
+``on_game_start(view)``, ``on_events(events)`` (the events as the player may see
+them: ``aton.events`` and, over the network, ``protocol.events``) and
+``on_game_over(view)`` are optional hooks.  Every strategy owns a seeded
 ``random.Random`` (``self.rng``) so that games can be replayed.
 
 Runners (the in-process tournament, the network client) call ``choose(view)``,
@@ -29,6 +30,7 @@ from typing import Any
 
 from aton.moves import EXCHANGE, Commit, Move, Place, Remove
 from aton.views import Decision, View
+from protocol.game_frames import GameEvent
 
 __all__ = [
     "LEVELS",
@@ -91,8 +93,9 @@ class Strategy:
     def on_game_start(self, view: View) -> None:
         """A new game begins; ``view`` is the opening position (hand drawn)."""
 
-    def on_events(self, events: list[dict]) -> None:
-        """Events of the game as this player may see them (``Event.to_dict`` form)."""
+    def on_events(self, events: list[GameEvent]) -> None:
+        """Events of the game as this player may see them: the engine's (``aton.events``) and,
+        over the network, the arbiter's (``protocol.events``)."""
 
     def on_game_over(self, view: View) -> None:
         """The game has ended; ``view.outcome`` says who won (``winner`` None: a draw) and why."""

@@ -75,7 +75,7 @@ def play_game(
 
     def deliver(evs: list) -> None:
         for p in listeners:
-            bots[p].on_events([e.for_viewer(p).to_dict() for e in evs])
+            bots[p].on_events([e.for_viewer(p) for e in evs])
 
     decisions = [0, 0]
     think = [0.0, 0.0]

@@ -6,18 +6,37 @@ sealed commitments, time-outs, connections coming and going, chat and rematches.
 Each is a frozen dataclass whose fields are ``Annotated[type, Spec]``, as the
 messages are; the room builds them, ``to_wire`` gives the map (before the server
 numbers it with ``version``), ``parse`` checks a received one, and docs/protocol.md's
-table of them is generated from these classes (``protocol.doc_tables``).
+table of them is generated from these classes (``protocol.doc_tables``).  Players
+are ``Player`` values here, "red"/"blue" on the wire.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, TypeVar
+
+from aton.players import Player
 
 from .messages import CHAT_CHARS, GAME_ID, NAME, SEATS
 from .schema import Bool, Int, Number, OneOf, Text, build, declared_fields
 
-SEAT = OneOf(SEATS)
+
+class Seat(OneOf):
+    """A seat on the wire ("red" or "blue"), a ``Player`` once read."""
+
+    def check(self, value: Any, path: str) -> Player:  # type: ignore[override]
+        return Player.parse(super().check(value, path))
+
+
+SEAT = Seat(SEATS)
+_PLAYER_NAMED = {str(player): player for player in Player}
+
+
+def player_of(seat: Hashable) -> Player:
+    """The ``Player`` a game's seat stands for: the server's rooms hold seats of any game and
+    name them on the wire by ``str()``; this protocol's seats are "red" and "blue"."""
+    return _PLAYER_NAMED[str(seat)]
 #: What a clock can run for: the four cards, opening them, a removal or placement.
 CLOCK_ACTIONS = ("commit", "open", "move")
 
@@ -31,7 +50,8 @@ class ArbiterEvent:
     def to_wire(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.TYPE}
         for name, _, _ in declared_fields(type(self)):
-            data[name] = getattr(self, name)
+            value = getattr(self, name)
+            data[name] = str(value) if isinstance(value, Player) else value
         return data
 
 
@@ -39,10 +59,13 @@ class ArbiterEvent:
 ARBITER_EVENTS: dict[str, type[ArbiterEvent]] = {}
 
 
-def arbiter_event(type_name: str):
+E = TypeVar("E", bound=ArbiterEvent)
+
+
+def arbiter_event(type_name: str) -> Callable[[type[E]], type[E]]:
     """Register an arbiter event class under its wire name."""
 
-    def register(cls: type[ArbiterEvent]) -> type[ArbiterEvent]:
+    def register(cls: type[E]) -> type[E]:
         cls.TYPE = type_name
         declared_fields(cls)  # a field without its Spec fails here, at import
         ARBITER_EVENTS[type_name] = cls
@@ -62,7 +85,7 @@ def parse(data: dict[str, Any]) -> ArbiterEvent:
 class Committed(ArbiterEvent):
     """That player sealed their cartouches (nothing else is revealed)."""
 
-    player: Annotated[str, SEAT]
+    player: Annotated[Player, SEAT]
 
 
 @arbiter_event("open_requested")
@@ -77,7 +100,7 @@ class Opened(ArbiterEvent):
     """That player's opening matched its commitment: the server holds the cards, so that
     player's client may forget them and the nonce. The cartouches are revealed once both are open."""
 
-    player: Annotated[str, SEAT]
+    player: Annotated[Player, SEAT]
 
 
 @arbiter_event("timeout")
@@ -87,7 +110,7 @@ class TimedOut(ArbiterEvent):
     time-out in a row, or any at `open`), the server played the default move: the hand in
     ascending order for `commit`, the first legal square for `move`."""
 
-    player: Annotated[str, SEAT]
+    player: Annotated[Player, SEAT]
     action: Annotated[str, OneOf(CLOCK_ACTIONS)]
     strikes: Annotated[int, Int(1, 1000)]
     #: True: this time-out lost the game on time (``game_over`` follows); no move was played.
@@ -99,7 +122,7 @@ class TimedOut(ArbiterEvent):
 class Disconnected(ArbiterEvent):
     """That player's connection dropped; they forfeit unless back within `grace_s` seconds."""
 
-    player: Annotated[str, SEAT]
+    player: Annotated[Player, SEAT]
     grace_s: Annotated[float, Number(0, 86400)]
 
 
@@ -108,7 +131,7 @@ class Disconnected(ArbiterEvent):
 class Reconnected(ArbiterEvent):
     """That player is back."""
 
-    player: Annotated[str, SEAT]
+    player: Annotated[Player, SEAT]
 
 
 @arbiter_event("chat")
@@ -116,7 +139,7 @@ class Reconnected(ArbiterEvent):
 class ChatSaid(ArbiterEvent):
     """A line said at the table by the player in that seat, under their name."""
 
-    player: Annotated[str, SEAT]
+    player: Annotated[Player, SEAT]
     name: Annotated[str, NAME]
     text: Annotated[str, Text(1, CHAT_CHARS)]
 
@@ -126,7 +149,7 @@ class ChatSaid(ArbiterEvent):
 class RematchOffered(ArbiterEvent):
     """After the game, that player offers (or accepts) a rematch."""
 
-    player: Annotated[str, SEAT]
+    player: Annotated[Player, SEAT]
 
 
 @arbiter_event("rematch_declined")
@@ -134,7 +157,7 @@ class RematchOffered(ArbiterEvent):
 class RematchDeclined(ArbiterEvent):
     """That player declined; the offers so far are withdrawn."""
 
-    player: Annotated[str, SEAT]
+    player: Annotated[Player, SEAT]
 
 
 @arbiter_event("rematch_started")

@@ -11,10 +11,13 @@ from __future__ import annotations
 import typing
 import unicodedata
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, fields
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import ErrorCode, ProtocolError
+
+T = TypeVar("T")
 
 
 def _quoted(text: str) -> str:
@@ -85,13 +88,13 @@ def declared_fields(cls: type) -> tuple[tuple[str, Spec, bool], ...]:
     return found
 
 
-_DECLARED: dict[type, tuple[tuple[str, "Spec", bool], ...]] = {}
+_DECLARED: dict[type, tuple[tuple[str, Spec, bool], ...]] = {}
 
 
-def build(cls: type, data: dict, path: str = "") -> Any:
+def build(cls: type[T], data: Mapping[str, Any], path: str = "") -> T:
     """``cls`` from a decoded map, every field checked against its declaration (keys that are
     not fields are ignored); ProtocolError ``invalid`` names the first wrong field."""
-    values = {}
+    values: dict[str, Any] = {}
     for name, spec, required in declared_fields(cls):
         if name not in data or data[name] is None:
             if required:
@@ -150,7 +153,8 @@ class Number(Spec):
     def check(self, value: Any, path: str) -> float:
         if type(value) not in (int, float) or not self.low <= value <= self.high:
             raise self.wrong(value, path)
-        return value
+        number: float = value
+        return number
 
     def describe(self) -> str:
         return f"a number {self.low:g}–{self.high:g}"

@@ -150,7 +150,7 @@ class Room:
             log.info("game %s: %s's seat taken over by a newer connection", self.game_id, seat)
         participant.deliver(self.full_state(seat, reply_to))
         if returning and not self.game.is_over:
-            self._publish(arbiter_before=[ev.Reconnected(str(seat)).to_wire()])
+            self._publish(arbiter_before=[ev.Reconnected(ev.player_of(seat)).to_wire()])
         self.lobby.game_changed(self)
 
     def detach(self, participant: Participant) -> None:
@@ -167,7 +167,7 @@ class Room:
         """The seat is empty: its player forfeits unless they are back within the grace period."""
         grace = self.time_control.grace
         self.seats[seat].grace_timer = self.clock.call_later(grace, self._abandoned, seat)
-        self._publish(arbiter_before=[ev.Disconnected(str(seat), grace).to_wire()])
+        self._publish(arbiter_before=[ev.Disconnected(ev.player_of(seat), grace).to_wire()])
 
     def watch(self, participant: Participant, reply_to: int | None = None) -> None:
         self.spectators.add(participant)
@@ -308,7 +308,8 @@ class Room:
 
     def _dispatch(self, seat: GameSeat, msg: m.Message) -> None:
         if isinstance(msg, m.Chat):
-            self._publish(arbiter_after=[ev.ChatSaid(str(seat), self.seats[seat].name, msg.text).to_wire()])
+            said = ev.ChatSaid(ev.player_of(seat), self.seats[seat].name, msg.text)
+            self._publish(arbiter_after=[said.to_wire()])
             return
         if isinstance(msg, m.Rematch):
             self._rematch(seat, msg.accept)
@@ -347,7 +348,7 @@ class Room:
         self.store.save_seal(self.game_id, seat, seal.digest,
                              None if seal.move is None else self.game.encode_move(seal.move))
         self.seals[seat] = seal
-        before = [*before, ev.Committed(str(seat)).to_wire()]
+        before = [*before, ev.Committed(ev.player_of(seat)).to_wire()]
         if self._all_sealed():
             if all(s.opened for s in self.seals.values()):
                 self._resolve_seals(before)
@@ -366,7 +367,7 @@ class Room:
         self.game.check(seat, move)
         self.store.save_opening(self.game_id, seat, self.game.encode_move(move), opening.nonce)  # before the ack
         seal.move, seal.nonce = move, opening.nonce
-        opened = [ev.Opened(str(seat)).to_wire()]
+        opened = [ev.Opened(ev.player_of(seat)).to_wire()]
         if all(s.opened for s in self.seals.values()):
             self._resolve_seals(opened)
         else:
@@ -456,7 +457,7 @@ class Room:
         try:
             held.strikes += 1
             forfeit = kind == "open" or held.strikes >= self.time_control.max_strikes
-            notice = ev.TimedOut(str(seat), kind, held.strikes, forfeit=forfeit).to_wire()
+            notice = ev.TimedOut(ev.player_of(seat), kind, held.strikes, forfeit=forfeit).to_wire()
             if forfeit:
                 self._forfeit(seat, Termination.TIME, before=[notice])
                 return
@@ -487,14 +488,14 @@ class Room:
                                 f"the rematch of this game has started already: game {self.rematch_game}")
         if not accept:
             self.rematch_offers.clear()
-            self._publish(arbiter_after=[ev.RematchDeclined(str(seat)).to_wire()])
+            self._publish(arbiter_after=[ev.RematchDeclined(ev.player_of(seat)).to_wire()])
             return
         self.rematch_offers.add(seat)
         if len(self.rematch_offers) == len(self.seats) and self.on_rematch:
             self.rematch_offers.clear()  # the agreement is spent on the game it starts
             self.on_rematch(self)
         else:
-            self._publish(arbiter_after=[ev.RematchOffered(str(seat)).to_wire()])
+            self._publish(arbiter_after=[ev.RematchOffered(ev.player_of(seat)).to_wire()])
 
     def record(self) -> dict:
         """The game's ``aton-record/1``, as ``aton-server export`` writes it."""

@@ -16,9 +16,12 @@ from textual.events import Resize
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 
+from aton.events import CardRevealed, CategoryScored, ScoringStarted
 from aton.game import Phase
 from aton.players import BLUE, PLAYERS, RED, Player
 from protocol import messages as m
+from protocol.events import RematchDeclined, RematchOffered
+from protocol.game_frames import GameEvent, Numbered
 
 from ..board_cursor import BoardCursor
 from ..model import GameModel
@@ -90,7 +93,7 @@ class GameScreen(Screen):
         self.forced_version: int | None = None
         self.footer_state: tuple = ()
         self.ready = False  # composed and mounted
-        self.early: list[dict] = []  # events that came before that
+        self.early: list[GameEvent] = []  # events that came before that
 
     @property
     def aton(self) -> "AtonApp":
@@ -114,7 +117,7 @@ class GameScreen(Screen):
     def on_mount(self) -> None:
         log = self.query_one(GameLog)
         log.note(self._welcome())
-        log.add(narrate(self.model.events, self.model.seat))
+        log.add(narrate([numbered.event for numbered in self.model.events], self.model.seat))
         if self.aton.settings.reveal_delay > 0:
             self.set_interval(self.aton.settings.reveal_delay, self._reveal_next)
         self.ready = True
@@ -127,8 +130,9 @@ class GameScreen(Screen):
 
     # ------------------------------------------------------------------ from the server
 
-    def apply(self, events: list[dict], fresh: bool = False) -> None:
-        """The model moved on by ``events``; ``fresh``: it was replaced by a whole new state."""
+    def apply(self, numbered: list[Numbered], fresh: bool = False) -> None:
+        """The model moved on by these events; ``fresh``: it was replaced by a whole new state."""
+        events = [n.event for n in numbered]
         if self.acked or fresh:  # the move we sent is answered (or lost with a broken connection)
             self.sent, self.acked = None, False
         if not self.ready:  # not composed yet: on_mount tells the whole story
@@ -140,12 +144,12 @@ class GameScreen(Screen):
         logs.first().add(narrate(events, self.model.seat))
         self._react(events)
 
-    def _react(self, events: list[dict]) -> None:
+    def _react(self, events: list[GameEvent]) -> None:
         """Reveals to animate, a scoring round or the end to show, and a fresh drawing."""
         self._queue_reveals(events)
-        categories = [e for e in events if e.get("type") == "category_scored"]
+        categories = [e for e in events if isinstance(e, CategoryScored)]
         if categories:
-            dead = next((e["dead"] for e in events if e.get("type") == "scoring_started"), 0)
+            dead = next((e.dead for e in events if isinstance(e, ScoringStarted)), 0)
             scores = (self.model.view.red.score, self.model.view.blue.score)
             self.modals.append(lambda: ScoringScreen(dead, categories, scores))
         self._note_rematch(events)
@@ -202,7 +206,7 @@ class GameScreen(Screen):
         you = seat is model.seat
         return PlayerRow(
             seat=seat, name=model.name(seat), you=you,
-            connected=bool(model.players.get(seat, {}).get("connected", True)),
+            connected=model.connected(seat),
             to_move=seat in model.view.pending and not model.is_over and not (
                 model.view.phase is Phase.COMMIT and model.sealed(seat)),
             cartouches=self._cartouches(seat),
@@ -370,14 +374,13 @@ class GameScreen(Screen):
 
     # ------------------------------------------------------------------ reveals and modals
 
-    def _queue_reveals(self, events: list[dict]) -> None:
+    def _queue_reveals(self, events: list[GameEvent]) -> None:
         if self.aton.settings.reveal_delay <= 0:
             return
         if self.reveal_round != self.model.view.round:
             self.hidden_reveals.clear()
             self.reveal_round = self.model.view.round
-        self.hidden_reveals.extend((Player.parse(e["player"]), e["cartouche"])
-                                   for e in events if e.get("type") == "card_revealed")
+        self.hidden_reveals.extend((e.player, e.cartouche) for e in events if isinstance(e, CardRevealed))
 
     def _reveal_next(self) -> None:
         if self.hidden_reveals:
@@ -396,7 +399,7 @@ class GameScreen(Screen):
     def _can_chat(self) -> bool:
         """Players chat with a human opponent (bots do not read)."""
         model = self.model
-        return model.seat is not None and model.players.get(model.opponent, {}).get("kind") == "human"
+        return model.seat is not None and model.kind(model.opponent) == "human"
 
     def action_log(self, pages: int) -> None:
         log = self.query_one(GameLog)
@@ -424,17 +427,16 @@ class GameScreen(Screen):
         if self.modals and self.app.screen is self:
             self.app.push_screen(self.modals.pop(0)(), lambda _: self._next_modal())
 
-    def _note_rematch(self, events: list[dict]) -> None:
-        for e in events:
-            kind = e.get("type")
-            if kind not in ("rematch_offered", "rematch_declined"):
-                continue
-            seat = Player.parse(e["player"])
-            if kind == "rematch_offered":
-                text = ("You offered a rematch; waiting for the answer…" if seat is self.model.seat
-                        else f"{player_name(seat)} offers a rematch: press r to accept.")
-            else:
-                text = f"{player_name(seat)} declined the rematch."
+    def _note_rematch(self, events: list[GameEvent]) -> None:
+        for event in events:
+            match event:
+                case RematchOffered(seat):
+                    text = ("You offered a rematch; waiting for the answer…" if seat is self.model.seat
+                            else f"{player_name(seat)} offers a rematch: press r to accept.")
+                case RematchDeclined(seat):
+                    text = f"{player_name(seat)} declined the rematch."
+                case _:
+                    continue
             if self.end_screen is not None and self.end_screen.is_attached:
                 self.end_screen.note(text)
 

@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Label
 
+from aton.events import CategoryScored
 from aton.players import BLUE, PLAYERS, RED
 
 from ..narrate import player_name
@@ -31,7 +32,7 @@ class Breakdown(Widget):
 
     COMPONENT_CLASSES = {"breakdown--red", "breakdown--blue", "breakdown--rule", "breakdown--total"}
 
-    def __init__(self, categories: list[dict], **kwargs) -> None:
+    def __init__(self, categories: list[CategoryScored], **kwargs) -> None:
         super().__init__(**kwargs)
         self.categories = categories
 
@@ -46,13 +47,12 @@ class Breakdown(Widget):
         totals = {seat: 0 for seat in PLAYERS}
         for c in self.categories:
             gains = Text()
-            for seat in PLAYERS:
-                points = c[f"{seat}_points"]  # the event's keys: red_points, blue_points
+            for seat, points in ((RED, c.red_points), (BLUE, c.blue_points)):
                 totals[seat] += points
                 if points:
                     gains.append(("  " if gains else "") + f"{player_name(seat)} +{points}", seat_style[seat])
-            title = c["title"][0].upper() + c["title"][1:]
-            table.add_row(title, RULES.get(c["category"], ""), str(c["red_count"]), str(c["blue_count"]),
+            title = c.title[0].upper() + c.title[1:]
+            table.add_row(title, RULES.get(c.category, ""), str(c.red_count), str(c.blue_count),
                           gains or Text("—"))
         total = Text.assemble((f"Red +{totals[RED]}", seat_style[RED]), "  ",
                               (f"Blue +{totals[BLUE]}", seat_style[BLUE]))
@@ -63,7 +63,7 @@ class Breakdown(Widget):
 class ScoringScreen(ModalScreen[None]):
     BINDINGS = [Binding("enter,escape,space", "close", "Continue")]
 
-    def __init__(self, dead: int, categories: list[dict], scores: tuple[int, int]) -> None:
+    def __init__(self, dead: int, categories: list[CategoryScored], scores: tuple[int, int]) -> None:
         super().__init__(classes="dialog")
         self.dead, self.categories, self.scores = dead, categories, scores
 

@@ -17,6 +17,7 @@ from aton.players import BLUE, RED, Player
 from aton_tui.app import AtonApp, Frame, Launch, StatusChanged
 from aton_tui.session import Status
 from protocol import messages as m
+from protocol.game_frames import typed
 from server.games import AtonGame
 
 from .conftest import quiet_settings
@@ -151,4 +152,4 @@ class FramesApp(AtonApp):
     async def _run(self) -> None:
         self.post_message(StatusChanged(Status("connected", "scripted")))
         for frame in self.frames:
-            self.post_message(Frame(frame))
+            self.post_message(Frame(typed(frame)))  # decoded as the session decodes what it reads

@@ -1,4 +1,7 @@
-"""The client's picture of a game: versions, gaps, presence, the decision at hand, clocks."""
+"""The client's picture of a game: versions, gaps, presence, the decision at hand, clocks.
+
+The model takes frames as the session hands them over: decoded (``typed``).
+"""
 
 import dataclasses
 
@@ -6,6 +9,7 @@ from aton.players import BLUE, RED
 from aton_tui.lobby_model import LobbyModel
 from aton_tui.model import GameModel, countdown
 from protocol import messages as m
+from protocol.game_frames import typed
 
 from .scripted import ScriptedGame, red_to
 
@@ -18,18 +22,18 @@ def played(until=red_to("place", round_at_least=2)) -> ScriptedGame:
 
 def test_updates_in_order_bring_the_model_to_the_last_view():
     script = played()
-    model = GameModel.from_state(script.first, now=0.0)
+    model = GameModel.from_state(typed(script.first), now=0.0)
     for update in script.updates:
-        assert model.advance(update, now=1.0) is not None
+        assert model.advance(typed(update), now=1.0) is not None
     assert model.version == script.version
     assert model.view.round == 2 and model.decision.kind == "place"
-    assert [e["version"] for e in model.events] == list(range(1, script.version + 1))
+    assert [e.version for e in model.events] == list(range(1, script.version + 1))
 
 
 def test_a_missing_update_is_a_gap_and_a_repeated_one_is_ignored():
     script = played()
-    model = GameModel.from_state(script.first, now=0.0)
-    first, second, third = script.updates[:3]
+    model = GameModel.from_state(typed(script.first), now=0.0)
+    first, second, third = (typed(update) for update in script.updates[:3])
     assert model.advance(first, 0.0) == list(first.events)
     assert model.advance(first, 0.0) == []  # already seen: nothing new
     assert model.advance(third, 0.0) is None  # the second was lost: ask for sync
@@ -39,46 +43,47 @@ def test_a_missing_update_is_a_gap_and_a_repeated_one_is_ignored():
 
 def test_a_resync_takes_the_fresh_state_and_keeps_the_log():
     script = played()
-    model = GameModel.from_state(script.first, now=0.0)
-    model.advance(script.updates[0], 0.0)
+    model = GameModel.from_state(typed(script.first), now=0.0)
+    model.advance(typed(script.updates[0]), 0.0)
     fresh = dataclasses.replace(script.game_state(), version=script.version)
-    model.resync(fresh, now=5.0)
+    model.resync(typed(fresh), now=5.0)
     assert model.version == script.version and model.view.round == 2
     assert len(model.events) == len(script.updates[0].events)
 
 
 def test_a_resync_adds_the_events_of_its_log_that_were_missed_and_only_those():
     script = played()
-    model = GameModel.from_state(script.first, now=0.0)
-    model.advance(script.updates[0], 0.0)
+    model = GameModel.from_state(typed(script.first), now=0.0)
+    model.advance(typed(script.updates[0]), 0.0)
     seen = len(model.events)
     later = [e for update in script.updates[1:] for e in update.events]
-    log = (*script.updates[0].events[-2:], *later)  # overlaps what we have, then goes on
-    fresh = dataclasses.replace(script.game_state(), version=script.version, log=log)
-    assert model.resync(fresh, now=5.0) == later
-    assert model.events[seen:] == later
+    overlap = script.updates[0].events[-2:]
+    log = (*overlap, *later)  # overlaps what we have, then goes on
+    fresh = typed(dataclasses.replace(script.game_state(), version=script.version, log=log))
+    assert model.resync(fresh, now=5.0) == list(fresh.log[len(overlap):])
+    assert [e.version for e in model.events[seen:]] == [e["version"] for e in later]
 
 
 def test_after_sealing_there_is_nothing_to_decide_until_the_next_round():
     script = ScriptedGame()
-    model = GameModel.from_state(script.first, 0.0)
+    model = GameModel.from_state(typed(script.first), 0.0)
     assert model.decision.kind == "commit"
     sealed = m.Update(game=12, version=1, events=({"type": "committed", "player": "red", "version": 1},),
                       view={**script.first.view, "commitments": {"red": "sealed", "blue": "none"}},
                       clocks=script.first.clocks)
-    model.advance(sealed, 0.0)
+    model.advance(typed(sealed), 0.0)
     assert model.decision is None and model.sealed(RED) and not model.sealed(BLUE)
 
 
 def test_presence_events_mark_a_player_away_and_back():
     script = ScriptedGame()
-    model = GameModel.from_state(script.first, 0.0)
+    model = GameModel.from_state(typed(script.first), 0.0)
     away = {"type": "disconnected", "player": "blue", "grace_s": 60, "version": 1}
     back = {"type": "reconnected", "player": "blue", "version": 2}
     for version, event in ((1, away), (2, back)):
-        model.advance(m.Update(game=12, version=version, events=(event,), view=script.first.view,
-                               clocks=script.first.clocks), 0.0)
-        assert model.players[BLUE]["connected"] is (event is back)
+        model.advance(typed(m.Update(game=12, version=version, events=(event,), view=script.first.view,
+                                     clocks=script.first.clocks)), 0.0)
+        assert model.players[BLUE].connected is (event is back)
 
 
 def test_clocks_count_down_locally_and_stop_at_zero():

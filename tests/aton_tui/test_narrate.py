@@ -1,4 +1,8 @@
-"""Every event told in plain language, with the reason for what happened."""
+"""Every event told in plain language, with the reason for what happened.
+
+The events are written as the wire carries them and decoded as a client decodes them
+(``protocol.game_frames``), so each test reads like the frame it stands for.
+"""
 
 import dataclasses
 
@@ -9,10 +13,13 @@ from aton.events import EVENT_TYPES
 from aton.outcome import Outcome, Termination
 from aton.players import BLUE, RED
 from aton_tui.narrate import narrate, result_sentence
+from protocol.events import ARBITER_EVENTS
+from protocol.game_frames import UnknownEvent, numbered
 
 from .scripted import ScriptedGame
 
-ARBITER_EVENTS = [
+#: One example of each arbiter event, as the wire carries it (every type of protocol.events).
+ARBITER_EXAMPLES: list[dict[str, object]] = [
     {"type": "committed", "player": "blue"},
     {"type": "open_requested"},
     {"type": "timeout", "player": "red", "action": "move", "strikes": 1},
@@ -23,10 +30,13 @@ ARBITER_EVENTS = [
     {"type": "rematch_declined", "player": "red"},
     {"type": "rematch_started", "game": 13},
 ]
+#: Arbiter events that are not told, and why.
+SILENT = {"opened": "the client opens by itself: open_requested said so, the reveals show it"}
 
 
 def lines(*events, seat=RED):
-    return list(narrate(events, seat))
+    """The narration of wire events, decoded first."""
+    return list(narrate([numbered({"version": 1, **e}).event for e in events], seat))
 
 
 def test_both_reveals_of_a_cartouche_make_one_line_and_a_tie_says_nobody_scores():
@@ -65,8 +75,14 @@ def sample(cls) -> dict:
               "reason": "cartouche2", "title": "temple 1", "to_supply": True, "red": 2, "blue": 3}
     if cls is E.GameOver:
         values["reason"] = Termination.TEMPLE
+    if cls is E.WarCardsReturned:
+        values.update(red=(2,), blue=(3,))
     fields = {f.name: values.get(f.name, 1) for f in dataclasses.fields(cls)}
     return cls(**fields).to_dict()
+
+
+def test_the_examples_cover_every_arbiter_event():
+    assert {e["type"] for e in ARBITER_EXAMPLES} | set(SILENT) == set(ARBITER_EVENTS)
 
 
 @pytest.mark.parametrize("kind", sorted(EVENT_TYPES))
@@ -74,15 +90,21 @@ def test_every_engine_event_is_told(kind):
     assert lines(sample(EVENT_TYPES[kind]), seat=RED)
 
 
-@pytest.mark.parametrize("event", ARBITER_EVENTS, ids=lambda e: e["type"])
+@pytest.mark.parametrize("event", ARBITER_EXAMPLES, ids=lambda e: e["type"])
 def test_every_arbiter_event_is_told(event):
     assert lines(event)
+
+
+def test_an_event_of_a_newer_server_is_kept_but_not_told():
+    event = numbered({"type": "comet_seen", "version": 4, "brightness": 3}).event
+    assert event == UnknownEvent("comet_seen", {"type": "comet_seen", "version": 4, "brightness": 3})
+    assert list(narrate([event], RED)) == []
 
 
 def test_a_whole_game_is_told_line_by_line():
     script = ScriptedGame(seed=9)
     script.play_until(lambda s: False, limit=2000)
-    events = [e for update in script.updates for e in update.events]
+    events = [{**e} for update in script.updates for e in update.events]
     story = lines(*events)
     assert story[-1] == "Game over. Red wins: filled a whole temple. Final score: Red 39, Blue 34."
     assert sum(line.startswith("── Round") for line in story) == 8  # rounds 2-9 (round 1 began before)

@@ -10,6 +10,7 @@ from enum import Enum
 import pytest
 
 from aton import BLUE, RED
+from aton.events import CardsDrawn, Event
 from aton.game import GameState
 from aton.views import PlayerView, View
 from bots.cli import main
@@ -140,9 +141,10 @@ def test_a_strategy_cannot_reach_the_game_state_or_the_opponents_cards():
         if v.blue.committed and v.phase == "commit":
             assert v.blue.cartouches == (None, None, None, None)
     for event in snoop.events:
-        assert isinstance(event, dict)
-        if event["type"] == "cards_drawn" and event["player"] == "blue":
-            assert event["cards"] is None
+        assert isinstance(event, Event)  # the engine's own, as the player may see them
+        if isinstance(event, CardsDrawn) and event.player is BLUE:
+            assert event.cards is None
+        assert all(isinstance(o, (str, int, tuple, type(None), Event)) for o in _reachable(event))
     assert not any(isinstance(o, GameState) for o in _reachable(snoop.events))
     # nothing the strategy kept refers to the engine's state either
     assert not any(isinstance(o, GameState) for o in _reachable(snoop.__dict__))

@@ -1,0 +1,146 @@
+"""A game's frames as a client uses them: decoded once, where they are read, into the engine's types.
+
+``game_state`` and ``update`` carry the receiver's view and the game's events as plain
+maps (``protocol.messages``).  A client turns them, as soon as it has read them
+(``typed``), into a ``GameStateFrame`` or an ``UpdateFrame``: the view an
+``aton.views.View``, each event an ``aton.events.Event`` or a
+``protocol.events.ArbiterEvent`` with the version the server gave it, the seats
+``Player`` values.  Everything after that point — the Textual client, the bot SDK,
+their strategies and narration — works on these types and never on the maps.
+
+Keys a newer server adds are ignored, and an event type this client does not know
+becomes an ``UnknownEvent`` (nobody tells it; its version keeps the numbering whole),
+so that a compatible protocol change never breaks an older client.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple, TypeAlias, overload
+
+from aton.events import EVENT_TYPES, Event
+from aton.players import Player
+from aton.views import View
+
+from . import events as ev
+from . import messages as m
+from .errors import ErrorCode, ProtocolError
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownEvent:
+    """An event of a type this client does not know (a newer server's), kept as it came."""
+
+    type: str
+    data: dict[str, Any]
+
+
+GameEvent: TypeAlias = Event | ev.ArbiterEvent | UnknownEvent
+
+
+class Numbered(NamedTuple):
+    """An event as the server numbered it: ``version`` is the game's version after it (a
+    named tuple: a client makes one per event it reads)."""
+
+    version: int
+    event: GameEvent
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """Who sits in a seat: ``kind`` is "human" or "bot" (a bot the server hosts included)."""
+
+    name: str
+    kind: str
+    connected: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatClock:
+    """A seat's clock when the frame was sent: the milliseconds left for what it owes now
+    (``action``: "commit", "open" or "move"; None: nothing), and its time-outs in a row."""
+
+    remaining_ms: int | None
+    action: str | None
+    strikes: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameStateFrame:
+    """``game_state``: the whole game as this receiver may see it."""
+
+    game: int
+    version: int
+    seat: Player | None  # None: watching
+    players: dict[Player, Seated]
+    options: dict[str, Any]  # the table's: clock, private, time_control
+    view: View
+    commitments: dict[Player, str]  # "none", "sealed", "awaiting_open" or "opened"
+    clocks: dict[Player, SeatClock]
+    log: tuple[Numbered, ...]  # the latest events, oldest first
+    reply_to: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateFrame:
+    """``update``: the events since the last frame, and the view and clocks after them."""
+
+    game: int
+    version: int
+    events: tuple[Numbered, ...]
+    view: View
+    commitments: dict[Player, str]
+    clocks: dict[Player, SeatClock]
+
+
+@overload
+def typed(message: m.GameState) -> GameStateFrame: ...
+@overload
+def typed(message: m.Update) -> UpdateFrame: ...
+@overload
+def typed(message: m.Message) -> m.Message | GameStateFrame | UpdateFrame: ...
+def typed(message: m.Message) -> m.Message | GameStateFrame | UpdateFrame:
+    """``message`` with a ``game_state`` or an ``update`` decoded into the engine's types (any
+    other message as it is); ProtocolError ``invalid`` when its view or an event is malformed."""
+    try:
+        if isinstance(message, m.GameState):
+            return GameStateFrame(
+                game=message.game, version=message.version, seat=Player.parse_optional(message.seat),
+                players={Player.parse(seat): _seated(info) for seat, info in message.players.items()},
+                options=message.options, view=View.from_dict(message.view),
+                commitments=_commitments(message.view), clocks=_clocks(message.clocks),
+                log=tuple(numbered(e) for e in message.log), reply_to=message.reply_to)
+        if isinstance(message, m.Update):
+            return UpdateFrame(
+                game=message.game, version=message.version, events=tuple(numbered(e) for e in message.events),
+                view=View.from_dict(message.view), commitments=_commitments(message.view),
+                clocks=_clocks(message.clocks))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ProtocolError(ErrorCode.INVALID, f"{message.TYPE}: {exc}") from None
+    return message
+
+
+def numbered(data: dict[str, Any]) -> Numbered:
+    """One event of a frame, read: the engine's, the arbiter's, or one this client does not know."""
+    kind = data.get("type")
+    version = data["version"]
+    if type(version) is not int:
+        raise ValueError(f"{kind}: version: unexpected {version!r:.40}")
+    if kind in ev.ARBITER_EVENTS:  # first: the arbiter's "committed" is the one on the wire
+        return Numbered(version, ev.parse(data))
+    cls = EVENT_TYPES.get(kind)  # type: ignore[arg-type]
+    if cls is not None:
+        return Numbered(version, cls.from_dict(data))
+    return Numbered(version, UnknownEvent(str(kind), data))
+
+
+def _seated(info: dict[str, Any]) -> Seated:
+    return Seated(name=info["name"], kind=info["kind"], connected=info["connected"])
+
+
+def _commitments(view: dict[str, Any]) -> dict[Player, str]:
+    return {Player.parse(seat): state for seat, state in view.get("commitments", {}).items()}
+
+
+def _clocks(clocks: dict[str, Any]) -> dict[Player, SeatClock]:
+    return {Player.parse(seat): SeatClock(c["remaining_ms"], c["for"], c["strikes"]) for seat, c in clocks.items()}
