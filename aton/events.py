@@ -23,7 +23,7 @@ from .players import Player
 class Event:
     kind: ClassVar[str] = "event"
 
-    def for_viewer(self, viewer: Player | None) -> "Event":
+    def for_viewer(self, viewer: Player | None) -> Event:
         """The version of this event that ``viewer`` (None: a spectator) may receive."""
         return self
 
@@ -41,7 +41,7 @@ class Event:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Event":
+    def from_dict(cls, data: dict[str, Any]) -> Event:
         """The event of this class in its plain form; keys that are not its fields (a wire
         event's ``version``, fields of a newer server) are ignored.  ValueError names a
         missing or wrong field."""
@@ -93,7 +93,7 @@ class CardsDrawn(Event):
     player: Player
     cards: tuple[int, ...] | None
 
-    def for_viewer(self, viewer: Player | None) -> "CardsDrawn":
+    def for_viewer(self, viewer: Player | None) -> CardsDrawn:
         return self if viewer == self.player else replace(self, cards=None)
 
 

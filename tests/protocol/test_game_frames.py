@@ -8,8 +8,7 @@ from typing import Any, TypeVar
 import pytest
 
 from aton.events import Committed, Event, event_from_dict
-from aton.game import GameState
-from aton.game import new_game
+from aton.game import GameState, new_game
 from aton.players import BLUE, PLAYERS, RED
 from aton.views import view
 from protocol import events as ev

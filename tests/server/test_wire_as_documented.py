@@ -76,7 +76,7 @@ async def one_strike_server(tmp_path):
 
 
 async def test_the_time_out_that_loses_the_game_is_announced_before_the_result(one_strike_server):
-    red, blue = await matched_pair(one_strike_server.port)
+    _, blue = await matched_pair(one_strike_server.port)
     await blue.client.commit(blue.game, list(blue.view["decision"]["hand"]))
     await blue.expect(m.Ack)
     one_strike_server.clock.advance(90)  # red does nothing: its first time-out is its last
