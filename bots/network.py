@@ -156,7 +156,8 @@ class NetworkBot:
         await self._reach_server(first_wait=True)
         self._answered = self._awaiting = None  # the fresh game_state is the truth now
         if self._game is None:
-            await self._seek_game()
+            if not self.client.welcome.games:  # (a game that started as the connection failed comes now)
+                await self._seek_game()
         else:  # a game that ended while we were away is not resumed: ask for it
             self._syncing = await self.client.send(m.Sync(game=self._game))
 

@@ -27,7 +27,7 @@ import msgpack
 
 from protocol import messages as m
 from protocol.errors import ProtocolError
-from protocol.framing import HEADER, MAX_FRAME_BYTES, FrameBuffer, decode_payload, encode_payload
+from protocol.framing import HEADER, MAX_FRAME_BYTES, MAX_REQUEST_BYTES, FrameBuffer, decode_payload, encode_payload
 from protocol.messages import PROTOCOL_VERSION, Direction
 
 #: Source addresses of the hostile connections: loopback only, several "attackers".
@@ -491,7 +491,8 @@ class HostileLoad:
         try:
             if index % 2:
                 await peer.greet(f"slow-{index}")
-            body = HEADER.pack(rng.randint(1000, MAX_FRAME_BYTES)) + rng.randbytes(MAX_FRAME_BYTES)
+            size = rng.randint(MAX_REQUEST_BYTES // 2, MAX_REQUEST_BYTES)  # a frame the server waits for
+            body = HEADER.pack(size) + rng.randbytes(size)
             self.tally.frames_sent += 1
             for byte in body:
                 if stop.is_set() or peer.closed.is_set():

@@ -26,7 +26,7 @@ from .witness import WitnessBot, exported_games
 SEED = 2027
 BOTS = 4
 #: A kill comes after the bots together receive between 1 and this many more frames.
-MOST_FRAMES_BETWEEN_KILLS = 2000
+MOST_FRAMES_BETWEEN_KILLS = 1500
 
 
 def lost_moves(acknowledged: list[dict], stored: list[dict]) -> int:

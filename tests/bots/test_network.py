@@ -14,6 +14,7 @@ from bots.strategy import make_strategy
 from protocol import messages as m
 from protocol.client import Client
 from protocol.clocks import LONGEST_GRACE, TIME_CONTROLS
+from protocol.framing import HEADER, FrameBuffer, decode_payload
 from server.app import ArbiterServer
 from server.config import ServerConfig
 
@@ -207,3 +208,73 @@ async def test_bots_come_back_after_an_outage_longer_than_the_grace_of_a_normal_
     assert results_a[0].game == results_b[0].game
     assert results_a[0].outcome == results_b[0].outcome
     assert results_a[0].outcome.termination not in (Termination.ABANDONED, Termination.TIME)
+
+
+class CuttingProxy:
+    """A loopback TCP proxy in front of a server that fails once, at a chosen frame: the first
+    frame from the server that ``cut`` accepts is not passed on, and the client's connection is
+    closed instead (the network failed just then); later connections pass everything."""
+
+    def __init__(self, server_port: int, cut: Callable[[dict], bool]) -> None:
+        self.server_port = server_port
+        self.cut = cut
+        self.armed = True
+        self._listener: asyncio.Server | None = None
+        self._pipes: set[asyncio.Task] = set()
+
+    async def start(self) -> int:
+        self._listener = await asyncio.start_server(self._connected, "127.0.0.1", 0)
+        return self._listener.sockets[0].getsockname()[1]
+
+    async def _connected(self, client_reader, client_writer) -> None:
+        server_reader, server_writer = await asyncio.open_connection("127.0.0.1", self.server_port)
+        pipes = [asyncio.create_task(self._upstream(client_reader, server_writer)),
+                 asyncio.create_task(self._downstream(server_reader, client_writer))]
+        self._pipes.update(pipes)
+        await asyncio.wait(pipes, return_when=asyncio.FIRST_COMPLETED)
+        for pipe in pipes:
+            pipe.cancel()
+        for writer in (client_writer, server_writer):
+            writer.close()
+
+    async def _upstream(self, reader, writer) -> None:
+        while data := await reader.read(65536):
+            writer.write(data)
+
+    async def _downstream(self, reader, writer) -> None:
+        frames = FrameBuffer()
+        while data := await reader.read(65536):
+            for payload in frames.feed(data):
+                if self.armed and self.cut(decode_payload(payload)):
+                    self.armed = False
+                    return
+                writer.write(HEADER.pack(len(payload)) + payload)
+
+    async def stop(self) -> None:
+        self._listener.close()
+        for pipe in self._pipes:
+            pipe.cancel()
+
+
+async def test_a_bot_whose_connection_fails_as_its_game_starts_takes_that_game_and_seeks_no_other(server):
+    """The game's first frame is lost with the connection: back with its token, the bot is
+    told in ``welcome`` that it holds a seat, and plays that game instead of queueing for
+    another (which would have seated it in two games at once)."""
+    proxy = CuttingProxy(server.port, cut=lambda frame: frame["type"] == "game_state")
+    ada = NetworkBot(make_strategy("random", seed=10), "127.0.0.1", await proxy.start(), name="ada",
+                     backoff=Backoff(first=0.05, cap=0.05))
+    bob = bot(server, "bob", 11, [])
+    games = asyncio.gather(ada.play(1), bob.play(1))
+    try:
+        await until(lambda: not proxy.armed and server.rooms)
+        room = next(iter(server.rooms.values()))
+        ada_seat = next(seat for seat in room.seats.values() if seat.name == "ada")
+        await until(lambda: ada_seat.participant is not None)
+        back_at = room.move_count
+        await until(lambda: room.move_count >= back_at + 4 or room.game.is_over)  # ada plays on
+        queued = dict(server.lobby.queue)
+        (result_a,), (result_b,) = await asyncio.wait_for(games, 60)
+    finally:
+        await proxy.stop()
+    assert not queued, "ada queued for another game while she held a seat"
+    assert result_a.game == result_b.game == room.game_id
