@@ -17,7 +17,7 @@ from typing import Callable
 
 from protocol import messages as m
 from protocol.client import Client, ServerError
-from protocol.errors import ProtocolError
+from protocol.errors import ErrorCode, ProtocolError
 from protocol.game_frames import GameStateFrame, UpdateFrame, typed
 
 #: ``bye`` codes after which reconnecting is pointless
@@ -76,6 +76,9 @@ class Session:
                 else:
                     await session.reconnect(self.host, self.port)  # keeps seats and sealed commitments
             except ServerError as exc:
+                if exc.code == ErrorCode.UNKNOWN_SESSION and (session is not None or self.resume is not None):
+                    session, self.resume = None, None  # a session this server does not know: start a new one
+                    continue
                 self.on_status(Status("failed", str(exc)))
                 return
             except LOST as exc:

@@ -23,6 +23,7 @@ class ErrorCode(str, Enum):
     INTERNAL = "internal"  # a server fault; the game is unaffected
     TOO_MANY_GAMES = "too_many_games"  # the session or its address has as many games going as allowed
     TOO_MANY_FAILED_JOINS = "too_many_failed_joins"  # too many wrong invite codes or tables lately
+    UNKNOWN_SESSION = "unknown_session"  # a resume token this server did not issue
 
 
 class ProtocolError(Exception):
@@ -54,4 +55,6 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
                               "allows at once (an open table or a place in the queue counts): finish one first",
     ErrorCode.TOO_MANY_FAILED_JOINS: "too many joins failed lately (wrong invite codes, tables not open) for "
                                      "your session or your address: no join is tried until the limit refills",
+    ErrorCode.UNKNOWN_SESSION: "`hello.resume` is not a token this server issued: `bye` follows; say `hello` "
+                               "without `resume` for a new session",
 }

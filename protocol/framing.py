@@ -17,6 +17,10 @@ import msgpack
 from .errors import ErrorCode, ProtocolError
 
 MAX_FRAME_BYTES = 64 * 1024
+#: The largest frame a client sends.  Every request fits in far less (the longest, a chat
+#: line of 200 four-byte characters, is under 1 KiB), while a receiver's cost of decoding
+#: grows with the bytes: a server refuses bigger requests unread.
+MAX_REQUEST_BYTES = 2 * 1024
 HEADER = struct.Struct(">I")
 
 

@@ -13,6 +13,7 @@ import logging
 import random
 import secrets
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from aton.options import Rules
@@ -28,6 +29,7 @@ from .games import AtonGame
 from .hosted_bots import HostedBot
 from .lobby import Lobby, reserved_names
 from .quotas import Quotas
+from .resume_tokens import ResumeTokens
 from .room import GameSeat, Room, Seal, Seat, token_hash
 from .store import Store, StoredGame
 
@@ -48,6 +50,7 @@ class ArbiterServer:
         self.clock = clock or LoopClock()
         self.limits = config.limits
         self.store = Store(config.db_path)
+        self.tokens = ResumeTokens.in_directory(None if config.db_path == ":memory:" else Path(config.db_path).parent)
         self.outbox = Outbox(before_sending=self.store.commit, on_failure=self._store_failed,
                              max_backlog=self.limits.outbox_bytes_total)
         self.store.on_write = self.outbox.wake  # a write is always followed by a commit in its turn
@@ -183,6 +186,13 @@ class ArbiterServer:
             conn.close("unsupported_version", f"protocol {hello.version} is not supported")
             return
         seats = self._seats_of(token_hash(hello.resume)) if hello.resume else []
+        if hello.resume and not seats and not self.tokens.recognises(hello.resume):
+            # tokens are the server's to issue: one it did not issue would open a new session
+            # under a name the client chose, which anyone who guesses it could take over
+            self._refuse_hello(conn, ProtocolError(
+                ErrorCode.UNKNOWN_SESSION, "this server did not issue that resume token: "
+                "say hello without it to start a new session", field="resume"), hello.id)
+            return
         try:  # a session that holds seats plays under the name it has there
             name = seats[0][0].seats[seats[0][1]].name if seats else self.lobby.admit_name(hello.name)
         except ProtocolError as exc:
@@ -195,7 +205,7 @@ class ArbiterServer:
         conn.close("misbehaving", "the handshake failed: " + error.message)
 
     def _open_session(self, conn: Connection, hello: m.Hello, name: str, seats: list[tuple[Room, GameSeat]]) -> None:
-        token = hello.resume or secrets.token_urlsafe(24)
+        token = hello.resume or self.tokens.issue()
         digest = token_hash(token)
         previous = self.by_token.get(digest)
         if previous is not None and previous is not conn:
@@ -233,16 +243,18 @@ class ArbiterServer:
 
     def _handle_raw(self, conn: Connection, raw: Any) -> None:
         reply_to = m.request_id(raw)
+        admitted = False
         try:
             msg = m.parse(raw, Direction.CLIENT)
             if not isinstance(msg, PACED_BY_THE_GAME):
                 conn.admit()
+                admitted = True
             self._dispatch(conn, msg)
             if not isinstance(msg, m.Ping):
                 conn.mark_request()
         except ProtocolError as exc:
             conn.send_error(exc, reply_to)
-            if conn.record_outcome(ok=False):
+            if conn.record_outcome(ok=False, admitted=admitted):
                 conn.close("misbehaving", "too many refused messages")
             return
         except Exception:

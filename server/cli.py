@@ -143,7 +143,7 @@ async def run_server(config: ServerConfig, ssh: SSHConfig | None = None) -> None
         from .ssh import SSHGateway  # only an SSH server pays for asyncssh
 
         try:
-            gateway = SSHGateway(ssh, config.host, server.port, config.db_path, config.server_name)
+            gateway = SSHGateway(ssh, config.host, server.port, config.db_path, server.tokens, config.server_name)
             await gateway.start()
         except OSError as exc:
             await server.stop()

@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass, field
 
 from protocol.clocks import TIME_CONTROLS, TimeControl
-from protocol.framing import MAX_FRAME_BYTES
+from protocol.framing import MAX_FRAME_BYTES, MAX_REQUEST_BYTES
 from protocol.messages import CHAT_CHARS
 
 
@@ -17,9 +17,10 @@ class Limits:
     says what each one means to a client that meets it."""
 
     frame_bytes: int = MAX_FRAME_BYTES
+    request_bytes: int = MAX_REQUEST_BYTES  # the largest frame a client may send
     messages_per_second: float = 20.0  # sustained, per connection
     message_burst: int = 60
-    errors_before_disconnect: int = 10  # consecutive refused messages (rate-limited ones too)
+    errors_before_disconnect: int = 10  # refusals in a row (rate-limited ones too); each spends one of the rate
     handshake_seconds: float = 10.0
     idle_seconds: float = 600.0  # no frame at all (pings count) for this long: closed
     #: A session that plays, watches and waits for nothing, and sends nothing but pings for

@@ -155,7 +155,7 @@ class Connection(asyncio.Protocol):
         self.closed = asyncio.Event()  # set when the connection is gone or being dropped
         self.closing = False  # a bye is on its way: nothing more is read or sent
         self.transport: asyncio.Transport | None = None
-        self._frames = FrameBuffer(limits.frame_bytes)
+        self._frames = FrameBuffer(limits.request_bytes)
         self._pending: list[bytes] = []
         self._bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
         self._bad_in_a_row = 0
@@ -192,7 +192,7 @@ class Connection(asyncio.Protocol):
             if self.closing or self.closed.is_set():
                 return
             try:
-                raw = decode_payload(payload, self.limits.frame_bytes)
+                raw = decode_payload(payload, self.limits.request_bytes)
             except ProtocolError as exc:
                 self.handler.bad_frame(self, exc)
                 continue
@@ -336,7 +336,13 @@ class Connection(asyncio.Protocol):
             raise ProtocolError(ErrorCode.RATE_LIMITED, "one chat line a second, please")
         self._last_chat = now
 
-    def record_outcome(self, ok: bool) -> bool:
-        """Count consecutive bad messages; True when the client should be disconnected."""
+    def record_outcome(self, ok: bool, admitted: bool = False) -> bool:
+        """Count consecutive bad messages; True when the client should be disconnected.
+
+        A refused message also spends one of the message rate, whatever it was (``admitted``:
+        it spent it already), so that refusals slipped between accepted messages are held
+        to the rate: a ping now and then no longer buys an endless stream of refusals."""
+        if not ok and not admitted:
+            self._bucket.take()
         self._bad_in_a_row = 0 if ok else self._bad_in_a_row + 1
         return self._bad_in_a_row >= self.limits.errors_before_disconnect

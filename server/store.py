@@ -13,13 +13,13 @@ lose the last moments.  Reads commit first, so they see every earlier write.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import time
-from collections.abc import Callable, Hashable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
+
+from .private_files import keep_private, private_umask
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -60,32 +60,6 @@ ADDED_COLUMNS = (
     ("seals", "move", "TEXT",
      "UPDATE seals SET move = json_object('move', 'commit', 'cards', json(cards)) WHERE cards IS NOT NULL"),
 )
-
-
-#: The database's companions; SQLite gives them the database's own mode when it creates them.
-DATABASE_FILE_SUFFIXES = ("", "-wal", "-shm")
-
-
-@contextmanager
-def private_umask() -> Iterator[None]:
-    """Files created meanwhile are readable by their owner only (the umask is process-wide)."""
-    previous = os.umask(0o077)
-    try:
-        yield
-    finally:
-        os.umask(previous)
-
-
-def keep_private(db_path: Path) -> None:
-    """The database holds every live game's seed (from which the hands follow): its directory,
-    when created here, is 0700, and the database files that exist already are made 0600."""
-    if not db_path.parent.exists():
-        with private_umask():
-            db_path.parent.mkdir(mode=0o700, parents=True)
-    for suffix in DATABASE_FILE_SUFFIXES:
-        existing = db_path.with_name(db_path.name + suffix)
-        if existing.exists():
-            existing.chmod(0o600)
 
 
 class StoreFailed(Exception):

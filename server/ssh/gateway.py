@@ -27,16 +27,9 @@ import asyncssh
 
 from ..config import ServerConfig, SSHConfig
 from ..lobby import reserved_names
+from ..resume_tokens import ResumeTokens
 from . import forkserver
-from .identity import (
-    HOST_KEY_FILE,
-    SECRET_FILE,
-    Identities,
-    Identity,
-    fingerprint,
-    load_or_create_host_key,
-    load_or_create_secret,
-)
+from .identity import HOST_KEY_FILE, Identities, Identity, fingerprint, load_or_create_host_key
 from .session import GameSession, forkserver_environment
 
 log = logging.getLogger(__name__)
@@ -205,8 +198,9 @@ class Link(asyncssh.SSHServer):
 class SSHGateway:
     """asyncssh server whose sessions run the Textual client against the game server."""
 
-    def __init__(self, config: SSHConfig, game_host: str, game_port: int, db_path: str,
+    def __init__(self, config: SSHConfig, game_host: str, game_port: int, db_path: str, tokens: ResumeTokens,
                  server_name: str = ServerConfig.server_name) -> None:
+        """``tokens``: the game server's resume tokens (``ArbiterServer.tokens``); each key's is one of them."""
         self.config = config
         self.limits = config.limits
         self.game_host = local_address(game_host)
@@ -220,10 +214,9 @@ class SSHGateway:
             self.host_key_path = data_dir / HOST_KEY_FILE
         else:
             raise ValueError("the SSH gateway needs a data directory (or a host key) with an in-memory database")
-        secret_path = (data_dir or self.host_key_path.parent) / SECRET_FILE
         self.host_key = load_or_create_host_key(self.host_key_path)
         # a name the game server would refuse would lock the key out: it becomes a guest name
-        self.identities = Identities(db_path, load_or_create_secret(secret_path), reserved_names(server_name))
+        self.identities = Identities(db_path, tokens, reserved_names(server_name))
         self.links: set[Link] = set()
         self.per_address: Counter[str] = Counter()  # connections from each address
         self.unauthenticated: Counter[str] = Counter()  # of which still logging in

@@ -3,26 +3,19 @@
 A client that logs in with a public key is identified by the key's SHA-256
 fingerprint.  The first login's SSH user name becomes the player's name and is
 remembered in the server's SQLite database (table ``ssh_identities``), so the
-same key is the same player next time.  The key's resume token is derived from
-the fingerprint with HMAC-SHA256 under a secret kept in the data directory, so
-the same key always resumes the same seats and no table of tokens has to be
-kept.  Guests get a random token: their seats cannot be resumed by anyone.
+same key is the same player next time.  The key's resume token is the game
+server's token for the fingerprint (``ResumeTokens.for_identity``), so the same key
+always resumes the same seats and no table of tokens has to be kept.  Guests get a
+new token of the game server's: their seats cannot be resumed by anyone.
 
-The host key (ed25519) and the secret are created on first start with mode 0600
-and reused afterwards.
+The host key (ed25519) is created on first start with mode 0600 and reused afterwards.
 """
 
 from __future__ import annotations
 
-import base64
-import contextlib
-import hashlib
-import hmac
 import logging
-import os
 import secrets
 import sqlite3
-import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,10 +25,12 @@ import asyncssh
 from protocol.errors import ProtocolError
 from protocol.names import player_name
 
+from ..private_files import keep_private, private_umask, warn_if_readable, write_private
+from ..resume_tokens import ResumeTokens
+
 log = logging.getLogger(__name__)
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
-SECRET_FILE = "ssh_resume_secret"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS ssh_identities (
@@ -82,47 +77,18 @@ class Identity:
         return self.fingerprint is None
 
 
-def _write_private(path: Path, data: bytes) -> None:
-    """Create ``path`` with mode 0600 (never readable by others, not even for a moment)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _warn_if_readable(path: Path) -> None:
-    mode = path.stat().st_mode
-    if mode & (stat.S_IRWXG | stat.S_IRWXO):
-        log.warning("%s is readable by others (mode %o): chmod 600 it", path, stat.S_IMODE(mode))
-
-
 def load_or_create_host_key(path: Path) -> asyncssh.SSHKey:
     """The server's ed25519 host key; created (mode 0600) if the file does not exist."""
     if path.exists():
-        _warn_if_readable(path)
+        warn_if_readable(path)
         return asyncssh.read_private_key(str(path))
     key = asyncssh.generate_private_key("ssh-ed25519", comment="aton-server host key")
     try:
-        _write_private(path, key.export_private_key())
+        write_private(path, key.export_private_key())
     except FileExistsError:  # another process made it first: use theirs
         return asyncssh.read_private_key(str(path))
     log.info("created the SSH host key %s (%s)", path, key.get_fingerprint("sha256"))
     return key
-
-
-def load_or_create_secret(path: Path) -> bytes:
-    """32 random bytes (hex in the file, mode 0600), created on first use."""
-    if not path.exists():
-        with contextlib.suppress(FileExistsError):
-            _write_private(path, secrets.token_hex(32).encode() + b"\n")
-    _warn_if_readable(path)
-    secret = bytes.fromhex(path.read_text().strip())
-    if len(secret) < 16:
-        raise ValueError(f"{path}: the resume secret is too short")
-    return secret
 
 
 class Identities:
@@ -131,24 +97,24 @@ class Identities:
     ``reserved``: the names the game server keeps for itself (``server.lobby.reserved_names``),
     which no SSH user name becomes."""
 
-    def __init__(self, db_path: str | Path, secret: bytes, reserved: tuple[str, ...] = ()) -> None:
-        self.secret = secret
+    def __init__(self, db_path: str | Path, tokens: ResumeTokens, reserved: tuple[str, ...] = ()) -> None:
+        self.tokens = tokens
         self.reserved = reserved
         if str(db_path) != ":memory:":
-            Path(db_path).parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(str(db_path), isolation_level=None)
-        self.db.execute("PRAGMA busy_timeout=2000")
-        if str(db_path) != ":memory:":
-            self.db.execute("PRAGMA journal_mode=WAL")
+            keep_private(Path(db_path))
+        with private_umask():  # the game server's database: private, as it holds the games' seeds
+            self.db = sqlite3.connect(str(db_path), isolation_level=None)
+            self.db.execute("PRAGMA busy_timeout=2000")
+            if str(db_path) != ":memory:":
+                self.db.execute("PRAGMA journal_mode=WAL")
         self.db.executescript(SCHEMA)
 
     def close(self) -> None:
         self.db.close()
 
     def resume_token(self, fp: str) -> str:
-        """Stable per key: 43 URL-safe characters (the protocol allows 16–64)."""
-        digest = hmac.new(self.secret, b"aton-ssh-resume/1\0" + fp.encode(), hashlib.sha256).digest()
-        return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+        """Stable per key, and one the game server recognises as its own."""
+        return self.tokens.for_identity("ssh-key:" + fp)
 
     def remembered(self, fp: str) -> str | None:
         row = self.db.execute("SELECT name FROM ssh_identities WHERE fingerprint = ?", (fp,)).fetchone()
@@ -176,7 +142,7 @@ class Identities:
         return Identity(name=name, resume_token=self.resume_token(fp), fingerprint=fp)
 
     def guest(self, proposed: str | None) -> Identity:
-        return Identity(name=self.name_for(proposed), resume_token=secrets.token_urlsafe(24))
+        return Identity(name=self.name_for(proposed), resume_token=self.tokens.issue())
 
     def name_for(self, proposed: str | None) -> str:
         """The SSH user name if it can be a player's name, else a guest name."""

@@ -82,7 +82,8 @@ async def test_hostile_frames_beside_live_games(tmp_path, figures, caplog, reque
         assert not a.outcome.termination.is_forfeit, f"game {a.game} ended by {a.outcome.termination}"
         for bot in (ada, bob):
             seat = bot.seat(a.game)
-            assert bot.acknowledged(a.game) == game.moves_of(seat), f"game {a.game}: {bot.name}'s moves"
+            acknowledged = [sent.move for sent in bot.acknowledged(a.game)]
+            assert acknowledged == game.moves_of(seat), f"game {a.game}: {bot.name}'s moves"
             views += check_views(game, seat, bot.frames(a.game))
             events += check_events(game, seat, bot.frames(a.game), whole=True)
         moves += len(game.record["moves"])

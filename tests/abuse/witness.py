@@ -107,9 +107,9 @@ class WitnessClient(Client):
             self._by_request.pop(msg.reply_to).acknowledged = True
         return msg
 
-    def acknowledged(self, game: int) -> list[dict]:
+    def acknowledged(self, game: int) -> list[SentMove]:
         """The moves of ``game`` the server acknowledged, in the order they were sent."""
-        return [s.move for s in self.moves if s.game == game and s.acknowledged]
+        return [s for s in self.moves if s.game == game and s.acknowledged]
 
 
 class WitnessBot(NetworkBot):
@@ -131,8 +131,8 @@ class WitnessBot(NetworkBot):
         seats = (c.seats.get(game) for c in self.clients)
         return next(seat for seat in seats if seat is not None)
 
-    def acknowledged(self, game: int) -> list[dict]:
-        return [move for c in self.clients for move in c.acknowledged(game)]
+    def acknowledged(self, game: int) -> list[SentMove]:
+        return [sent for c in self.clients for sent in c.acknowledged(game)]
 
     @property
     def nonces(self) -> list[bytes]:

@@ -36,7 +36,7 @@ async def test_t_says_a_line_to_a_human_opponent_and_both_logs_show_the_chat(tmp
             await pilot.press("t")
             await wait_until(pilot, lambda: isinstance(app.screen, Prompt), what="the chat prompt")
             await pilot.press("g", "l", "space", "h", "f", "enter")
-            update = await bob.until(lambda f: isinstance(f, m.Update) and any(e["type"] == "chat" for e in f.events))
+            update = await bob.until(lambda f: any(e["type"] == "chat" for e in f.events), kind=m.Update)
             chat = next(e for e in update.events if e["type"] == "chat")
             assert (chat["name"], chat["text"]) == ("ann", "gl hf")
             await bob.send(m.Chat(game=bob.game, text="you too"))

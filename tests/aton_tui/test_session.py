@@ -99,3 +99,18 @@ async def test_an_unreachable_server_is_reported_and_retried(unused_tcp_port):
     await until(lambda: ada.states().count("lost") >= 2)
     assert "cannot reach" in ada.statuses[-1].detail or ada.statuses[-1].attempt >= 1
     await ada.close()
+
+
+async def test_a_token_the_server_does_not_know_gives_way_to_a_new_session(server):
+    """A saved token from a server that has since lost its data (or from another server)."""
+    statuses: list[Status] = []
+    session = Session("127.0.0.1", server.port, "ada", on_frame=lambda frame: None, on_status=statuses.append,
+                      resume="a-token-this-server-never-issued")
+    task = asyncio.create_task(session.run())
+    try:
+        await until(lambda: session.connected)
+        assert session.resume != "a-token-this-server-never-issued" and server.tokens.recognises(session.resume)
+        assert "failed" not in [s.state for s in statuses]
+    finally:
+        await session.close()
+        await asyncio.wait_for(task, 5)

@@ -56,7 +56,7 @@ async def test_names_chat_and_server_messages_are_shown_literally_and_run_nothin
                                                 for text in cell_texts(app.screen.query_one("#tables", DataTable))),
                              what="bob's table in ann's lobby, under his literal name")
             await pilot.press("j")
-            await bob.until(lambda f: isinstance(f, m.GameState))
+            await bob.expect(m.GameState)
             await wait_until(pilot, lambda: game_screen(app) is not None and app.screen is game_screen(app),
                              what="the game screen")
             top_bar = app.screen.query_one("#top-bar", Static)
@@ -66,7 +66,7 @@ async def test_names_chat_and_server_messages_are_shown_literally_and_run_nothin
             await pilot.pause(0.2)
             await bob.send(m.Chat(game=bob.game, text=STYLED_CHAT))
             await wait_until(pilot, lambda: squeezed(STYLED_CHAT) in squeezed(log_text(app)), what="bob's chat line, literally")
-            await bob.until(lambda f: isinstance(f, m.Update) and any(e["type"] == "chat" for e in f.events))
+            await bob.until(lambda f: any(e["type"] == "chat" for e in f.events), kind=m.Update)
             assert not app.model.is_over, "clicking the opponent's name must not resign"
             assert not any(isinstance(f, m.Update) and any(e["type"] in ("resigned", "game_over") for e in f.events)
                            for f in bob.frames)

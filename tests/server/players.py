@@ -5,10 +5,14 @@ from __future__ import annotations
 import asyncio
 import random
 import struct
+from collections.abc import Callable
+from typing import Any, TypeVar, overload
 
 from protocol import messages as m
 from protocol.client import Client
 from protocol.framing import decode_payload, encode_frame
+
+M = TypeVar("M", bound=m.Message)
 
 
 class Recorder:
@@ -17,18 +21,42 @@ class Recorder:
     def __init__(self, client: Client) -> None:
         self.client = client
         self.frames: list[m.Message] = []
-        self.game: int | None = None
-        self.seat: str | None = None
-        self.view: dict | None = None
-        self.clocks: dict | None = None  # the clocks that came with the latest view
+        self._game: int | None = None
+        self._seat: str | None = None
+        self._view: dict[str, Any] | None = None
+        self._clocks: dict[str, Any] | None = None
         self.version = 0
         self.acted_on = -1  # the version of the last view this client answered
         self.sent: dict[int, dict] = {}  # request id -> the move it carried
         self.accepted: list[dict] = []  # moves the server acknowledged, in order
 
     @classmethod
-    async def connect(cls, port: int, name: str, **kwargs) -> "Recorder":
+    async def connect(cls, port: int, name: str, **kwargs) -> Recorder:
         return cls(await Client.connect("127.0.0.1", port, name=name, **kwargs))
+
+    @property
+    def game(self) -> int:
+        """The game of the latest game state."""
+        assert self._game is not None, f"{self.client} has no game yet"
+        return self._game
+
+    @property
+    def seat(self) -> str:
+        """This client's seat in that game ("red" or "blue")."""
+        assert self._seat is not None, f"{self.client} has no seat"
+        return self._seat
+
+    @property
+    def view(self) -> dict[str, Any]:
+        """The latest view of that game."""
+        assert self._view is not None, f"{self.client} has no view yet"
+        return self._view
+
+    @property
+    def clocks(self) -> dict[str, Any]:
+        """The clocks that came with that view."""
+        assert self._clocks is not None, f"{self.client} has no clocks yet"
+        return self._clocks
 
     async def send(self, msg: m.Message) -> int | None:
         return await self.client.send(msg)
@@ -39,22 +67,27 @@ class Recorder:
         if isinstance(msg, m.Ack) and msg.reply_to in self.sent:
             self.accepted.append(self.sent.pop(msg.reply_to))
         if isinstance(msg, m.GameState):
-            self.game, self.seat = msg.game, msg.seat
-        if isinstance(msg, (m.GameState, m.Update)) and msg.game == self.game:
-            self.view, self.clocks, self.version = msg.view, msg.clocks, msg.version
+            self._game, self._seat = msg.game, msg.seat
+        if isinstance(msg, (m.GameState, m.Update)) and msg.game == self._game:
+            self._view, self._clocks, self.version = msg.view, msg.clocks, msg.version
         return msg
 
-    async def expect(self, kind: type, timeout: float = 10) -> m.Message:
+    async def expect(self, kind: type[M], timeout: float = 10) -> M:
         while True:
             msg = await self.recv(timeout)
             if isinstance(msg, kind):
                 return msg
 
-    async def until(self, predicate, timeout: float = 10) -> m.Message:
-        """Receive until a message satisfies ``predicate``."""
+    @overload
+    async def until(self, predicate: Callable[[m.Message], object], timeout: float = 10) -> m.Message: ...
+    @overload
+    async def until(self, predicate: Callable[[M], object], timeout: float = 10, *, kind: type[M]) -> M: ...
+    async def until(self, predicate: Callable[[Any], object], timeout: float = 10,
+                    kind: type[m.Message] = m.Message) -> m.Message:
+        """Receive until a message (of ``kind``) satisfies ``predicate``."""
         while True:
             msg = await self.recv(timeout)
-            if predicate(msg):
+            if isinstance(msg, kind) and predicate(msg):
                 return msg
 
     def events(self) -> list[dict]:
@@ -67,13 +100,13 @@ class Recorder:
 
     def my_decision(self) -> dict | None:
         """The decision this client must answer now, or None (also when already answered)."""
-        view = self.view
+        view = self._view
         if self.acted_on == self.version or view is None or view["winner"] is not None or view["decision"] is None:
             return None
         decision = view["decision"]
-        if decision["kind"] == "commit":
-            if view["commitments"][self.seat] != "none" or self.client.has_sealed(self.game):
-                return None
+        if decision["kind"] == "commit" and (view["commitments"][self.seat] != "none"
+                                             or self.client.has_sealed(self.game)):
+            return None
         return decision
 
     async def act(self, rng: random.Random) -> bool:
@@ -86,17 +119,19 @@ class Recorder:
             hand = list(decision["hand"])
             rng.shuffle(hand)
             request = await self.client.commit(self.game, hand)
+            assert request is not None
             self.sent[request] = {"move": "commit", "cards": hand}
         else:
             temple, square = rng.choice(decision["squares"])
             kind = m.Place if decision["kind"] == "place" else m.Remove
             request = await self.send(kind(game=self.game, temple=temple, square=square))
+            assert request is not None
             self.sent[request] = {"move": kind.TYPE, "temple": temple, "square": square}
         return True
 
     async def play(self, rng: random.Random, stop=lambda recorder: False, timeout: float = 20) -> None:
         """Play random legal moves until the game is over or ``stop(self)`` is true."""
-        while not (self.view and self.view["winner"] is not None) and not stop(self):
+        while not (self._view and self._view["winner"] is not None) and not stop(self):
             await self.act(rng)
             await self.recv(timeout)
 
@@ -123,7 +158,7 @@ class RawPeer:
         self.welcome: dict = {}
 
     @classmethod
-    async def open(cls, port: int, hello: bool = True, source: str = "127.0.0.1", **fields) -> "RawPeer":
+    async def open(cls, port: int, hello: bool = True, source: str = "127.0.0.1", **fields) -> RawPeer:
         """Connect from the loopback address ``source`` (any of 127.0.0.0/8) and say hello
         (``fields`` change it) unless ``hello`` is false."""
         peer = cls(*await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0)))

@@ -12,6 +12,7 @@ for msgpack binary.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import struct
@@ -68,7 +69,7 @@ def matches(pattern, value) -> bool:
             all(matches(pattern[k], value[k]) for k in pattern)
     if isinstance(pattern, list):
         return isinstance(value, (list, tuple)) and len(pattern) == len(value) and \
-            all(matches(p, v) for p, v in zip(pattern, value))
+            all(matches(p, v) for p, v in zip(pattern, value, strict=True))
     return pattern == value
 
 
@@ -96,7 +97,7 @@ class Peer:
         self.name, self.reader, self.writer = name, reader, writer
 
     @classmethod
-    async def open(cls, name: str, port: int) -> "Peer":
+    async def open(cls, name: str, port: int) -> Peer:
         return cls(name, *await asyncio.open_connection("127.0.0.1", port))
 
     async def send(self, frame: dict) -> None:
@@ -121,7 +122,7 @@ class Step:
 
 def parse_exchange(text: str) -> list[Step]:
     """The steps of every ```exchange block in ``text`` (a frame may go on over indented lines)."""
-    steps = []
+    steps: list[Step] = []
     inside = False
     for number, line in enumerate(text.splitlines(), 1):
         if line.strip() == "```exchange":
@@ -139,10 +140,10 @@ def parse_exchange(text: str) -> list[Step]:
             if found is None:
                 raise ValueError(f"docs line {number}: not an exchange line: {line!r}")
             steps.append(Step(found["who"], found["arrow"] == "→", found["frame"], number))
-        try:
-            steps[-1].frame = from_json(json.loads(steps[-1].frame))
-        except json.JSONDecodeError:
-            pass  # the frame goes on over the next lines
+        step = steps[-1]
+        if isinstance(step.frame, str):
+            with contextlib.suppress(json.JSONDecodeError):  # or the frame goes on over the next lines
+                step.frame = from_json(json.loads(step.frame))
     return steps
 
 
@@ -155,6 +156,7 @@ async def execute(steps: list[Step], port: int) -> None:
                 peers[step.who] = await Peer.open(step.who, port)
             peer = peers[step.who]
             if step.sends:
+                assert isinstance(step.frame, dict), f"docs line {step.line}: the frame never ends"
                 await peer.send(step.frame)
             else:
                 got = await peer.receive()
@@ -236,7 +238,8 @@ async def narrate(port: int) -> str:
     await n.send("ann", {"type": "hello", "version": PROTOCOL_VERSION, "name": "ann", "kind": "human", "id": 1})
     await n.receive_all("ann", 2)
     n.note("ben says hello without the lobby (as a bot would); ann sees him arrive.")
-    await n.send("ben", {"type": "hello", "version": PROTOCOL_VERSION, "name": "ben", "kind": "human", "lobby": False, "id": 1})
+    await n.send("ben", {"type": "hello", "version": PROTOCOL_VERSION, "name": "ben", "kind": "human", "lobby": False,
+                         "id": 1})
     await n.receive("ben")
     await n.receive("ann")
     n.note("ann opens a public table; everyone in the lobby sees it.")

@@ -10,12 +10,12 @@ import msgpack
 import pytest
 
 from protocol import messages as m
-from protocol.framing import decode_payload, encode_frame
+from protocol.framing import encode_frame
 from protocol.messages import PROTOCOL_VERSION, Direction, parse
 from server.app import ArbiterServer
 from server.config import Limits, ServerConfig
 
-from .players import RawPeer, Recorder, frame_of, matched_pair
+from .players import RawPeer, frame_of, matched_pair
 
 
 async def test_wrong_types_are_answered_with_the_field_and_the_problem(server):
@@ -106,10 +106,10 @@ BAD_FIRST_FRAMES = {
 async def test_a_bad_first_frame_gets_error_then_bye_that_a_client_can_read(server, data):
     peer = await RawPeer.open(server.port, hello=False)
     peer.send_bytes(data)
-    frames = [parse(frame, Direction.SERVER) for frame in await peer.read_until_closed()]
-    assert [type(f) for f in frames] == [m.Error, m.Bye]
-    assert frames[1].code == "misbehaving" and frames[1].reason.startswith("the handshake failed: ")
-    for text in (frames[0].message, frames[1].reason):
+    error, bye = [parse(frame, Direction.SERVER) for frame in await peer.read_until_closed()]
+    assert isinstance(error, m.Error) and isinstance(bye, m.Bye)
+    assert bye.code == "misbehaving" and bye.reason.startswith("the handshake failed: ")
+    for text in (error.message, bye.reason):
         assert text.isprintable() and "None" not in text and "b'" not in text
 
 

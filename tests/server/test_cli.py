@@ -22,6 +22,7 @@ def test_it_says_where_it_listens_and_stops_cleanly_on_sigint(tmp_path):
     server.proc.send_signal(signal.SIGINT)
     assert server.proc.wait(timeout=10) == 0
     assert db.exists()
+    assert server.proc.stderr is not None
     log = server.proc.stderr.read()
     assert " INFO    server.cli: stopped cleanly" in log
 
@@ -42,8 +43,8 @@ def test_export_writes_records_that_replay_to_the_final_state(tmp_path, capsys):
     db = str(tmp_path / "games.db")
     server = ServerProcess(db)
 
-    async def play_two_games() -> list[dict]:
-        finals = []
+    async def play_two_games() -> list[dict | None]:
+        finals: list[dict | None] = []
         for seed in (1, 2):
             red, blue = await matched_pair(server.port)
             if seed == 2:  # the second game is left unfinished: it is exported too
@@ -68,14 +69,15 @@ def test_export_writes_records_that_replay_to_the_final_state(tmp_path, capsys):
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == f"exported 2 game(s) to {out}"
     finished = json.loads((out / "game-1.json").read_text())
-    assert finished["format"] == "aton-record/1"
-    assert finished["meta"]["result"]["winner"] == finals[0]["winner"]
+    final = finals[0]
+    assert final is not None and finished["format"] == "aton-record/1"
+    assert finished["meta"]["result"]["winner"] == final["winner"]
     capsys.readouterr()
     assert aton_main(["replay", str(out / "game-1.json"), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
-    assert summary["winner"] == finals[0]["winner"]
-    assert summary["scores"] == {"red": finals[0]["red"]["score"], "blue": finals[0]["blue"]["score"]}
-    assert summary["temples"] == [list(row) for row in finals[0]["temples"]]
+    assert summary["winner"] == final["winner"]
+    assert summary["scores"] == {"red": final["red"]["score"], "blue": final["blue"]["score"]}
+    assert summary["temples"] == [list(row) for row in final["temples"]]
     assert aton_main(["replay", str(out / "game-2.json"), "--json"]) == 0
     unfinished = json.loads(capsys.readouterr().out)
     assert unfinished["winner"] is None

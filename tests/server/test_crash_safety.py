@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -28,6 +29,7 @@ class ServerProcess:
             [sys.executable, "-m", "server.cli", "--host", "127.0.0.1", "--port", str(port), "--db", db,
              "--log-level", log_level],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None and self.proc.stderr is not None
         line = self.proc.stdout.readline()
         assert line.startswith("listening on 127.0.0.1:"), line + self.proc.stderr.read()
         self.port = int(line.rsplit(":", 1)[1])
@@ -42,10 +44,8 @@ class ServerProcess:
 
 
 async def play_until_killed(player: Recorder, rng: random.Random) -> None:
-    try:
+    with contextlib.suppress(ConnectionError, asyncio.IncompleteReadError, OSError):
         await player.play(rng)
-    except (ConnectionError, asyncio.IncompleteReadError, OSError):
-        pass
 
 
 async def test_sigkill_mid_game_loses_nothing_and_doubles_nothing(tmp_path):
@@ -106,7 +106,7 @@ async def test_an_acknowledged_opening_survives_a_crash_before_the_other_opening
         openings[player.seat] = (cards, nonce)
         await player.send(m.Commit(game=player.game, digest=digest))
         await player.expect(m.Ack)
-    await red.until(lambda f: isinstance(f, m.Update) and f.view["commitments"]["red"] == "awaiting_open")
+    await red.until(lambda f: f.view["commitments"]["red"] == "awaiting_open", kind=m.Update)
     cards, nonce = openings["red"]
     await red.send(m.Open(game=red.game, cards=cards, nonce=nonce))
     await red.expect(m.Ack)  # the server promises that red's opening is stored
@@ -121,8 +121,7 @@ async def test_an_acknowledged_opening_survives_a_crash_before_the_other_opening
         # red, told that its opening was safe, never sends it again: blue's completes the round
         cards, nonce = openings["blue"]
         await blue.send(m.Open(game=blue.game, cards=cards, nonce=nonce))
-        reveal = await red.until(lambda f: isinstance(f, m.Update)
-                                 and any(e["type"] == "card_revealed" for e in f.events))
+        reveal = await red.until(lambda f: any(e["type"] == "card_revealed" for e in f.events), kind=m.Update)
         assert reveal.view["red"]["cartouches"][0] == openings["red"][0][0]
         assert not red.errors() and not blue.errors()
     finally:

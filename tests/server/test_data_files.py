@@ -50,7 +50,7 @@ async def test_a_new_data_directory_is_0700_and_the_database_files_0600(tmp_path
     data = tmp_path / "state" / "aton"
     await play_one_commit(data / "aton.db")
     assert mode(data) == 0o700
-    assert mode(data / "aton.db") == 0o600
+    assert mode(data / "aton.db") == mode(data / "resume_secret") == 0o600
 
 
 async def test_database_files_readable_by_others_are_made_private(tmp_path, permissive_umask):

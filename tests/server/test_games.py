@@ -77,7 +77,7 @@ async def test_two_clients_play_a_whole_game_and_a_spectator_sees_nothing_hidden
     await spectator.expect(m.GameState)
 
     async def watch():
-        await spectator.until(lambda f: isinstance(f, m.Update) and f.view["winner"] is not None, timeout=30)
+        await spectator.until(lambda f: f.view["winner"] is not None, timeout=30, kind=m.Update)
 
     await asyncio.gather(red.play(random.Random(1)), blue.play(random.Random(2)), watch())
 
@@ -153,7 +153,7 @@ async def test_commit_order_does_not_matter(server):
 
 
 async def test_a_second_commit_is_rejected(server):
-    red, blue = await matched_pair(server.port)
+    red, _blue = await matched_pair(server.port)
     hand = list(red.view["decision"]["hand"])
     await red.client.commit(red.game, hand)
     await red.expect(m.Ack)
@@ -173,7 +173,7 @@ async def test_moves_out_of_turn_are_rejected_and_change_nothing(server):
     rng = random.Random(5)
     # play on until someone has a placement decision, then let the other one try to place
     while True:
-        mover = next((p for p in (red, blue) if p.my_decision() and p.my_decision()["kind"] != "commit"), None)
+        mover = next((p for p in (red, blue) if (due := p.my_decision()) and due["kind"] != "commit"), None)
         if mover is not None:
             break
         for player in (red, blue):
@@ -193,7 +193,7 @@ async def test_an_opening_that_does_not_match_its_commitment_is_refused(server):
     await red.send(m.Commit(game=red.game, digest=bytes(32)))  # a digest of nothing
     await red.expect(m.Ack)
     await blue.client.commit(blue.game, list(blue.view["decision"]["hand"]))
-    await red.until(lambda f: isinstance(f, m.Update) and f.view["commitments"]["red"] == "awaiting_open")
+    await red.until(lambda f: f.view["commitments"]["red"] == "awaiting_open", kind=m.Update)
     await red.send(m.Open(game=red.game, cards=tuple(hand), nonce=bytes(16)))
     error = await red.expect(m.Error)
     assert error.code == "commitment_mismatch"
@@ -203,7 +203,7 @@ async def test_a_player_can_resign_and_both_are_told(server):
     red, blue = await matched_pair(server.port)
     await blue.send(m.Resign(game=blue.game))
     await blue.expect(m.Ack)
-    update = await red.until(lambda f: isinstance(f, m.Update) and f.view["winner"] is not None)
+    update = await red.until(lambda f: f.view["winner"] is not None, kind=m.Update)
     assert update.view["winner"] == "red"
     assert update.view["reason"] == "resign"
     assert [e["type"] for e in update.events][-2:] == ["resigned", "game_over"]
@@ -214,7 +214,8 @@ async def test_chat_reaches_both_players_and_is_rate_limited(server):
     await red.send(m.Chat(game=red.game, text="good luck"))
     update = await blue.expect(m.Update)
     assert update.events[-1]["type"] == "chat"
-    assert (update.events[-1]["name"], update.events[-1]["text"]) == ("alice" if red.client.name == "alice" else "bob", "good luck")
+    said = update.events[-1]
+    assert (said["name"], said["text"]) == ("alice" if red.client.name == "alice" else "bob", "good luck")
     await red.send(m.Chat(game=red.game, text="again"))
     error = await red.expect(m.Error)
     assert error.code == "rate_limited"
@@ -225,7 +226,7 @@ async def test_chat_lines_longer_than_the_servers_limit_are_refused(tmp_path):
     await srv.start()
     try:
         red, blue = await matched_pair(srv.port)
-        assert red.client.welcome.limits["chat_chars"] == 10
+        assert red.client.welcome is not None and red.client.welcome.limits["chat_chars"] == 10
         await red.send(m.Chat(game=red.game, text="far too long a line"))
         error = await red.expect(m.Error)
         assert (error.code, error.field) == ("invalid", "text") and "10 characters" in error.message
@@ -240,9 +241,9 @@ async def test_a_rematch_starts_a_new_game_with_colours_swapped(server):
     red, blue = await matched_pair(server.port)
     first_game = red.game
     await red.send(m.Resign(game=red.game))
-    await blue.until(lambda f: isinstance(f, m.Update) and f.view["winner"] is not None)
+    await blue.until(lambda f: f.view["winner"] is not None, kind=m.Update)
     await red.send(m.Rematch(game=first_game))
-    offer = await blue.until(lambda f: isinstance(f, m.Update) and f.events[-1]["type"] == "rematch_offered")
+    offer = await blue.until(lambda f: f.events[-1]["type"] == "rematch_offered", kind=m.Update)
     assert offer.events[-1]["player"] == "red"
     await blue.send(m.Rematch(game=first_game, accept=True))
     new_state = await red.expect(m.GameState)
@@ -267,7 +268,7 @@ async def test_a_finished_games_record_is_available_and_replays_to_its_end(serve
 async def test_a_finished_game_leaves_memory_after_a_while_but_stays_in_the_database(server):
     red, blue = await matched_pair(server.port)
     await red.send(m.Resign(game=red.game))
-    await blue.until(lambda f: isinstance(f, m.Update) and f.view["winner"] is not None)
+    await blue.until(lambda f: f.view["winner"] is not None, kind=m.Update)
     server.clock.advance(server.config.finished_game_seconds - 0.001)
     assert red.game in server.rooms
     server.clock.advance(0.001)
@@ -279,9 +280,9 @@ async def test_a_rematch_that_has_started_cannot_be_started_again_by_one_player(
     red, blue = await matched_pair(server.port)
     first_game = red.game
     await red.send(m.Resign(game=first_game))
-    await blue.until(lambda f: isinstance(f, m.Update) and f.view["winner"] is not None)
+    await blue.until(lambda f: f.view["winner"] is not None, kind=m.Update)
     await red.send(m.Rematch(game=first_game))
-    await blue.until(lambda f: isinstance(f, m.Update) and f.events[-1]["type"] == "rematch_offered")
+    await blue.until(lambda f: f.events[-1]["type"] == "rematch_offered", kind=m.Update)
     await blue.send(m.Rematch(game=first_game, accept=True))
     second_game = (await red.expect(m.GameState)).game
     await blue.expect(m.GameState)

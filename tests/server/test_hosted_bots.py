@@ -14,6 +14,7 @@ from protocol import messages as m
 from server.app import ArbiterServer
 from server.bot_scheduler import SEARCH_BUDGET_MS
 from server.config import TIME_CONTROLS, HostedBotSettings, Limits, ServerConfig
+from server.hosted_bots import HostedBot
 
 from ..manual_clock import ManualClock
 from .players import Recorder
@@ -31,6 +32,13 @@ async def loop_turns(count: int) -> None:
     """Let the event loop run ``count`` turns (callbacks already due), without waiting for time."""
     for _ in range(count):
         await asyncio.sleep(0)
+
+
+def hosted_bot(server: ArbiterServer, game: int) -> HostedBot:
+    """The server's bot in seat blue of ``game``."""
+    bot = server.rooms[game].seats[BLUE].participant
+    assert isinstance(bot, HostedBot)
+    return bot
 
 
 def bot_events(recorder: Recorder, bot_seat: str, kind: str) -> list[dict]:
@@ -57,9 +65,10 @@ async def test_another_players_bot_decides_after_at_most_one_decision_of_each_fl
         player = await flood_and_play(server, flood)
         await player.until(lambda f: bot_events(player, "blue", "committed"))
 
-        bot = server.rooms[player.game].seats[BLUE].participant
-        assert bot.decision.waited_behind <= flood
-        assert bot.decision.budget_ms < SEARCH_BUDGET_MS["hard"]  # it shared a round with the waiting games
+        decision = hosted_bot(server, player.game).decision
+        assert decision is not None and decision.waited_behind is not None and decision.budget_ms is not None
+        assert decision.waited_behind <= flood
+        assert decision.budget_ms < SEARCH_BUDGET_MS["hard"]  # it shared a round with the waiting games
     finally:
         await server.stop()
 
@@ -70,15 +79,18 @@ async def test_a_bot_stuck_behind_other_games_searches_still_commits_before_its_
     server = await started_server(tmp_path, hosted_bots=HostedBotSettings(workers=1, round_seconds=60,
                                                                          reserve_seconds=reserve))
     try:
+        clock = server.clock
+        assert isinstance(clock, ManualClock)
         player = await flood_and_play(server, 4)
-        server.clock.advance(COMMIT_SECONDS - reserve)  # the searches ahead are still running
+        clock.advance(COMMIT_SECONDS - reserve)  # the searches ahead are still running
         await loop_turns(3)  # the light level's answer is played (no search could end meanwhile)
-        server.clock.advance(reserve)  # the commitment's time runs out
+        clock.advance(reserve)  # the commitment's time runs out
         await player.until(lambda f: any(e["type"] == "card_revealed" for e in player.events()))
 
         assert bot_events(player, "blue", "timeout") == []
         assert [e["player"] for e in player.events() if e["type"] == "timeout"] == ["red"]
-        assert server.rooms[player.game].seats[BLUE].participant.decision.budget_ms is None  # the light level
+        decision = hosted_bot(server, player.game).decision
+        assert decision is not None and decision.budget_ms is None  # the light level
     finally:
         await server.stop()
 

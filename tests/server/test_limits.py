@@ -10,13 +10,12 @@ import asyncio
 import logging
 import random
 import socket
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import AsyncIterator
 
 import pytest
 
-from protocol import messages as m
 from protocol.framing import encode_frame
 from server.app import ArbiterServer
 from server.config import Limits, ServerConfig

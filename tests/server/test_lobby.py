@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 import pytest
 
@@ -28,13 +29,12 @@ async def test_a_subscriber_gets_a_snapshot_then_live_updates(server):
     assert (joined.section, joined.op, joined.item["name"]) == ("players", "add", "hana")
     await host.send(m.CreateTable(clock="blitz"))
     created = await host.expect(m.TableCreated)
-    update = await watcher.until(lambda f: isinstance(f, m.LobbyUpdate) and f.section == "tables")
+    update = await watcher.until(lambda f: f.section == "tables", kind=m.LobbyUpdate)
     assert update.op == "add"
     assert update.item == {"table": created.table, "host": "hana", "clock": "blitz", "private": False,
                            "since": update.item["since"]}
     await host.close()
-    gone = await watcher.until(lambda f: isinstance(f, m.LobbyUpdate) and f.op == "remove"
-                               and f.section == "tables")
+    gone = await watcher.until(lambda f: f.op == "remove" and f.section == "tables", kind=m.LobbyUpdate)
     assert gone.item == {"table": created.table}
 
 
@@ -64,7 +64,7 @@ async def test_a_private_table_is_hidden_and_joined_by_invite_code(server):
     host = await human(server.port, "hana", lobby=False)
     await host.send(m.CreateTable(private=True))
     created = await host.expect(m.TableCreated)
-    assert created.private and len(created.invite) == 6
+    assert created.private and created.invite is not None and len(created.invite) == 6
     guest = await human(server.port, "gus", lobby=False)
     await guest.send(m.JoinTable(table=created.table))
     assert (await guest.expect(m.Error)).code == "not_found"
@@ -118,8 +118,7 @@ async def test_play_a_bot_starts_at_once_and_the_bot_plays(server):
     assert state.seat == "red"
     assert state.players["blue"] == {"name": "Bot (random)", "kind": "bot", "connected": True}
     await player.client.commit(player.game, list(player.view["decision"]["hand"]))
-    update = await player.until(lambda f: isinstance(f, m.Update)
-                                and any(e["type"] == "card_revealed" for e in f.events))
+    update = await player.until(lambda f: any(e["type"] == "card_revealed" for e in f.events), kind=m.Update)
     assert any(e["type"] == "committed" and e["player"] == "blue" for e in player.events())
     assert update.view["blue"]["cartouches"][0] is not None
 
@@ -213,19 +212,21 @@ async def test_a_private_game_is_answered_exactly_like_a_game_that_does_not_exis
     host, guest = await human(server.port, "hana", lobby=False), await human(server.port, "gus", lobby=False)
     await host.send(m.CreateTable(private=True))
     invite = (await host.expect(m.TableCreated)).invite
+    assert invite is not None
     await guest.send(m.JoinInvite(code=invite))
     private = (await guest.expect(m.GameState)).game
     missing = private + 1000
     prober = await Recorder.connect(server.port, "mallory", kind="human", lobby=False)
 
-    async def answer(request: type, game: int, **fields) -> tuple[str, str, str | None]:
+    async def answer(request: Callable[..., m.Message], game: int, **fields: object) -> tuple[str, str, str | None]:
         await prober.send(request(game=game, **fields))
         error = await prober.expect(m.Error)
         return error.code, error.message.replace(str(game), "N"), error.field
 
-    requests = [(m.Watch, {}), (m.Sync, {}), (m.GetRecord, {}), (m.Leave, {}), (m.Resign, {}),
-                (m.Exchange, {}), (m.Place, {"temple": 1, "square": 0}), (m.Chat, {"text": "hi"}),
-                (m.Rematch, {}), (m.Commit, {"digest": bytes(32)})]
+    requests: list[tuple[type[m.Message], dict[str, object]]] = [
+        (m.Watch, {}), (m.Sync, {}), (m.GetRecord, {}), (m.Leave, {}), (m.Resign, {}),
+        (m.Exchange, {}), (m.Place, {"temple": 1, "square": 0}), (m.Chat, {"text": "hi"}),
+        (m.Rematch, {}), (m.Commit, {"digest": bytes(32)})]
     for request, fields in requests:
         assert await answer(request, private, **fields) == await answer(request, missing, **fields) == \
             ("not_found", "there is no game N", "game"), request.TYPE

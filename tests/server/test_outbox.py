@@ -32,7 +32,8 @@ class StoredMoves:
         return None if row is None else json.loads(row[0])
 
     def has_seal(self, game: int, seat: str) -> bool:
-        return self.db.execute("SELECT COUNT(*) FROM seals WHERE game = ? AND seat = ?", (game, seat)).fetchone()[0] == 1
+        count = self.db.execute("SELECT COUNT(*) FROM seals WHERE game = ? AND seat = ?", (game, seat)).fetchone()[0]
+        return count == 1
 
     def close(self) -> None:
         self.db.close()
@@ -81,6 +82,7 @@ async def test_a_client_that_does_not_read_is_dropped_and_the_game_beside_it_goe
         # a congested network: small kernel buffers on both sides, so what mallory does not
         # read piles up in the server's transport (loopback would otherwise absorb megabytes)
         served = next(c for c in srv.connections if c.name == "mallory")
+        assert served.transport is not None
         served.transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
         for i in range(3000):  # each answer is the whole game: megabytes that are never read
             mallory.send({"type": "watch", "game": red.game, "id": i})
@@ -104,7 +106,7 @@ async def test_a_write_the_database_refuses_is_never_announced_and_the_server_st
     srv = ArbiterServer(ServerConfig(port=0, db_path=db))
     await srv.start()
     try:
-        red, blue = await matched_pair(srv.port)
+        red, _blue = await matched_pair(srv.port)
         game = red.game
         saboteur = sqlite3.connect(db)
         saboteur.execute("CREATE TRIGGER refuse BEFORE INSERT ON seals "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -13,7 +14,7 @@ from protocol.client import Client
 from server.app import ArbiterServer
 from server.config import Limits, ServerConfig
 
-from .players import Recorder, matched_pair
+from .players import RawPeer, Recorder, matched_pair
 
 
 async def reconnect(port: int, old: Recorder) -> Recorder:
@@ -43,8 +44,7 @@ async def test_a_dropped_player_reconnects_with_its_token_and_finishes_the_game(
     assert back.seat == dropped.seat
     assert back.client.name == dropped.client.name
     assert back.view["decision"] == view_before["decision"]
-    notice = await other.until(lambda f: isinstance(f, m.Update)
-                               and any(e["type"] == "reconnected" for e in f.events))
+    notice = await other.until(lambda f: any(e["type"] == "reconnected" for e in f.events), kind=m.Update)
     types = [e["type"] for e in other.events()]
     assert types.index("disconnected") < types.index("reconnected")
     assert notice.view["winner"] is None
@@ -53,7 +53,7 @@ async def test_a_dropped_player_reconnects_with_its_token_and_finishes_the_game(
 
 
 async def test_the_newer_connection_takes_the_seat_and_the_older_is_told_why(server):
-    red, blue = await matched_pair(server.port)
+    red, _blue = await matched_pair(server.port)
     newer = await Recorder.connect(server.port, "x", kind="bot", resume=red.client.resume_token, lobby=False)
     state = await newer.expect(m.GameState)
     assert state.seat == "red"
@@ -64,9 +64,9 @@ async def test_the_newer_connection_takes_the_seat_and_the_older_is_told_why(ser
     await newer.expect(m.Ack)
 
 
-def with_event(kind: str):
+def with_event(kind: str) -> Callable[[m.Update], bool]:
     """A predicate: an update that carries an event of ``kind``."""
-    return lambda f: isinstance(f, m.Update) and any(e["type"] == kind for e in f.events)
+    return lambda update: any(e["type"] == kind for e in update.events)
 
 
 def time_control(player: Recorder) -> dict:
@@ -82,10 +82,10 @@ async def test_when_the_commit_clock_runs_out_the_server_commits_for_the_player(
     assert RED not in server.rooms[red.game].seals, "a moment too early"
     server.clock.advance(0.001)
     # red did nothing: the server seals red's hand in ascending order and the round goes on
-    update = await blue.until(with_event("timeout"))
+    update = await blue.until(with_event("timeout"), kind=m.Update)
     timeout = next(e for e in update.events if e["type"] == "timeout")
     assert (timeout["player"], timeout["action"], timeout["strikes"]) == ("red", "commit", 1)
-    await blue.until(with_event("card_revealed"))
+    await blue.until(with_event("card_revealed"), kind=m.Update)
     room = server.rooms[red.game]
     assert room.game.state.round >= 1
     red_commit = next(move for seat, move in room.game.history.moves if seat == RED)
@@ -113,24 +113,24 @@ async def test_a_player_who_stays_away_past_the_grace_period_forfeits(server):
     await blue.client.commit(blue.game, list(blue.view["decision"]["hand"]))
     await blue.expect(m.Ack)
     await red.close()
-    away = await blue.until(with_event("disconnected"))
+    away = await blue.until(with_event("disconnected"), kind=m.Update)
     grace = next(e for e in away.events if e["type"] == "disconnected")["grace_s"]
     assert grace == time_control(blue)["grace"] < time_control(blue)["commit"]
     server.clock.advance(grace)
-    update = await blue.until(lambda f: isinstance(f, m.Update) and f.view["winner"] is not None)
+    update = await blue.until(lambda f: f.view["winner"] is not None, kind=m.Update)
     assert (update.view["winner"], update.view["reason"]) == ("blue", "abandoned")
     assert not any(e["type"] == "timeout" for e in blue.events())
 
 
 async def test_no_game_stalls_even_when_nobody_moves(server):
-    red, blue = await matched_pair(server.port)
+    red, _blue = await matched_pair(server.port)
     room = server.rooms[red.game]
     time_outs = 0
     while not room.game.is_over:  # every decision's time runs out, one after the other
         server.clock.advance(server.clock.pending()[0] - server.clock.now())
         time_outs += 1
         assert time_outs <= 2 * time_control(red)["max_strikes"], "the game should have ended by now"
-    update = await red.until(lambda f: isinstance(f, m.Update) and f.view["winner"] is not None)
+    update = await red.until(lambda f: f.view["winner"] is not None, kind=m.Update)
     assert update.view["reason"] == "time"
 
 
@@ -140,11 +140,11 @@ async def test_the_opponents_exchange_does_not_restart_your_commit_clock(server)
     server.clock.advance(10)
     await red.send(m.Exchange(game=red.game))
     await red.expect(m.Ack)
-    update = await blue.until(with_event("exchanged"))
+    update = await blue.until(with_event("exchanged"), kind=m.Update)
     assert update.clocks["blue"]["remaining_ms"] == commit_ms - 10_000, "blue's clock runs on"
     assert update.clocks["red"]["remaining_ms"] == commit_ms, "red has a new hand to decide on"
     server.clock.advance(80)  # blue's commit time is up; red's is not
-    timeout = await blue.until(with_event("timeout"))
+    timeout = await blue.until(with_event("timeout"), kind=m.Update)
     assert [(e["player"], e["action"]) for e in timeout.events if e["type"] == "timeout"] == [("blue", "commit")]
     assert timeout.clocks["red"]["remaining_ms"] == commit_ms - 80_000
 
@@ -164,9 +164,55 @@ async def test_a_session_with_more_unfinished_games_than_welcome_may_list_still_
         assert len(games) == many
         await player.close()
         back = await Client.connect("127.0.0.1", srv.port, name="hoarder", resume=player.resume_token, lobby=False)
+        assert back.welcome is not None
         assert len(back.welcome.games) == m.WELCOME_GAMES and set(back.welcome.games) <= games
         resumed = {(await back.expect(m.GameState)).game for _ in range(many)}
         assert resumed == games
         await back.close()
     finally:
         await srv.stop()
+
+
+async def test_a_resume_token_the_server_did_not_issue_is_refused(server, tmp_path):
+    other = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "elsewhere" / "aton.db")))
+    for made_up in ("a" * 32, "a" * 43, other.tokens.issue(), server.tokens.issue()[:-1] + "x"):
+        peer = await RawPeer.open(server.port, hello=False)
+        peer.send({"type": "hello", "version": "1.3", "name": "mallory", "kind": "human", "resume": made_up, "id": 1})
+        error, bye = await peer.read_until_closed()
+        assert (error["code"], error["field"], error["reply_to"]) == ("unknown_session", "resume", 1)
+        assert error["message"] == ("this server did not issue that resume token: "
+                                    "say hello without it to start a new session")
+        assert bye == {"type": "bye", "code": "misbehaving",
+                       "reason": "the handshake failed: " + error["message"]}
+    assert not server.lobby.online and not server.by_token  # no session was opened
+    other.store.close()
+
+
+async def test_the_servers_own_tokens_resume_across_a_restart(tmp_path):
+    """A token of the server's is its own however old, also when it holds no seat; and a token
+    from before tokens were signed still takes back the seat it holds."""
+    db = str(tmp_path / "aton.db")
+    first = ArbiterServer(ServerConfig(port=0, db_path=db, game_seed=3))
+    first.tokens.issue = lambda: "from-an-older-server-0001"  # as tokens were before they were signed
+    await first.start()
+    player = await Client.connect("127.0.0.1", first.port, name="pat", lobby=False)
+    await player.send(m.PlayBot(level="random", clock="relaxed"))
+    game = (await player.expect(m.GameState)).game
+    await player.close()
+    await first.stop()
+    second = ArbiterServer(ServerConfig(port=0, db_path=db, game_seed=3))
+    await second.start()
+    try:
+        back = await Client.connect("127.0.0.1", second.port, name="x", resume="from-an-older-server-0001",
+                                    lobby=False)
+        assert back.welcome.games == (game,) and (await back.expect(m.GameState)).game == game
+        idle = await Client.connect("127.0.0.1", second.port, name="idle", lobby=False)
+        token = idle.resume_token
+        await idle.close()
+        await second.stop()
+        second = ArbiterServer(ServerConfig(port=0, db_path=db))
+        await second.start()
+        again = await Client.connect("127.0.0.1", second.port, name="idle", resume=token, lobby=False)
+        assert again.resume_token == token and again.welcome.games == ()
+    finally:
+        await second.stop()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import struct
+from collections.abc import Callable
 
 import pytest
 
@@ -25,13 +26,10 @@ async def human(port: int, name: str, lobby: bool = False) -> Recorder:
     return await Recorder.connect(port, name, kind="human", lobby=lobby)
 
 
-def events_of(frame: m.Message) -> list[dict]:
-    return list(frame.events) if isinstance(frame, m.Update) else []
-
-
-def has_event(kind: str, **fields):
-    def matching(frame: m.Message) -> bool:
-        return any(e["type"] == kind and all(e.get(k) == v for k, v in fields.items()) for e in events_of(frame))
+def has_event(kind: str, **fields: object) -> Callable[[m.Update], bool]:
+    """A predicate: an update that carries an event of ``kind`` with these ``fields``."""
+    def matching(update: m.Update) -> bool:
+        return any(e["type"] == kind and all(e.get(k) == v for k, v in fields.items()) for e in update.events)
     return matching
 
 
@@ -45,14 +43,14 @@ async def test_every_accepted_opening_is_announced_to_everyone_by_an_opened_even
     await red.client.commit(red.game, list(red.view["decision"]["hand"]))
     await blue.client.commit(blue.game, list(blue.view["decision"]["hand"]))
     # both clients open by themselves when asked (while they read), until the cards are revealed
-    players_read = asyncio.gather(*(p.until(has_event("card_revealed")) for p in (red, blue)))
+    players_read = asyncio.gather(*(p.until(has_event("card_revealed"), kind=m.Update) for p in (red, blue)))
     # the first opening is announced on its own...
-    first = await spectator.until(has_event("opened"))
+    first = await spectator.until(has_event("opened"), kind=m.Update)
     assert [e["type"] for e in first.events] == ["opened"]
     opener = first.events[0]["player"]
     assert first.view["commitments"][opener] == "opened"
     # ...and the second one in the update that applies both and reveals the cards
-    second = await spectator.until(has_event("opened"))
+    second = await spectator.until(has_event("opened"), kind=m.Update)
     assert second.events[0] == {"type": "opened", "player": "blue" if opener == "red" else "red",
                                 "version": first.version + 1}
     assert any(e["type"] == "card_revealed" for e in second.events)
@@ -76,11 +74,11 @@ async def one_strike_server(tmp_path):
 
 
 async def test_the_time_out_that_loses_the_game_is_announced_before_the_result(one_strike_server):
-    _, blue = await matched_pair(one_strike_server.port)
+    _red, blue = await matched_pair(one_strike_server.port)
     await blue.client.commit(blue.game, list(blue.view["decision"]["hand"]))
     await blue.expect(m.Ack)
     one_strike_server.clock.advance(90)  # red does nothing: its first time-out is its last
-    final = await blue.until(lambda f: isinstance(f, m.Update) and f.view["winner"] is not None)
+    final = await blue.until(lambda f: f.view["winner"] is not None, kind=m.Update)
     kinds = [e["type"] for e in final.events]
     assert kinds[0] == "timeout" and kinds[-1] == "game_over"
     timeout = final.events[0]
@@ -96,9 +94,9 @@ async def test_a_commitment_left_unopened_loses_with_a_timeout_event(one_strike_
     # red seals a digest its client does not hold, so it never opens; blue opens when asked
     await red.send(m.Commit(game=red.game, digest=commitment_digest([1, 2, 3, 4], bytes(16))))
     await red.expect(m.Ack)
-    await blue.until(has_event("opened", player="blue"))
+    await blue.until(has_event("opened", player="blue"), kind=m.Update)
     one_strike_server.clock.advance(15)
-    final = await blue.until(lambda f: isinstance(f, m.Update) and f.view["winner"] is not None)
+    final = await blue.until(lambda f: f.view["winner"] is not None, kind=m.Update)
     timeout = next(e for e in final.events if e["type"] == "timeout")
     assert (timeout["player"], timeout["action"], timeout["forfeit"]) == ("red", "open", True)
     assert final.view["reason"] == "time"
@@ -110,7 +108,7 @@ async def test_a_time_out_that_plays_the_default_move_says_it_is_no_forfeit(serv
     await blue.expect(m.Ack)
     state = next(f for f in red.frames if isinstance(f, m.GameState))
     server.clock.advance(state.options["time_control"]["commit"])
-    update = await blue.until(has_event("timeout"))
+    update = await blue.until(has_event("timeout"), kind=m.Update)
     timeout = next(e for e in update.events if e["type"] == "timeout")
     assert (timeout["action"], timeout["strikes"], timeout["forfeit"]) == ("commit", 1, False)
     assert update.view["winner"] is None
@@ -132,9 +130,10 @@ async def test_requests_that_start_a_game_are_answered_by_its_game_state_without
     assert (await host.expect(m.GameState)).reply_to is None
 
     await host.send(m.CreateTable(private=True))
-    invite = (await host.until(lambda f: isinstance(f, m.TableCreated))).invite
+    invite = (await host.expect(m.TableCreated)).invite
+    assert invite is not None
     await guest.send(m.JoinInvite(code=invite))
-    assert (await guest.until(lambda f: isinstance(f, m.GameState) and f.game != table.table)).reply_to is None
+    assert (await guest.until(lambda f: f.game != table.table, kind=m.GameState)).reply_to is None
 
     first, second = await human(server.port, "qa"), await human(server.port, "qb")
     await first.send(m.QuickMatch(clock="blitz"))
@@ -169,8 +168,7 @@ async def test_a_connection_waits_in_one_place_only(server):
     # asking for a quick match closes the open table...
     await waiting.send(m.QuickMatch(clock="relaxed"))
     await waiting.expect(m.Queued)
-    closed = await watcher.until(lambda f: isinstance(f, m.LobbyUpdate) and f.section == "tables"
-                                 and f.op == "remove")
+    closed = await watcher.until(lambda f: f.section == "tables" and f.op == "remove", kind=m.LobbyUpdate)
     assert closed.item == {"table": table.table}
     # ...and opening a table leaves the queue: the next relaxed quick match waits instead of pairing
     await waiting.send(m.CreateTable(clock="blitz"))
@@ -185,7 +183,7 @@ async def test_a_tables_since_is_whole_seconds_of_unix_time(server):
     await watcher.expect(m.Lobby)
     host = await human(server.port, "hana")
     await host.send(m.CreateTable())
-    added = await watcher.until(lambda f: isinstance(f, m.LobbyUpdate) and f.section == "tables")
+    added = await watcher.until(lambda f: f.section == "tables", kind=m.LobbyUpdate)
     late = await human(server.port, "lena", lobby=True)
     snapshot = await late.expect(m.Lobby)
     for since in (added.item["since"], snapshot.tables[0]["since"]):
@@ -200,7 +198,7 @@ async def _finished_bot_game_record(port: int) -> tuple[m.GameState, bytes]:
     await player.send(m.PlayBot(level="random"))
     state = await player.expect(m.GameState)
     await player.send(m.Resign(game=state.game))
-    await player.until(lambda f: isinstance(f, m.Update) and f.view["winner"] is not None)
+    await player.until(lambda f: f.view["winner"] is not None, kind=m.Update)
     player.client.writer.write(encode_frame({"type": "get_record", "game": state.game}))
     while True:  # read raw frames: the record's payload bytes are what is checked
         length = struct.unpack(">I", await asyncio.wait_for(player.client.reader.readexactly(4), 5))[0]

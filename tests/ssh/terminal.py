@@ -43,7 +43,7 @@ class Stack:
 
     async def start(self) -> Stack:
         await self.server.start()
-        self._gateway = SSHGateway(self.ssh, "127.0.0.1", self.server.port, self.db)
+        self._gateway = SSHGateway(self.ssh, "127.0.0.1", self.server.port, self.db, self.server.tokens)
         await self._gateway.start()
         return self
 

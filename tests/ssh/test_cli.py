@@ -42,7 +42,7 @@ async def test_the_server_serves_ssh_and_stops_cleanly_with_its_players(tmp_path
     try:
         key_file = db.parent / "ssh_host_ed25519_key"
         assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
-        assert stat.S_IMODE((db.parent / "ssh_resume_secret").stat().st_mode) == 0o600
+        assert stat.S_IMODE((db.parent / "resume_secret").stat().st_mode) == 0o600
         conn = await connect(ssh_port, "alice", asyncssh.generate_private_key("ssh-ed25519"))
         host_key = server_fingerprint(conn)
         assert host_key == asyncssh.read_private_key(str(key_file)).get_fingerprint("sha256")

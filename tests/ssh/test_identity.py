@@ -11,7 +11,8 @@ import pytest
 from server.config import SSHConfig
 from server.lobby import reserved_names
 from server.ssh.gateway import SSHGateway
-from server.ssh.identity import HOST_KEY_FILE, SECRET_FILE, Identities, valid_name
+from server.resume_tokens import ResumeTokens
+from server.ssh.identity import HOST_KEY_FILE, Identities, valid_name
 
 from .terminal import LOBBY, connect, open_terminal, server_fingerprint, sit_down_against_a_bot
 
@@ -26,7 +27,8 @@ def test_names_are_validated(proposed, expected):
 
 
 def test_a_key_keeps_its_first_name_and_token(tmp_path):
-    ids = Identities(tmp_path / "aton.db", b"s" * 32)
+    tokens = ResumeTokens(b"s" * 32)
+    ids = Identities(tmp_path / "aton.db", tokens)
     first = ids.for_key("SHA256:abc", "alice")
     again = ids.for_key("SHA256:abc", "mallory")  # the SSH user name only names a new player
     other = ids.for_key("SHA256:def", "bad\x07name")
@@ -34,15 +36,17 @@ def test_a_key_keeps_its_first_name_and_token(tmp_path):
     assert first.resume_token == again.resume_token != other.resume_token
     assert 16 <= len(first.resume_token) <= 64  # the protocol's bounds
     assert other.name.startswith("guest-")
-    assert Identities(tmp_path / "aton.db", b"t" * 32).resume_token("SHA256:abc") != first.resume_token
+    assert Identities(tmp_path / "aton.db", ResumeTokens(b"t" * 32)).resume_token("SHA256:abc") != first.resume_token
     g1, g2 = ids.guest("carol"), ids.guest("carol")
     assert g1.guest and g1.name == "carol" and g1.resume_token != g2.resume_token
+    # every token is one the game server recognises as its own
+    assert all(tokens.recognises(i.resume_token) for i in (first, other, g1, g2))
     ids.close()
-    assert Identities(tmp_path / "aton.db", b"s" * 32).for_key("SHA256:abc", "bob").name == "alice"  # remembered
+    assert Identities(tmp_path / "aton.db", tokens).for_key("SHA256:abc", "bob").name == "alice"  # remembered
 
 
 def test_a_user_name_the_game_server_would_refuse_is_never_remembered(tmp_path):
-    ids = Identities(tmp_path / "aton.db", b"s" * 32, reserved_names("aton-server"))
+    ids = Identities(tmp_path / "aton.db", ResumeTokens(b"s" * 32), reserved_names("aton-server"))
     for n, proposed in enumerate(["Bot (easy)", "aton server", "\u3164", "p\u0430ypal", "alice "]):
         assert ids.for_key(f"SHA256:{n}", proposed).name.startswith("guest-")
         assert ids.guest(proposed).name.startswith("guest-")
@@ -50,18 +54,19 @@ def test_a_user_name_the_game_server_would_refuse_is_never_remembered(tmp_path):
 
 
 async def test_the_host_key_is_made_once_private_and_reused(tmp_path):
+    tokens = ResumeTokens.in_directory(tmp_path)
+
     def start() -> SSHGateway:
-        return SSHGateway(SSHConfig(port=0, data_dir=str(tmp_path)), "127.0.0.1", 1, str(tmp_path / "aton.db"))
+        return SSHGateway(SSHConfig(port=0, data_dir=str(tmp_path)), "127.0.0.1", 1, str(tmp_path / "aton.db"), tokens)
 
     first = start()
-    for name in (HOST_KEY_FILE, SECRET_FILE):
-        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600
+    assert stat.S_IMODE((tmp_path / HOST_KEY_FILE).stat().st_mode) == 0o600
     second = start()
     assert first.host_fingerprint == second.host_fingerprint
     assert first.identities.resume_token("SHA256:x") == second.identities.resume_token("SHA256:x")
     chosen = tmp_path / "elsewhere" / "key"
     third = SSHGateway(SSHConfig(port=0, data_dir=str(tmp_path), host_key=str(chosen)), "127.0.0.1", 1,
-                       str(tmp_path / "aton.db"))
+                       str(tmp_path / "aton.db"), tokens)
     assert chosen.exists() and third.host_fingerprint != first.host_fingerprint
     # and it is the key a client sees
     await third.start()
@@ -179,7 +184,7 @@ async def test_a_name_that_looks_like_an_option_logs_in_and_plays(stack):
 
 @pytest.mark.parametrize("stored", ["bad\x1b[2Jname", "x" * 30, " padded", ""])
 def test_a_remembered_name_that_is_not_valid_today_is_replaced(tmp_path, stored):
-    ids = Identities(tmp_path / "aton.db", b"s" * 32)
+    ids = Identities(tmp_path / "aton.db", ResumeTokens(b"s" * 32))
     ids.db.execute("INSERT INTO ssh_identities (fingerprint, name, first_seen, last_seen) VALUES (?, ?, 0, 0)",
                    ("SHA256:old", stored))  # as an older server (or older rules) kept it
     assert ids.for_key("SHA256:old", "alice").name == "alice"
