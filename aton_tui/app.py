@@ -208,6 +208,9 @@ class AtonApp(App):
         if isinstance(frame, m.Lobby):
             self.lobby.load(frame)
             self._refresh_lobby()
+        elif isinstance(frame, m.LobbyPage):
+            self.lobby.load_page(frame)
+            self._refresh_lobby()
         elif isinstance(frame, m.LobbyUpdate):
             self.lobby.apply(frame)
             if self._lobby_redraw is None:  # a burst of updates (a busy server) is drawn once
@@ -259,6 +262,10 @@ class AtonApp(App):
         for screen in self.screen_stack:
             if isinstance(screen, LobbyScreen):
                 screen.refresh_lists(self.lobby)
+        for name, window in self.lobby.sections.items():
+            if window.short:  # games ended, players left: fill the page again
+                window.loaded = len(window.entries)  # asked once, until the page comes
+                self.lobby_page(name, window.offset)
 
     def _game_screen(self) -> GameScreen | None:
         for screen in reversed(self.screen_stack):
@@ -335,6 +342,9 @@ class AtonApp(App):
 
     def watch(self, game: int) -> None:
         self.run_worker(self.send(m.Watch(game=game)))
+
+    def lobby_page(self, section: str, offset: int) -> None:
+        self.run_worker(self.send(m.GetLobbyPage(section=section, offset=offset)))
 
     # ------------------------------------------------------------------ actions (keys and palette)
 

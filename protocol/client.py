@@ -54,9 +54,11 @@ class Client:
     @classmethod
     async def connect(cls, host: str, port: int, *, name: str, kind: str = "human",
                       resume: str | None = None, lobby: bool | None = None,
-                      version: str = PROTOCOL_VERSION, timeout: float = 10.0) -> Self:
-        """Open a connection and say hello; ServerError if the server refuses."""
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+                      version: str = PROTOCOL_VERSION, timeout: float = 10.0,
+                      local_addr: tuple[str, int] | None = None) -> Self:
+        """Open a connection (from ``local_addr``, if given) and say hello; ServerError if the
+        server refuses."""
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port, local_addr=local_addr), timeout)
         client = cls(reader, writer)
         client._hello = m.Hello(version=version, name=name, kind=kind, resume=resume, lobby=lobby)
         await client._greet(timeout)

@@ -15,6 +15,7 @@ from typing import Annotated, Any, ClassVar
 
 from .clocks import TIME_CONTROLS
 from .errors import ErrorCode, ProtocolError
+from .names import NAME_CHARS
 from .schema import (Binary, Bool, Int, Items, ListOf, OneOf, Optional, Record, Spec, Text, build, declared_fields,
                      shown)
 
@@ -24,7 +25,7 @@ PROTOCOL_MAJOR = 1
 MAX_ID = 2**31 - 1
 GAME_ID = Int(1, 2**53)
 REQUEST_ID = Optional(Int(0, MAX_ID))
-NAME = Text(1, 24)
+NAME = Text(1, NAME_CHARS)
 CHAT_CHARS = 200  # the longest chat line the protocol carries (a server may allow less)
 LOG_EVENTS = 150  # the most events a game_state recounts
 WELCOME_GAMES = 64  # the most unfinished games a welcome lists (a game_state follows for every one)
@@ -189,14 +190,34 @@ class Ack(Message):
 # --------------------------------------------------------------------------- lobby
 
 
+#: The lobby's sections and the key of an entry in each.
+LOBBY_KEYS = {"players": "name", "tables": "table", "games": "game"}
+LOBBY_SECTIONS = tuple(LOBBY_KEYS)
+LOBBY_ENTRIES = 5000  # the most entries one lobby list may carry (a frame holds fewer anyway)
+
+
+def lobby_order(section: str, key: Any) -> Any:
+    """Where the entry whose key is ``key`` comes in its section, the order of its pages:
+    players by name (case aside), open tables oldest first, games newest first."""
+    if section == "players":
+        return (key.casefold(), key)
+    return key if section == "tables" else -key
+
+
 @_server("lobby")
 @dataclass(frozen=True, slots=True)
 class Lobby(Message):
-    """Snapshot of the lobby, sent after ``welcome`` (when subscribed); ``lobby_update`` follows."""
+    """Snapshot of the lobby, sent after ``welcome`` (when subscribed); ``lobby_update`` follows.
 
-    players: Annotated[tuple, Items("player entries: name, kind, status", 5000)]
-    tables: Annotated[tuple, Items("open tables: table, host, clock, private, waiting since", 5000)]
-    games: Annotated[tuple, Items("games in progress: game, red, blue, round, scores, clock", 5000)]
+    Each list is the first page of its section, in the section's order (since 1.3); ``totals``
+    says how many entries each section has in all, and ``get_lobby_page`` asks for the others.
+    """
+
+    players: Annotated[tuple, Items("player entries: name, kind, status", LOBBY_ENTRIES)]
+    tables: Annotated[tuple, Items("open tables: table, host, clock, private, waiting since", LOBBY_ENTRIES)]
+    games: Annotated[tuple, Items("games in progress: game, red, blue, round, scores, clock", LOBBY_ENTRIES)]
+    #: How many entries each section has on the server (since 1.3).
+    totals: Annotated[dict | None, Optional(Record("players, tables, games: the number of entries of each"))] = None
 
 
 @_server("lobby_update")
@@ -204,9 +225,32 @@ class Lobby(Message):
 class LobbyUpdate(Message):
     """One change to the lobby: an entry of a section was added, updated or removed."""
 
-    section: Annotated[str, OneOf(("players", "tables", "games"))]
+    section: Annotated[str, OneOf(LOBBY_SECTIONS)]
     op: Annotated[str, OneOf(("add", "update", "remove"))]
     item: Annotated[dict, Record("an entry of that section; for remove only its key")]
+
+
+@_client("get_lobby_page")
+@dataclass(frozen=True, slots=True)
+class GetLobbyPage(Message):
+    """Ask for a page of a lobby section: its entries from ``offset`` on (since 1.3)."""
+
+    section: Annotated[str, OneOf(LOBBY_SECTIONS)]
+    offset: Annotated[int, Int(0, MAX_ID)] = 0
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_server("lobby_page")
+@dataclass(frozen=True, slots=True)
+class LobbyPage(Message):
+    """A page of a lobby section: its entries from ``offset`` on, in order, as many as the server
+    sends at once; ``total`` counts the whole section (since 1.3)."""
+
+    section: Annotated[str, OneOf(LOBBY_SECTIONS)]
+    offset: Annotated[int, Int(0, MAX_ID)]
+    total: Annotated[int, Int(0, MAX_ID)]
+    entries: Annotated[tuple, Items("entries of that section, as in lobby", LOBBY_ENTRIES)]
+    reply_to: Annotated[int | None, REQUEST_ID] = None
 
 
 @_client("create_table")

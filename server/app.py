@@ -54,7 +54,7 @@ class ArbiterServer:
         self.outbox = Outbox(before_sending=self.store.commit, on_failure=self._store_failed,
                              max_backlog=self.limits.outbox_bytes_total)
         self.store.on_write = self.outbox.wake  # a write is always followed by a commit in its turn
-        self.lobby = Lobby(self._start_game_between, reserved=reserved_names(config.server_name))
+        self.lobby = Lobby(self._start_game_between, config.limits, reserved_names(config.server_name))
         self.rooms: dict[int, Room] = {}
         self.connections: set[Connection] = set()
         self.by_token: dict[str, Connection] = {}  # token hash -> live connection
@@ -293,6 +293,8 @@ class ArbiterServer:
             self._require_player(conn)
             self._check_new_game(conn, replaces_waiting=False)
             self._start_bot_game(conn, msg.level, msg.clock, msg.seat)
+        elif isinstance(msg, m.GetLobbyPage):
+            conn.deliver(self.lobby.page(msg))
         elif isinstance(msg, m.Leave):
             self._leave(conn, msg)
         elif isinstance(msg, m.Watch):

@@ -43,6 +43,9 @@ class Limits:
     failed_join_refill_seconds: float = 30.0
     chat_chars: int = CHAT_CHARS  # at most the protocol's own bound
     chat_interval: float = 1.0  # seconds between two chat lines of one connection
+    #: The most entries of one lobby section sent at once (a snapshot's first page, a lobby_page);
+    #: fewer when they would not fit in a frame.
+    lobby_page_entries: int = 50
 
     def public(self) -> dict:
         """The limits a client is told in ``welcome``."""

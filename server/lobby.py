@@ -1,22 +1,28 @@
 """The lobby: who is online, open tables, the quick-match queue and the list of games.
 
-The lobby keeps the lists and tells its subscribers about every change
-(``lobby`` snapshot after welcome, ``lobby_update`` afterwards).  Starting a game
-is the server's job: the lobby hands it the two participants.
+The lobby keeps three lists — the players online, the open public tables and the public
+games — and tells its subscribers about every change (``lobby_update``).  A newcomer gets
+the first page of each list (``lobby``) and asks for the others (``get_lobby_page``): a
+page holds at most ``Limits.lobby_page_entries`` entries, and only as many as fit in a
+frame, counted from their encoded size, so a lobby of any size and any names reaches every
+client.  Starting a game is the server's job: the lobby hands it the two participants.
 """
 
 from __future__ import annotations
 
+import bisect
 import secrets
 import string
 import time
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Callable
 
 from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
+from protocol.framing import encode_payload
 from protocol.names import player_name, skeleton, with_suffix
 
+from .config import Limits
 from .hosted_bots import bot_name
 
 if TYPE_CHECKING:
@@ -37,6 +43,50 @@ def looks(name: str) -> str:
     return skeleton(name) or name.casefold()
 
 
+#: A msgpack array's header grows from 1 byte (up to 15 items) to 3 (up to 65,535).
+ARRAY_HEADER_GROWTH = 2
+
+
+class LobbySection:
+    """One of the lobby's lists: its entries by key, and the keys in the section's order
+    (``protocol.messages.lobby_order``), so that any page of it is cut at once."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.entries: dict[Any, dict] = {}
+        self._order: list[tuple[Any, Any]] = []  # (place in the order, key) of every entry, sorted
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def put(self, key: Any, entry: dict) -> bool:
+        """Add or replace the entry of ``key``; True if it is new."""
+        new = key not in self.entries
+        if new:
+            bisect.insort(self._order, (m.lobby_order(self.name, key), key))
+        self.entries[key] = entry
+        return new
+
+    def pop(self, key: Any) -> bool:
+        """Remove the entry of ``key``; True if there was one."""
+        if self.entries.pop(key, None) is None:
+            return False
+        del self._order[bisect.bisect_left(self._order, (m.lobby_order(self.name, key), key))]
+        return True
+
+    def page(self, offset: int, most: int, room: int) -> tuple[dict, ...]:
+        """The entries from ``offset`` on, in order: at most ``most``, and at most ``room``
+        bytes of them once encoded."""
+        page: list[dict] = []
+        for _, key in self._order[offset:offset + most]:
+            entry = self.entries[key]
+            room -= len(encode_payload(entry))
+            if room < 0:
+                break
+            page.append(entry)
+        return tuple(page)
+
+
 @dataclass
 class OpenTable:
     table: int
@@ -53,16 +103,17 @@ class OpenTable:
 
 class Lobby:
     def __init__(self, start_game: Callable[["Connection", "Connection", str, int | None, bool], None],
-                 reserved: tuple[str, ...] = ()) -> None:
+                 limits: Limits, reserved: tuple[str, ...] = ()) -> None:
         self._start_game = start_game
+        self.limits = limits
         self.reserved = reserved  # names no player may take (``reserved_names``)
         self.online: dict[str, "Connection"] = {}  # name -> connection
         self.looks_online: set[str] = set()  # what each name online looks like (``looks``)
-        self.status: dict[str, str] = {}  # name -> lobby, waiting, playing, watching
-        self.tables: dict[int, OpenTable] = {}
+        self.tables: dict[int, OpenTable] = {}  # every open table, private ones too
         self.invites: dict[str, int] = {}
         self.queue: dict[str, "Connection"] = {}  # clock -> the one waiting connection
-        self.games: dict[int, dict] = {}  # game id -> lobby entry
+        #: what subscribers see: players (status lobby, waiting, playing, watching), public tables and games
+        self.sections = {name: LobbySection(name) for name in m.LOBBY_SECTIONS}
         self.subscribers: set["Connection"] = set()
 
     # ------------------------------------------------------------------ presence
@@ -82,8 +133,7 @@ class Lobby:
     def arrive(self, conn: "Connection") -> None:
         self.online[conn.name] = conn
         self.looks_online.add(looks(conn.name))
-        self.status[conn.name] = "lobby"
-        self._broadcast("players", "add", self._player_entry(conn.name))
+        self._put("players", conn.name, {"name": conn.name, "kind": conn.kind, "status": "lobby"})
         if conn.lobby_subscribed:
             self.subscribers.add(conn)
             conn.deliver(self.snapshot())
@@ -94,24 +144,44 @@ class Lobby:
         if self.online.get(conn.name) is conn:
             del self.online[conn.name]
             self.looks_online.discard(looks(conn.name))
-            self.status.pop(conn.name, None)
-            self._broadcast("players", "remove", {"name": conn.name})
+            self._pop("players", conn.name)
 
     def set_status(self, name: str, status: str) -> None:
-        if name in self.online and self.status.get(name) != status:
-            self.status[name] = status
-            self._broadcast("players", "update", self._player_entry(name))
+        entry = self.sections["players"].entries.get(name)
+        if entry is not None and entry["status"] != status:
+            self._put("players", name, {**entry, "status": status})
 
-    def _player_entry(self, name: str) -> dict:
-        conn = self.online[name]
-        return {"name": name, "kind": conn.kind, "status": self.status.get(name, "lobby")}
+    # ------------------------------------------------------------------ the lists and their pages
 
     def snapshot(self) -> m.Lobby:
-        return m.Lobby(
-            players=tuple(self._player_entry(n) for n in self.online),
-            tables=tuple(t.entry() for t in self.tables.values() if not t.private),
-            games=tuple(self.games.values()),
-        )
+        """The first page of every section, all of them in one frame."""
+        empty = m.Lobby(players=(), tables=(), games=(),
+                        totals={name: len(section) for name, section in self.sections.items()})
+        room = self._room(empty, lists=len(self.sections))
+        first = {name: section.page(0, self.limits.lobby_page_entries, room)
+                 for name, section in self.sections.items()}
+        return replace(empty, **first)
+
+    def page(self, request: m.GetLobbyPage) -> m.LobbyPage:
+        """The page of a section a client asked for (empty past the end)."""
+        section = self.sections[request.section]
+        empty = m.LobbyPage(section=request.section, offset=request.offset, total=len(section), entries=(),
+                            reply_to=request.id)
+        entries = section.page(request.offset, self.limits.lobby_page_entries, self._room(empty))
+        return replace(empty, entries=entries)
+
+    def _room(self, empty: m.Message, lists: int = 1) -> int:
+        """The bytes each of the ``lists`` empty lists of a message may take once filled, so
+        that the message still fits in a frame."""
+        return (self.limits.frame_bytes - len(encode_payload(empty.to_wire()))) // lists - ARRAY_HEADER_GROWTH
+
+    def _put(self, section: str, key: Any, entry: dict) -> None:
+        new = self.sections[section].put(key, entry)
+        self._broadcast(section, "add" if new else "update", entry)
+
+    def _pop(self, section: str, key: Any) -> None:
+        if self.sections[section].pop(key):
+            self._broadcast(section, "remove", {m.LOBBY_KEYS[section]: key})
 
     def _broadcast(self, section: str, op: str, item: dict) -> None:
         if not self.subscribers:
@@ -132,7 +202,7 @@ class Lobby:
         self.tables[table_id] = table
         self.set_status(conn.name, "waiting")
         if not private:
-            self._broadcast("tables", "add", table.entry())
+            self._put("tables", table_id, table.entry())
         return table
 
     def join_table(self, conn: "Connection", table_id: int) -> None:
@@ -183,16 +253,14 @@ class Lobby:
         self.tables.pop(table.table, None)
         if table.invite:
             self.invites.pop(table.invite, None)
-        if not table.private:
-            self._broadcast("tables", "remove", {"table": table.table})
+        self._pop("tables", table.table)
 
     # ------------------------------------------------------------------ games
 
     def game_changed(self, room: "Room") -> None:
         """Keep the lobby's entry of a game in step (only real changes are broadcast)."""
         if room.game.is_over:
-            if self.games.pop(room.game_id, None) is not None:
-                self._broadcast("games", "remove", {"game": room.game_id})
+            self._pop("games", room.game_id)
             return
         if room.options.get("private"):
             return
@@ -203,7 +271,5 @@ class Lobby:
             "spectators": len(room.spectators),
             **room.game.summary(),
         }
-        old = self.games.get(room.game_id)
-        if old != entry:
-            self.games[room.game_id] = entry
-            self._broadcast("games", "add" if old is None else "update", entry)
+        if self.sections["games"].entries.get(room.game_id) != entry:
+            self._put("games", room.game_id, entry)

@@ -2,7 +2,8 @@
 
 The lists follow the server's ``lobby``/``lobby_update`` messages live (the app
 keeps the ``LobbyModel`` and calls ``refresh_lists``).  Enter on an open table
-joins it; Enter on a game watches it.
+joins it; Enter on a game watches it.  A list longer than a page says which of its
+entries it shows (``51–100 of 812``), and ``]``/``[`` turn its pages.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, Static
 
-from ..lobby_model import LobbyModel
+from ..lobby_model import LobbyModel, SectionWindow
 from ..widgets.notice import Notice
 
 if TYPE_CHECKING:
@@ -38,6 +39,10 @@ class LobbyScreen(Screen):
         Binding("w", "watch", "Watch", tooltip="watch the selected game (or Enter on it)"),
         Binding("g", "app.back_to_game", "Back to game", tooltip="return to your game in progress"),
         Binding("escape", "app.leave_queue", "Stop waiting", tooltip="close your table or leave the queue"),
+        Binding("right_square_bracket", "next_page", "Next page", key_display="]",
+                tooltip="the next page of the selected list, when it is longer than a page"),
+        Binding("left_square_bracket", "previous_page", "Previous page", key_display="[",
+                tooltip="the previous page of the selected list"),
         Binding("question_mark", "app.help", "Help", key_display="?", tooltip="the rules in short and every key"),
     ]
     WIDE = 120  # from this width on, the three lists stand side by side
@@ -45,7 +50,8 @@ class LobbyScreen(Screen):
     def __init__(self, where: str) -> None:
         super().__init__()
         self.where = where
-        self.footer_state: tuple[bool, bool] | None = None
+        self.footer_state: tuple[bool, ...] | None = None
+        self.pages_shown: dict[str, int] = {}  # list -> the offset of the page it shows
 
     @property
     def aton(self) -> "AtonApp":
@@ -60,12 +66,15 @@ class LobbyScreen(Screen):
             with Container(id="matches"):
                 with Vertical(classes="lobby-section"):
                     yield Label("Open tables — Enter joins", classes="section-title", markup=False)
+                    yield Label(id="tables-pages", classes="section-pages", markup=False)
                     yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
                 with Vertical(classes="lobby-section"):
                     yield Label("Games in progress — Enter watches", classes="section-title", markup=False)
+                    yield Label(id="games-pages", classes="section-pages", markup=False)
                     yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
             with Vertical(classes="lobby-section", id="players-section"):
                 yield Label("Players online", classes="section-title", markup=False)
+                yield Label(id="players-pages", classes="section-pages", markup=False)
                 yield DataTable(id="players", cursor_type="row", zebra_stripes=True)
         yield Footer(compact=True, show_command_palette=False)
 
@@ -93,7 +102,11 @@ class LobbyScreen(Screen):
             (p["name"], (p["name"], "bot" if p.get("kind") == "bot" else "",
                          STATUS_WORDS.get(p.get("status", ""), p.get("status", ""))))
             for p in lobby.players])
-        state = (bool(lobby.tables), bool(lobby.games))
+        for name, window in lobby.sections.items():
+            pages = self.query_one(f"#{name}-pages", Label)
+            pages.update(_shown(window))
+            pages.set_class(window.paged, "-shown")
+        state = (bool(lobby.tables), bool(lobby.games), *(w.paged for w in lobby.sections.values()))
         if state != self.footer_state:
             self.footer_state = state
             self.refresh_bindings()
@@ -101,6 +114,9 @@ class LobbyScreen(Screen):
     def _fill(self, table_id: str, rows: list[tuple[object, tuple[str, ...]]]) -> None:
         table = self.query_one(f"#{table_id}", DataTable)
         keep = table.cursor_row
+        if self.pages_shown.get(table_id) != (offset := self.aton.lobby.sections[table_id].offset):
+            self.pages_shown[table_id] = offset
+            keep = 0  # another page: from its top
         table.clear()
         for key, cells in rows:
             table.add_row(*(Text(cell) for cell in cells), key=str(key))
@@ -130,12 +146,46 @@ class LobbyScreen(Screen):
         if game is not None:
             self.aton.watch(game)
 
+    def _focused_window(self) -> tuple[str, SectionWindow] | None:
+        """The lobby section whose list has the focus, and the client's window on it."""
+        focused = self.focused
+        if isinstance(focused, DataTable) and focused.id in self.aton.lobby.sections:
+            return focused.id, self.aton.lobby.sections[focused.id]
+        return None
+
+    def action_next_page(self) -> None:
+        if (focused := self._focused_window()) is not None:
+            name, window = focused
+            self.aton.lobby_page(name, window.offset + max(len(window.entries), 1))
+
+    def action_previous_page(self) -> None:
+        if (focused := self._focused_window()) is not None:
+            name, window = focused
+            self.aton.lobby_page(name, max(0, window.offset - max(window.loaded, 1)))
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "join":
             return self.query_one("#tables", DataTable).row_count > 0
         if action == "watch":
             return self.query_one("#games", DataTable).row_count > 0
+        if action in ("next_page", "previous_page"):
+            focused = self._focused_window()
+            if focused is None or not focused[1].paged:
+                return False
+            window = focused[1]
+            return window.offset + len(window.entries) < window.total if action == "next_page" else window.offset > 0
         return True
+
+    def on_descendant_focus(self) -> None:
+        self.refresh_bindings()  # the page keys follow the list that has the focus
+
+
+def _shown(window: SectionWindow) -> str:
+    """``51–100 of 812 · ] next, [ previous`` for a list longer than what it shows, else nothing."""
+    if not window.paged:
+        return ""
+    first = window.offset + 1 if window.entries else window.offset
+    return f"{first}–{window.offset + len(window.entries)} of {window.total} · ] next, [ previous"
 
 
 def _since(seconds: float) -> str:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import random
 
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Label
 
 from aton.players import BLUE, RED
 from aton_tui.app import AtonApp, Launch
+from aton_tui.lobby_model import HELD
 from aton_tui.screens.dialogs import Choices
 from aton_tui.screens.game import GameScreen
 from aton_tui.screens.lobby import LobbyScreen
@@ -16,7 +17,7 @@ from aton_tui.widgets.game_log import GameLog
 from protocol import messages as m
 from protocol.client import Client
 
-from ..server.players import matched_pair
+from ..server.players import matched_pair, public_games
 from .conftest import quiet_settings
 from .driving import game_screen, wait_until
 from .test_session import bob_plays
@@ -132,3 +133,35 @@ async def test_watching_a_game_in_progress_tells_its_story_so_far(server):
         log = "\n".join("".join(s.text for s in line) for line in app.screen.query_one(GameLog).lines)
         assert "── Round 2 ──" in log and "── Round 3 ──" in log, log
         assert app.model.seat is None
+
+
+async def test_a_lobby_of_800_games_shows_a_page_and_turns_to_the_others(server):
+    players = await public_games(server.port, 800)  # noqa: F841 (they stay online)
+    newest = sorted(server.rooms, reverse=True)
+    app = remote_app(server.port)
+
+    def pages() -> str:
+        return str(app.screen.query_one("#games-pages", Label).render())
+
+    def first_game() -> int:
+        table = app.screen.query_one("#games", DataTable)
+        return int(table.coordinate_to_cell_key((0, 0)).row_key.value)
+
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen) and rows(app, "games") == 50,
+                         timeout=30, what="the first page of games")
+        assert "1–50 of 800" in pages() and first_game() == newest[0]
+        assert str(app.screen.query_one("#players-pages", Label).render()).startswith("1–50 of 1601")
+        app.screen.query_one("#games", DataTable).focus()
+        await pilot.press("right_square_bracket")
+        await wait_until(pilot, lambda: "51–100 of 800" in pages(), what="the second page")
+        await pilot.press("right_square_bracket")
+        await wait_until(pilot, lambda: "101–150 of 800" in pages(), what="the third page")
+        assert rows(app, "games") == 50 and first_game() == newest[100]
+        await pilot.press("left_square_bracket")
+        await wait_until(pilot, lambda: "51–100 of 800" in pages(), what="the second page again")
+        assert first_game() == newest[50]
+        await pilot.press("down", "enter")  # the second game of the page
+        await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), what="the watched game")
+        assert app.model.game == newest[51] and app.model.seat is None
+        assert all(len(window.entries) <= HELD for window in app.lobby.sections.values())

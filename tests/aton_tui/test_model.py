@@ -6,7 +6,7 @@ The model takes frames as the session hands them over: decoded (``typed``).
 import dataclasses
 
 from aton.players import BLUE, RED
-from aton_tui.lobby_model import LobbyModel
+from aton_tui.lobby_model import HELD, LobbyModel
 from aton_tui.model import GameModel, countdown
 from protocol import messages as m
 from protocol.game_frames import typed
@@ -102,3 +102,55 @@ def test_the_lobby_follows_its_updates():
     assert [(p["name"], p["status"]) for p in lobby.players] == [("ada", "waiting"), ("bea", "lobby")]
     lobby.apply(m.LobbyUpdate(section="tables", op="remove", item={"table": 3}))
     assert lobby.tables == []
+
+
+def game(n: int) -> dict:
+    return {"game": n, "red": f"r{n}", "blue": f"b{n}", "round": 1}
+
+
+def games_window(numbers, offset: int, total: int) -> LobbyModel:
+    lobby = LobbyModel()
+    lobby.load_page(m.LobbyPage(section="games", offset=offset, total=total, entries=tuple(map(game, numbers))))
+    return lobby
+
+
+def test_a_page_of_games_keeps_its_place_as_games_come_and_go():
+    lobby = games_window(range(150, 100, -1), offset=50, total=200)  # games 150…101: the 51st to the 100th
+    window = lobby.sections["games"]
+    lobby.apply(m.LobbyUpdate(section="games", op="add", item=game(201)))  # newer: before the page
+    assert (window.offset, window.total, len(window.entries)) == (51, 201, 50)
+    lobby.apply(m.LobbyUpdate(section="games", op="remove", item={"game": 30}))  # older: after it
+    lobby.apply(m.LobbyUpdate(section="games", op="remove", item={"game": 180}))  # newer again
+    assert (window.offset, window.total) == (50, 199)
+    lobby.apply(m.LobbyUpdate(section="games", op="remove", item={"game": 120}))  # on the page
+    lobby.apply(m.LobbyUpdate(section="games", op="update", item={"game": 140, "round": 5}))
+    lobby.apply(m.LobbyUpdate(section="games", op="update", item={"game": 20, "round": 5}))  # not held
+    assert [g["game"] for g in lobby.games][:3] == [150, 149, 148] and 120 not in window.entries
+    assert window.entries[140]["round"] == 5 and 20 not in window.entries
+    assert (window.total, window.paged) == (198, True)
+
+
+def test_a_client_holds_at_most_a_hundred_entries_of_a_section():
+    lobby = games_window(range(50, 0, -1), offset=0, total=50)  # the whole section: 50 games
+    for n in range(51, 400):  # 349 new games, each the newest: all at the top of the first page
+        lobby.apply(m.LobbyUpdate(section="games", op="add", item=game(n)))
+    window = lobby.sections["games"]
+    assert len(window.entries) == HELD == 100 and window.total == 399
+    assert [g["game"] for g in lobby.games] == list(range(399, 299, -1))  # the newest hundred
+
+
+def test_a_window_that_lost_half_its_entries_asks_for_its_page_again():
+    lobby = games_window(range(100, 50, -1), offset=0, total=300)
+    window = lobby.sections["games"]
+    for n in range(100, 74, -1):  # 26 of the 50 games end
+        assert not window.short
+        lobby.apply(m.LobbyUpdate(section="games", op="remove", item={"game": n}))
+    assert window.short and window.total == 274
+
+
+def test_an_older_server_sends_every_entry_and_they_are_all_held():
+    lobby = LobbyModel()
+    lobby.load(m.Lobby(players=(), tables=(), games=tuple(map(game, range(1, 301)))))
+    lobby.apply(m.LobbyUpdate(section="games", op="update", item=game(301)))  # an update adds, as in 1.2
+    window = lobby.sections["games"]
+    assert len(window.entries) == 301 and window.total is None and not window.paged and not window.short

@@ -194,3 +194,25 @@ class RawPeer:
 
 def frame_of(payload: bytes) -> bytes:
     return struct.pack(">I", len(payload)) + payload
+
+
+async def public_games(port: int, count: int, name=lambda n: f"p{n}", at_once: int = 25) -> list[Recorder]:
+    """``count`` public games in progress, each between two clients (their ``Recorder``s, in
+    pairs): one opens a table, the other sits down at it, ``at_once`` pairs at a time.  The
+    clients come from 127.0.0.2, 127.0.0.3… (loopback, eight to an address), so that no
+    per-address limit of the server stops them; ``name(n)`` names the n-th client."""
+
+    async def pair(n: int) -> list[Recorder]:
+        address = f"127.0.{2 + n // 8 // 250}.{2 + n // 8 % 250}"
+        host, guest = [Recorder(await Client.connect("127.0.0.1", port, name=name(n + i), kind="bot", lobby=False,
+                                                     local_addr=(address, 0))) for i in (0, 1)]
+        await host.send(m.CreateTable())
+        await guest.send(m.JoinTable(table=(await host.expect(m.TableCreated)).table))
+        await asyncio.gather(host.expect(m.GameState), guest.expect(m.GameState))
+        return [host, guest]
+
+    players: list[Recorder] = []
+    for start in range(0, count, at_once):
+        for seated in await asyncio.gather(*(pair(2 * n) for n in range(start, min(count, start + at_once)))):
+            players += seated
+    return players

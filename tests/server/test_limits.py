@@ -232,7 +232,7 @@ async def test_the_memory_held_for_clients_that_do_not_read_is_bounded_in_sum(tm
 
 @pytest.mark.parametrize("setting", ["max_connections_per_address", "lobby_idle_seconds", "outbox_bytes_total",
                                      "max_games_per_session", "max_games_per_address", "failed_joins_per_session",
-                                     "failed_joins_per_address", "failed_join_refill_seconds"])
+                                     "failed_joins_per_address", "failed_join_refill_seconds", "lobby_page_entries"])
 def test_every_limit_is_documented_with_its_default(setting):
     hosting = (Path(__file__).parents[2] / "docs" / "hosting.md").read_text()
     section = hosting.split("### Game server limits", 1)[1].split("\n## ", 1)[0]

@@ -9,11 +9,12 @@ import pytest
 
 from protocol import messages as m
 from protocol.client import ServerError
+from protocol.framing import encode_payload
 from server.app import ArbiterServer
-from server.config import ServerConfig
+from server.config import Limits, ServerConfig
 from server.hosted_bots import bot_name
 
-from .players import Recorder
+from .players import Recorder, public_games
 
 
 async def human(port: int, name: str, lobby: bool = True) -> Recorder:
@@ -232,3 +233,83 @@ async def test_a_private_game_is_answered_exactly_like_a_game_that_does_not_exis
             ("not_found", "there is no game N", "game"), request.TYPE
         await prober.send(m.Ping())  # an accepted request: these refusals do not add up to a disconnect
         await prober.expect(m.Pong)
+
+
+def old_italic(n: int) -> str:
+    """A name of 24 Old Italic letters, the n-th of its kind: 96 bytes of UTF-8, 24 columns."""
+    letters = [chr(0x10300 + (n // 30 ** k) % 30) for k in range(3)]
+    return "\U00010300" * 21 + "".join(letters)
+
+
+async def read_all_pages(client: Recorder, first: m.Lobby, section: str) -> list[dict]:
+    """Every entry of a section, from the snapshot's first page on, one ``get_lobby_page`` at a time."""
+    entries = list(getattr(first, section))
+    while len(entries) < first.totals[section]:
+        await client.send(m.GetLobbyPage(section=section, offset=len(entries)))
+        page = await client.expect(m.LobbyPage)
+        assert (page.section, page.offset, page.total) == (section, len(entries), first.totals[section])
+        assert 0 < len(page.entries) <= Limits().lobby_page_entries
+        entries += page.entries
+    return entries
+
+
+async def test_a_lobby_of_800_games_reaches_a_newcomer_page_by_page(server):
+    players = await public_games(server.port, 800)
+    newcomer = await Recorder.connect(server.port, "newcomer", kind="spectator")
+    snapshot = await newcomer.expect(m.Lobby)
+    assert snapshot.totals == {"players": 1601, "tables": 0, "games": 800}
+    newest_first = sorted(server.rooms, reverse=True)
+    assert [g["game"] for g in snapshot.games] == newest_first[:50]
+    assert len(snapshot.players) == 50
+    games = await read_all_pages(newcomer, snapshot, "games")
+    assert [g["game"] for g in games] == newest_first  # every game once, in order
+    names = [p["name"] for p in await read_all_pages(newcomer, snapshot, "players")]
+    assert names == sorted(names, key=str.casefold) and len(set(names)) == 1601
+    await newcomer.send(m.GetLobbyPage(section="games", offset=800))
+    assert (await newcomer.expect(m.LobbyPage)).entries == ()  # past the end: an empty page
+    older = await Recorder.connect(server.port, "older", kind="spectator", version="1.2")
+    first = await older.expect(m.Lobby)  # a 1.2 client gets its lobby: the first pages
+    assert [g["game"] for g in first.games] == newest_first[:50]
+    for player in players[:4]:
+        await player.close()
+
+
+async def test_a_lobby_of_long_names_fits_every_frame(tmp_path):
+    """300 players online under the longest names (96 bytes each) and their 150 games made a
+    snapshot of more than 64 KiB, which never left the server; on a server whose frames hold
+    only 4 KiB, every page is cut by size, as full as its frame allows."""
+    for frame_bytes in (Limits().frame_bytes, 4096):
+        server = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / f"{frame_bytes}.db"), game_seed=1,
+                                            limits=Limits(frame_bytes=frame_bytes)))
+        await server.start()
+        try:
+            players = await public_games(server.port, 150, name=old_italic)  # noqa: F841 (they stay online)
+            newcomer = await Recorder.connect(server.port, "newcomer", kind="spectator")
+            snapshot = await newcomer.expect(m.Lobby)
+            assert len(encode_payload(snapshot.to_wire())) <= frame_bytes
+            assert snapshot.totals == {"players": 301, "tables": 0, "games": 150}
+            games = await read_all_pages(newcomer, snapshot, "games")
+            assert [g["game"] for g in games] == sorted(server.rooms, reverse=True)
+            pages = [f for f in newcomer.frames if isinstance(f, m.LobbyPage)]
+            assert all(len(encode_payload(page.to_wire())) <= frame_bytes for page in pages)
+            if frame_bytes == 4096:  # cut by size: one entry more would not have fitted
+                for page, after in zip(pages, pages[1:]):
+                    fuller = m.LobbyPage(section=page.section, offset=page.offset, total=page.total,
+                                         entries=page.entries + after.entries[:1], reply_to=page.reply_to)
+                    assert len(encode_payload(fuller.to_wire())) > frame_bytes
+                assert max(len(page.entries) for page in pages) < Limits().lobby_page_entries
+        finally:
+            await server.stop()
+
+
+async def test_a_page_follows_its_section_while_games_start_and_end(server):
+    fan = await human(server.port, "fan")
+    await fan.expect(m.Lobby)
+    players = await public_games(server.port, 3)
+    red = next(p for p in players if p.seat == "red")
+    await red.send(m.Resign(game=red.game))
+    gone = await fan.until(lambda f: isinstance(f, m.LobbyUpdate) and f.section == "games" and f.op == "remove")
+    assert gone.item == {"game": red.game}
+    await fan.send(m.GetLobbyPage(section="games"))
+    page = await fan.expect(m.LobbyPage)
+    assert page.total == 2 and red.game not in [g["game"] for g in page.entries]
