@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
-from typing import Awaitable, Callable, Iterator
 
 from aton.moves import Commit, Exchange, Place, Remove
 from aton.outcome import Outcome

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Iterable
+from collections.abc import Iterable
 
 from .errors import ProtocolError
 from .schema import invalid
@@ -53,12 +53,12 @@ _REFUSED_CATEGORIES = {
 }
 #: Characters that show nothing although they are letters, marks or symbols (Unicode's
 #: default-ignorable code points outside the categories above, and blank-looking symbols).
-_INVISIBLE = frozenset(
-    [0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180F, 0x2800, 0x3164, 0xFFA0,
-     0x16FE4, 0x1D159]
-    + list(range(0xFE00, 0xFE10))  # variation selectors
-    + list(range(0xE0100, 0xE01F0))  # variation selectors supplement
-)
+_INVISIBLE = frozenset([
+    0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180F, 0x2800, 0x3164, 0xFFA0,
+    0x16FE4, 0x1D159,
+    *range(0xFE00, 0xFE10),  # variation selectors
+    *range(0xE0100, 0xE01F0),  # variation selectors supplement
+])
 #: Emoji or text presentation selectors (after "❤"): dropped, the character stays.
 _PRESENTATION_SELECTORS = dict.fromkeys([0xFE0E, 0xFE0F])
 _VISIBLE_CATEGORIES = ("L", "N", "P", "S")

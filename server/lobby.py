@@ -14,8 +14,9 @@ import bisect
 import secrets
 import string
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError

@@ -173,7 +173,9 @@ class LobbyScreen(Screen):
             if focused is None or not focused[1].paged:
                 return False
             window = focused[1]
-            return window.offset + len(window.entries) < window.total if action == "next_page" else window.offset > 0
+            if action == "next_page":
+                return window.offset + len(window.entries) < (window.total or 0)
+            return window.offset > 0
         return True
 
     def on_descendant_focus(self) -> None:

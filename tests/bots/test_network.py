@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from typing import Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 import pytest
 
@@ -28,7 +28,7 @@ class CountedWaits:
     """A bot's injected sleep: it records each wait instead of waiting (the event loop still
     turns), and may act after each one (``then``), so that no test waits on the wall clock."""
 
-    def __init__(self, then: Callable[["CountedWaits"], Awaitable[None]] | None = None) -> None:
+    def __init__(self, then: Callable[[CountedWaits], Awaitable[None]] | None = None) -> None:
         self.waits: list[float] = []
         self.then = then
 

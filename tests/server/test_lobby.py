@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Callable
 
 import pytest
@@ -293,7 +294,7 @@ async def test_a_lobby_of_long_names_fits_every_frame(tmp_path):
             pages = [f for f in newcomer.frames if isinstance(f, m.LobbyPage)]
             assert all(len(encode_payload(page.to_wire())) <= frame_bytes for page in pages)
             if frame_bytes == 4096:  # cut by size: one entry more would not have fitted
-                for page, after in zip(pages, pages[1:]):
+                for page, after in itertools.pairwise(pages):
                     fuller = m.LobbyPage(section=page.section, offset=page.offset, total=page.total,
                                          entries=page.entries + after.entries[:1], reply_to=page.reply_to)
                     assert len(encode_payload(fuller.to_wire())) > frame_bytes
