@@ -217,7 +217,8 @@ class Lobby(Message):
     tables: Annotated[tuple, Items("open tables: table, host, clock, private, waiting since", LOBBY_ENTRIES)]
     games: Annotated[tuple, Items("games in progress: game, red, blue, round, scores, clock", LOBBY_ENTRIES)]
     #: How many entries each section has on the server (since 1.3).
-    totals: Annotated[dict | None, Optional(Record("players, tables, games: the number of entries of each"))] = None
+    totals: Annotated[dict[str, int] | None,
+                      Optional(Record("players, tables, games: the number of entries of each"))] = None
 
 
 @_server("lobby_update")
@@ -249,7 +250,7 @@ class LobbyPage(Message):
     section: Annotated[str, OneOf(LOBBY_SECTIONS)]
     offset: Annotated[int, Int(0, MAX_ID)]
     total: Annotated[int, Int(0, MAX_ID)]
-    entries: Annotated[tuple, Items("entries of that section, as in lobby", LOBBY_ENTRIES)]
+    entries: Annotated[tuple[dict[str, Any], ...], Items("entries of that section, as in lobby", LOBBY_ENTRIES)]
     reply_to: Annotated[int | None, REQUEST_ID] = None
 
 

@@ -161,7 +161,7 @@ class Lobby:
         room = self._room(empty, lists=len(self.sections))
         first = {name: section.page(0, self.limits.lobby_page_entries, room)
                  for name, section in self.sections.items()}
-        return replace(empty, **first)
+        return replace(empty, players=first["players"], tables=first["tables"], games=first["games"])
 
     def page(self, request: m.GetLobbyPage) -> m.LobbyPage:
         """The page of a section a client asked for (empty past the end)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 
+from textual.coordinate import Coordinate
 from textual.widgets import DataTable, Label
 
 from aton.players import BLUE, RED
@@ -145,7 +146,7 @@ async def test_a_lobby_of_800_games_shows_a_page_and_turns_to_the_others(server)
 
     def first_game() -> int:
         table = app.screen.query_one("#games", DataTable)
-        return int(table.coordinate_to_cell_key((0, 0)).row_key.value)
+        return int(str(table.coordinate_to_cell_key(Coordinate(0, 0)).row_key.value))
 
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen) and rows(app, "games") == 50,
@@ -163,5 +164,5 @@ async def test_a_lobby_of_800_games_shows_a_page_and_turns_to_the_others(server)
         assert first_game() == newest[50]
         await pilot.press("down", "enter")  # the second game of the page
         await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), what="the watched game")
-        assert app.model.game == newest[51] and app.model.seat is None
+        assert app.model is not None and (app.model.game, app.model.seat) == (newest[51], None)
         assert all(len(window.entries) <= HELD for window in app.lobby.sections.values())

@@ -244,6 +244,7 @@ def old_italic(n: int) -> str:
 
 async def read_all_pages(client: Recorder, first: m.Lobby, section: str) -> list[dict]:
     """Every entry of a section, from the snapshot's first page on, one ``get_lobby_page`` at a time."""
+    assert first.totals is not None  # a server of protocol 1.3 or later
     entries = list(getattr(first, section))
     while len(entries) < first.totals[section]:
         await client.send(m.GetLobbyPage(section=section, offset=len(entries)))
@@ -309,7 +310,7 @@ async def test_a_page_follows_its_section_while_games_start_and_end(server):
     players = await public_games(server.port, 3)
     red = next(p for p in players if p.seat == "red")
     await red.send(m.Resign(game=red.game))
-    gone = await fan.until(lambda f: isinstance(f, m.LobbyUpdate) and f.section == "games" and f.op == "remove")
+    gone = await fan.until(lambda f: f.section == "games" and f.op == "remove", kind=m.LobbyUpdate)
     assert gone.item == {"game": red.game}
     await fan.send(m.GetLobbyPage(section="games"))
     page = await fan.expect(m.LobbyPage)
