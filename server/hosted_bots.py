@@ -41,7 +41,7 @@ class HostedBot:
         self.room: Room | None = None
         self.seat: GameSeat | None = None
         self.decision: Decision | None = None  # the latest decision asked for
-        self._asked_at: tuple[int, int] | None = None  # (game, move count) when it was asked
+        self._asked_at: tuple[int, int] | None = None  # (game, move count) of the decision due; None: none is
 
     def sit(self, room: Room, seat: GameSeat) -> None:
         self.room, self.seat = room, seat
@@ -67,9 +67,11 @@ class HostedBot:
         self._asked_at = position
         self.decision = decision = self.scheduler.ask(room.game_id, self.level, self.rng.getrandbits(63), view,
                                                       deadline=room.seats[self.seat].deadline)
-        decision.answer.add_done_callback(lambda _: self._answered(decision))
+        decision.answer.add_done_callback(lambda _: self._answered(decision, position))
 
     def _withdraw(self) -> None:
+        """The decision asked for is due no more (or a newer one is): it will not be played."""
+        self._asked_at = None
         if self.decision is not None:
             self.scheduler.withdraw(self.decision)
 
@@ -79,9 +81,9 @@ class HostedBot:
             return False
         return decision["kind"] != "commit" or view["commitments"][str(self.seat)] == "none"
 
-    def _answered(self, decision: Decision) -> None:
+    def _answered(self, decision: Decision, position: tuple[int, int]) -> None:
         room = self.room
-        if decision is not self.decision or decision.answer.cancelled() or room is None or room.game.is_over:
+        if position != self._asked_at or decision.answer.cancelled() or room is None:
             return  # withdrawn: the game moved on meanwhile (a time-out, a resignation)
         error = decision.answer.exception()
         if error is not None:

@@ -114,3 +114,23 @@ async def test_a_bot_asks_once_per_decision_whatever_else_happens_in_its_game(tm
         assert server.bot_scheduler.started == 1 + exchanged
     finally:
         await server.stop()
+
+
+async def test_an_answer_that_comes_after_its_seat_timed_out_is_dropped_quietly(tmp_path, caplog):
+    server = await started_server(tmp_path, hosted_bots=HostedBotSettings(workers=1))
+    try:
+        player = await Recorder.connect(server.port, "pat", kind="human", lobby=False)
+        await player.send(m.PlayBot(level="hard", clock="blitz", seat="red"))
+        await player.expect(m.GameState)
+        await player.client.commit(player.game, list(player.view["decision"]["hand"]))
+        await player.until(lambda f: isinstance(f, m.Ack))
+        # in one step: the light level answers at the reserve, then the seat times out before
+        # that answer is played
+        server.clock.advance(COMMIT_SECONDS)
+        await player.until(lambda f: any(e["type"] == "card_revealed" for e in player.events()))
+        await loop_turns(3)
+
+        assert len(bot_events(player, "blue", "timeout")) == 1
+        assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"] == []
+    finally:
+        await server.stop()
