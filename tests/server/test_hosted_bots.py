@@ -16,6 +16,7 @@ from server.bot_scheduler import SEARCH_BUDGET_MS
 from server.config import TIME_CONTROLS, HostedBotSettings, Limits, ServerConfig
 from server.hosted_bots import HostedBot
 
+from ..conftest import GAME_SEED
 from ..manual_clock import ManualClock
 from .players import Recorder
 
@@ -23,7 +24,8 @@ COMMIT_SECONDS = TIME_CONTROLS["blitz"].commit
 
 
 async def started_server(tmp_path, **config) -> ArbiterServer:
-    server = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "aton.db"), **config), clock=ManualClock())
+    server = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "aton.db"), game_seed=GAME_SEED, **config),
+                           clock=ManualClock())
     await server.start()
     return server
 
@@ -82,6 +84,8 @@ async def test_a_bot_stuck_behind_other_games_searches_still_commits_before_its_
         clock = server.clock
         assert isinstance(clock, ManualClock)
         player = await flood_and_play(server, 4)
+        first = hosted_bot(server, player.game).decision
+        assert first is not None
         clock.advance(COMMIT_SECONDS - reserve)  # the searches ahead are still running
         await loop_turns(3)  # the light level's answer is played (no search could end meanwhile)
         clock.advance(reserve)  # the commitment's time runs out
@@ -89,8 +93,7 @@ async def test_a_bot_stuck_behind_other_games_searches_still_commits_before_its_
 
         assert bot_events(player, "blue", "timeout") == []
         assert [e["player"] for e in player.events() if e["type"] == "timeout"] == ["red"]
-        decision = hosted_bot(server, player.game).decision
-        assert decision is not None and decision.budget_ms is None  # the light level
+        assert first.answer.done() and first.budget_ms is None  # the light level answered it
     finally:
         await server.stop()
 
