@@ -5,9 +5,9 @@ another player's many bot games keep the server's bot workers busy.
 
 For each N of ``--flood``, a fresh ``aton-server`` runs as a subprocess (the code of the
 tree DIR, by default this one, with its default settings and a temporary database) on
-127.0.0.1; its limits on games at once, which would refuse the flood, are raised to N + 1.  One connection starts N games against a LEVEL bot at once and plays none of
-them.  Once its N game states have arrived, another player starts one game against a
-LEVEL bot.  Printed for each N: the seconds from that player's ``game_state`` to its bot's
+127.0.0.1; its limits on games at once, which would refuse the flood, are raised to N + 1.
+One connection starts N games against a LEVEL bot at once and plays none of them.  Once
+its N game states have arrived, another player starts one game against a LEVEL bot.  Printed for each N: the seconds from that player's ``game_state`` to its bot's
 first decision (its exchange or commitment, or the time-out that replaced it), and the
 seconds from the first request of the flood until the last of its bots had decided.
 
@@ -61,6 +61,8 @@ async def flood(port: int, games: int, level: str, clock: str, started: asyncio.
     decided: dict[int, str] = {}
     while len(decided) < games:
         msg = await client.recv(limit)
+        if isinstance(msg, m.Error):
+            raise SystemExit(f"the server refused the flood: {msg.message}")
         if isinstance(msg, m.GameState):
             states += 1
             if states == games:
@@ -90,7 +92,9 @@ async def measure(port: int, games: int, level: str, clock: str) -> tuple[float,
     limit = 600.0
     started = asyncio.Event()
     flooding = asyncio.ensure_future(flood(port, games, level, clock, started, limit))
-    await started.wait()
+    await asyncio.wait({flooding, asyncio.ensure_future(started.wait())}, return_when=asyncio.FIRST_COMPLETED)
+    if flooding.done():
+        flooding.result()  # the flood failed before it was under way: say why
     wait, outcome = await other_player(port, level, clock, limit)
     last, timeouts = await flooding
     return wait, outcome, last, timeouts
@@ -99,7 +103,8 @@ async def measure(port: int, games: int, level: str, clock: str) -> tuple[float,
 def room_for(games: int, root: Path) -> list[str]:
     """Arguments that let one session and its address have ``games`` + 1 games going (none for
     a tree from before those limits, which had none)."""
-    if "--max-games-per-session" not in (root / "server" / "cli.py").read_text():
+    usage = subprocess.run([sys.executable, "-m", "server.cli", "--help"], cwd=root, capture_output=True, text=True)
+    if "--max-games-per-session" not in usage.stdout:
         return []
     return ["--max-games-per-session", str(games + 1), "--max-games-per-address", str(games + 1)]
 
