@@ -7,9 +7,10 @@ For each N of ``--flood``, a fresh ``aton-server`` runs as a subprocess (the cod
 tree DIR, by default this one, with its default settings and a temporary database) on
 127.0.0.1; its limits on games at once, which would refuse the flood, are raised to N + 1.
 One connection starts N games against a LEVEL bot at once and plays none of them.  Once
-its N game states have arrived, another player starts one game against a LEVEL bot.  Printed for each N: the seconds from that player's ``game_state`` to its bot's
-first decision (its exchange or commitment, or the time-out that replaced it), and the
-seconds from the first request of the flood until the last of its bots had decided.
+its N game states have arrived, another player starts one game against a LEVEL bot.
+Printed for each N: the seconds from that player's ``game_state`` to its bot's first
+decision (its exchange or commitment, or the time-out that replaced it), and the seconds
+from the first request of the flood until the last of its bots had decided.
 
 To measure before a change, point ``--root`` at a checkout of the older commit
 (``git worktree add /tmp/before COMMIT``): the clients are this tree's, the server is DIR's.
@@ -31,10 +32,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from server_load import HOST, ROOT, start_server, stop_server  # noqa: E402
+from server_load import HOST, ROOT, start_server, stop_server
 
-from protocol import messages as m  # noqa: E402
-from protocol.client import Client  # noqa: E402
+from protocol import messages as m
+from protocol.client import Client
 
 HUMAN_SEAT, BOT_SEAT = "red", "blue"
 #: the bot's first move (it may exchange its hand before it commits), or the time-out that replaced it
@@ -46,7 +47,7 @@ def bot_decided(msg: m.Message) -> str | None:
     if isinstance(msg, m.Update):
         for event in msg.events:
             if event["type"] in FIRST_DECISION and event.get("player") == BOT_SEAT:
-                return event["type"]
+                return str(event["type"])
     return None
 
 
@@ -68,7 +69,7 @@ async def flood(port: int, games: int, level: str, clock: str, started: asyncio.
             if states == games:
                 started.set()
         outcome = bot_decided(msg)
-        if outcome is not None:
+        if isinstance(msg, m.Update) and outcome is not None:
             decided.setdefault(msg.game, outcome)
     elapsed = time.monotonic() - t0
     await client.close()

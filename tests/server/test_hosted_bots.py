@@ -127,9 +127,11 @@ async def test_an_answer_that_comes_after_its_seat_timed_out_is_dropped_quietly(
         await player.expect(m.GameState)
         await player.client.commit(player.game, list(player.view["decision"]["hand"]))
         await player.until(lambda f: isinstance(f, m.Ack))
+        clock = server.clock
+        assert isinstance(clock, ManualClock)
         # in one step: the light level answers at the reserve, then the seat times out before
         # that answer is played
-        server.clock.advance(COMMIT_SECONDS)
+        clock.advance(COMMIT_SECONDS)
         await player.until(lambda f: any(e["type"] == "card_revealed" for e in player.events()))
         await loop_turns(3)
 
