@@ -5,7 +5,7 @@ they may do (``legal_moves``); ``apply`` a move to get the next state and the
 events it caused; ``view`` gives what one player or a spectator may know.
 """
 
-from .board import SquareKind, LAYOUT
+from .board import LAYOUT, SquareKind
 from .errors import IllegalMove, RecordError
 from .events import Event
 from .game import GameState, Phase, apply, new_game

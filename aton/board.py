@@ -9,8 +9,8 @@ counts the squares in a set.
 
 from __future__ import annotations
 
-from enum import Enum
-from typing import Iterator
+from collections.abc import Callable, Iterable, Iterator
+from enum import StrEnum
 
 TEMPLES = (1, 2, 3, 4)
 SQUARES_PER_TEMPLE = 12
@@ -19,7 +19,7 @@ BOARD_SQUARES = len(TEMPLES) * SQUARES_PER_TEMPLE
 ALL_SQUARES = (1 << BOARD_SQUARES) - 1
 
 
-class SquareKind(str, Enum):
+class SquareKind(StrEnum):
     """The printed colour (or bonus) of a square; a bonus square has no other colour."""
 
     YELLOW = "yellow"
@@ -52,7 +52,7 @@ def temple_square(index: int) -> tuple[int, int]:
     return index // SQUARES_PER_TEMPLE + 1, index % SQUARES_PER_TEMPLE
 
 
-def _mask_where(predicate) -> int:
+def _mask_where(predicate: Callable[[int, int], bool]) -> int:
     mask = 0
     for t in TEMPLES:
         for s in range(SQUARES_PER_TEMPLE):
@@ -65,10 +65,18 @@ def _kind_mask(kind: SquareKind) -> int:
     return _mask_where(lambda t, s: LAYOUT[t - 1][s] is kind)
 
 
+def _temple_mask(temple: int) -> int:
+    return _mask_where(lambda t, s: t == temple)
+
+
+def _range_mask(value: int) -> int:
+    return _mask_where(lambda t, s: t <= value)
+
+
 #: Squares of each temple, indexed by temple number (index 0 is unused and empty).
-TEMPLE_MASK: tuple[int, ...] = (0,) + tuple(_mask_where(lambda t, s, tt=tt: t == tt) for tt in TEMPLES)
+TEMPLE_MASK: tuple[int, ...] = (0, *(_temple_mask(t) for t in TEMPLES))
 #: Squares allowed by a cartouche-3 card of value v: temples 1..v (index 0 is empty).
-RANGE_MASK: tuple[int, ...] = tuple(_mask_where(lambda t, s, v=v: t <= v) for v in range(5))
+RANGE_MASK: tuple[int, ...] = tuple(_range_mask(v) for v in range(5))
 
 YELLOW_MASK = _kind_mask(SquareKind.YELLOW)
 GREEN_MASK = _kind_mask(SquareKind.GREEN)
@@ -90,7 +98,7 @@ def square_set(mask: int) -> list[tuple[int, int]]:
     return [temple_square(i) for i in iter_indices(mask)]
 
 
-def mask_of(squares) -> int:
+def mask_of(squares: Iterable[tuple[int, int]]) -> int:
     """The bitmask of an iterable of (temple, square) pairs."""
     mask = 0
     for temple, square in squares:

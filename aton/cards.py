@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections import Counter
+from collections.abc import Iterable
 
 from .players import Player
 
@@ -21,7 +22,7 @@ HAND_SIZE = 4
 FULL_DECK: tuple[int, ...] = tuple(v for v in CARD_VALUES for _ in range(COPIES_PER_VALUE))
 
 
-def check_deck(cards) -> tuple[int, ...]:
+def check_deck(cards: object) -> tuple[int, ...]:
     """Validate a full starting deck (36 cards, nine of each value 1-4); ValueError if not."""
     if not isinstance(cards, (list, tuple)):
         raise ValueError(f"a deck must be a list of card values, got {type(cards).__name__}")
@@ -35,7 +36,7 @@ def check_deck(cards) -> tuple[int, ...]:
     return tuple(cards)
 
 
-def shuffled(cards, seed: int, player: Player, shuffle_number: int) -> list[int]:
+def shuffled(cards: Iterable[int], seed: int, player: Player, shuffle_number: int) -> list[int]:
     """The cards in the order of a player's n-th shuffle of a game (0: the starting deck).
 
     A Fisher-Yates shuffle driven by SHAKE-256 of ``"aton:{seed}:{player}:{n}"``

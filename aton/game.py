@@ -14,8 +14,9 @@ order.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import StrEnum
+from typing import cast
 
 from . import events as E
 from .board import (
@@ -113,7 +114,7 @@ class GameState:
 
     # ------------------------------------------------------------------ copying
 
-    def copy(self) -> "GameState":
+    def copy(self) -> GameState:
         new = GameState.__new__(GameState)
         new.rules = self.rules
         new.seed = self.seed
@@ -161,7 +162,9 @@ class GameState:
             return _BLUE_ONLY if blue is None else ()
         if phase is OVER:
             return ()
-        return (self.active,)
+        active = self.active
+        assert active is not None, "a removal or a placement has an active player"
+        return (active,)
 
     def legal_mask(self) -> int:
         """The squares the active player may choose now (0 outside removal and placement)."""
@@ -187,10 +190,10 @@ class GameState:
                 moves = []
         elif player != self.active:
             moves = []
-        elif phase is REMOVE:
-            moves = remove_moves(self.stones[self.target] & RANGE_MASK[self.range_value])
+        elif phase is REMOVE:  # (new lists, which only this function holds: RESIGN may join them)
+            moves = cast("list[Move]", remove_moves(self.stones[self.target] & RANGE_MASK[self.range_value]))
         else:
-            moves = place_moves(self.legal_mask())
+            moves = cast("list[Move]", place_moves(self.legal_mask()))
         if resign:
             moves.append(RESIGN)
         return moves
@@ -206,28 +209,27 @@ class GameState:
 
     # ------------------------------------------------------------------ moves
 
-    def play(self, player: Player, move: Move, events: list | None = None) -> None:
+    def play(self, player: Player, move: Move, events: list[E.Event] | None = None) -> None:
         """Apply ``move`` by ``player`` in place; append the events caused to ``events``.
 
         Raises IllegalMove (and leaves the state unchanged) when the move is not legal.
         """
-        kind = type(move)
         if self.phase is OVER:
             raise IllegalMove("the game is over")
-        if kind is Place:
+        if isinstance(move, Place):
             self._place(player, move, events)
-        elif kind is Remove:
+        elif isinstance(move, Remove):
             self._remove(player, move, events)
-        elif kind is Commit:
+        elif isinstance(move, Commit):
             self._commit(player, move.cards, events)
-        elif kind is Exchange:
+        elif isinstance(move, Exchange):
             self._exchange(player, events)
-        elif kind is Resign:
+        elif isinstance(move, Resign):
             self.forfeit(player, Termination.RESIGN, events)
         else:
             raise IllegalMove(f"unknown move {move!r}")
 
-    def forfeit(self, player: Player, termination: Termination, events: list | None = None) -> None:
+    def forfeit(self, player: Player, termination: Termination, events: list[E.Event] | None = None) -> None:
         """End the game against ``player``, who gives it up (``termination`` is a forfeit:
         time or abandoning, decided outside the rules, or resigning)."""
         if not termination.is_forfeit:
@@ -248,19 +250,20 @@ class GameState:
         verb = "remove a stone" if self.phase is REMOVE else "place a stone"
         return f"it is {self.active}'s decision to {verb}"
 
-    def _commit(self, player: Player, cards: tuple[int, ...], events: list | None) -> None:
+    def _commit(self, player: Player, cards: tuple[int, int, int, int], events: list[E.Event] | None) -> None:
         self._check_committing(player, "committing cards")
         hand = self.hands[player]
         if sorted(cards) != sorted(hand):
             raise IllegalMove(f"{list(cards)} is not a permutation of your hand {sorted(hand)}")
-        self.cartouches[player] = tuple(cards)
+        c1, c2, c3, c4 = cards  # (a tuple of its own, whatever sequence the move held)
+        self.cartouches[player] = (c1, c2, c3, c4)
         self.hands[player] = ()
         if events is not None:
             events.append(E.Committed(player))
         if self.cartouches[player.other] is not None:
             self._resolve_round(events)
 
-    def _exchange(self, player: Player, events: list | None) -> None:
+    def _exchange(self, player: Player, events: list[E.Event] | None) -> None:
         self._check_committing(player, "the exchange")
         if self.exchange_used[player]:
             raise IllegalMove("you have already used your exchange token")
@@ -279,7 +282,7 @@ class GameState:
             self.discard_hidden[player].extend(old_hand)
         self._draw(player, events)
 
-    def _place(self, player: Player, move: Place, events: list | None) -> None:
+    def _place(self, player: Player, move: Place, events: list[E.Event] | None) -> None:
         index = move.index
         if self.phase is PLACE and player == self.active and index >= 0:
             stones = self.stones
@@ -297,7 +300,7 @@ class GameState:
                 return
         raise IllegalMove(self._why_illegal(player, move, placing=True))
 
-    def _remove(self, player: Player, move: Remove, events: list | None) -> None:
+    def _remove(self, player: Player, move: Remove, events: list[E.Event] | None) -> None:
         index = move.index
         if self.phase is REMOVE and player == self.active and index >= 0 and self.legal_mask() >> index & 1:
             target = self.target
@@ -334,7 +337,7 @@ class GameState:
 
     # ------------------------------------------------------------------ the round
 
-    def _start_round(self, events: list | None) -> None:
+    def _start_round(self, events: list[E.Event] | None) -> None:
         self.round += 1
         self.phase = COMMIT
         self.first = self.active = None
@@ -345,7 +348,7 @@ class GameState:
                 self._reshuffle_discards(p, events)
             self._draw(p, events)
 
-    def _draw(self, player: Player, events: list | None) -> None:
+    def _draw(self, player: Player, events: list[E.Event] | None) -> None:
         deck = self.decks[player]
         hand = tuple(deck[-1:-HAND_SIZE - 1:-1])
         del deck[-HAND_SIZE:]
@@ -353,13 +356,13 @@ class GameState:
         if events is not None:
             events.append(E.CardsDrawn(player, hand))
 
-    def _reshuffle_discards(self, player: Player, events: list | None) -> None:
+    def _reshuffle_discards(self, player: Player, events: list[E.Event] | None) -> None:
         cards = self.discard_public[player] + self.discard_hidden[player]
         self.discard_public[player] = []
         self.discard_hidden[player] = []
         self._new_deck(player, cards, events)
 
-    def _new_deck(self, player: Player, cards: list[int], events: list | None) -> None:
+    def _new_deck(self, player: Player, cards: list[int], events: list[E.Event] | None) -> None:
         self.shuffles[player] += 1
         deck = shuffled(cards, self.seed, player, self.shuffles[player])  # top card first
         deck.reverse()
@@ -367,16 +370,18 @@ class GameState:
         if events is not None:
             events.append(E.DeckShuffled(player, len(cards)))
 
-    def _reveal(self, player: Player, cartouches: range, events: list | None) -> None:
+    def _reveal(self, player: Player, cartouches: range, events: list[E.Event] | None) -> None:
         self.revealed[player] = cartouches.stop
         if events is not None:
             cards = self.cartouches[player]
+            assert cards is not None, "only committed cards are revealed"
             for c in cartouches:
                 events.append(E.CardRevealed(player, c + 1, cards[c]))
 
-    def _resolve_round(self, events: list | None) -> None:
+    def _resolve_round(self, events: list[E.Event] | None) -> None:
         """Both have committed: cartouche 1 (points), cartouche 2 (order), then the first turn."""
         red, blue = self.cartouches
+        assert red is not None and blue is not None, "a round is resolved once both have committed"
         for p in PLAYERS:
             self._reveal(p, range(0, 1), events)
         diff = red[0] - blue[0]
@@ -407,7 +412,7 @@ class GameState:
         self._start_turn(first, events)
         self._advance(events)
 
-    def _war(self, events: list | None) -> tuple[Player, tuple[int, int]]:
+    def _war(self, events: list[E.Event] | None) -> tuple[Player, tuple[int, int]]:
         """Turn up deck tops until they differ; the cards go back under their decks."""
         turned: tuple[list[int], list[int]] = ([], [])
         while True:
@@ -430,14 +435,16 @@ class GameState:
             events.append(E.WarCardsReturned(tuple(turned[0]), tuple(turned[1])))
         return (RED if red < blue else BLUE), (red, blue)
 
-    def _start_turn(self, player: Player, events: list | None) -> None:
+    def _start_turn(self, player: Player, events: list[E.Event] | None) -> None:
         self.active = player
         if self.turn_index == 0 and not self.rules.hide_second_player_until_turn:
             for p in (player, player.other):
                 self._reveal(p, range(2, 4), events)
         elif self.revealed[player] < 4:
             self._reveal(player, range(2, 4), events)
-        _, c2, c3, c4 = self.cartouches[player]
+        cards = self.cartouches[player]
+        assert cards is not None, "a turn starts after both have committed"
+        _, c2, c3, c4 = cards
         removal = c2 - 2
         self.range_value = c3
         if events is not None:
@@ -452,18 +459,21 @@ class GameState:
         else:
             self.target, self.remaining = player, 1
 
-    def _advance(self, events: list | None) -> None:
+    def _advance(self, events: list[E.Event] | None) -> None:
         """Run the automatic steps until a player has a real choice or the game is over."""
         while True:
             player = self.active
+            assert player is not None, "automatic steps belong to a player's turn"
             if self.phase is REMOVE:
                 if self.remaining > 0:
                     if self.stones[self.target] & RANGE_MASK[self.range_value]:
                         return
                     if events is not None:
                         events.append(E.RemovalLapsed(player, self.remaining))
+                cards = self.cartouches[player]
+                assert cards is not None, "a turn is played with committed cards"
                 self.phase = PLACE
-                self.remaining = self.cartouches[player][3]
+                self.remaining = cards[3]
             if self.remaining > 0:
                 if self.supply[player] == 0:
                     if events is not None:
@@ -488,7 +498,7 @@ class GameState:
                 self._end_round(events)
                 return
 
-    def _check_area_win(self, player: Player, events: list | None) -> bool:
+    def _check_area_win(self, player: Player, events: list[E.Event] | None) -> bool:
         own = self.stones[player]
         for termination, mask in _AREA_WINS:
             if own & mask == mask:
@@ -496,9 +506,10 @@ class GameState:
                 return True
         return False
 
-    def _end_round(self, events: list | None) -> None:
-        for p in PLAYERS:
-            self.discard_public[p].extend(self.cartouches[p])
+    def _end_round(self, events: list[E.Event] | None) -> None:
+        for p, cards in zip(PLAYERS, self.cartouches, strict=True):
+            assert cards is not None, "a round ends with both players' cards on their cartouches"
+            self.discard_public[p].extend(cards)
         self.cartouches = [None, None]  # the cards are in the discard piles now
         self.revealed = [0, 0]
         self.active = None
@@ -513,7 +524,7 @@ class GameState:
 
     # ------------------------------------------------------------------ scoring
 
-    def _scoring_round(self, events: list | None) -> None:
+    def _scoring_round(self, events: list[E.Event] | None) -> None:
         red, blue = self.stones
         if events is not None:
             events.append(E.ScoringStarted(self.dead[0] + self.dead[1]))
@@ -542,21 +553,21 @@ class GameState:
         self.dead = [0, 0]
         if events is not None:
             events.append(E.StonesReturned(returned[0], returned[1], self.rules.dead_return_to_supply))
-        if max(self.scores) >= WINNING_SCORE:
-            if self.scores[0] != self.scores[1] or self.rules.equal_points_draw:
-                self._finish_on_points(Termination.SCORING, events)
+        if max(self.scores) >= WINNING_SCORE and (self.scores[0] != self.scores[1] or self.rules.equal_points_draw):
+            self._finish_on_points(Termination.SCORING, events)
 
-    def _score_category(self, category, title, counts, points, events) -> None:
+    def _score_category(self, category: int, title: str, counts: tuple[int, int], points: list[int],
+                        events: list[E.Event] | None) -> None:
         self.scores[0] += points[0]
         self.scores[1] += points[1]
         if events is not None:
             events.append(E.CategoryScored(category, title, counts[0], counts[1], points[0], points[1]))
 
-    def _finish_on_points(self, termination: Termination, events: list | None) -> None:
+    def _finish_on_points(self, termination: Termination, events: list[E.Event] | None) -> None:
         red, blue = self.scores
         self._finish(Outcome(termination, None if red == blue else RED if red > blue else BLUE), events)
 
-    def _finish(self, outcome: Outcome, events: list | None) -> None:
+    def _finish(self, outcome: Outcome, events: list[E.Event] | None) -> None:
         self.phase = OVER
         self._outcome = outcome
         self.active = None
@@ -567,7 +578,7 @@ class GameState:
 
 # category number, title, the squares compared, points to the holder of the majority
 # (as a function of the holder's stones, its count and the opponent's count)
-_CATEGORIES = (
+_CATEGORIES: tuple[tuple[int, str, int, Callable[[int, int, int], int]], ...] = (
     (1, "temple 1", TEMPLE_MASK[1], lambda own, mine, theirs: mine - theirs),
     (2, "temple 2", TEMPLE_MASK[2], lambda own, mine, theirs: 5),
     (3, "temple 3", TEMPLE_MASK[3], lambda own, mine, theirs: mine),

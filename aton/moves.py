@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import permutations
-from typing import Union
+from typing import TypeVar
 
 from .board import BOARD_SQUARES, SQUARES_PER_TEMPLE, TEMPLES, index_of, temple_square
+
+#: A move's plain form, as in records and on the wire: ``{"move": kind, ...its fields}``.
+PlainMove = dict[str, str | int | list[int]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,7 +23,7 @@ class Commit:
 
     cards: tuple[int, int, int, int]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> PlainMove:
         return {"move": "commit", "cards": list(self.cards)}
 
 
@@ -28,7 +31,7 @@ class Commit:
 class Exchange:
     """Spend the exchange token: discard the hand and draw four new cards."""
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> PlainMove:
         return {"move": "exchange"}
 
 
@@ -49,23 +52,23 @@ class _SquareMove:
 @dataclass(frozen=True, slots=True)
 class Remove(_SquareMove):
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> PlainMove:
         return {"move": "remove", "temple": self.temple, "square": self.square}
 
 
 @dataclass(frozen=True, slots=True)
 class Place(_SquareMove):
-    def to_dict(self) -> dict:
+    def to_dict(self) -> PlainMove:
         return {"move": "place", "temple": self.temple, "square": self.square}
 
 
 @dataclass(frozen=True, slots=True)
 class Resign:
-    def to_dict(self) -> dict:
+    def to_dict(self) -> PlainMove:
         return {"move": "resign"}
 
 
-Move = Union[Commit, Exchange, Remove, Place, Resign]
+Move = Commit | Exchange | Remove | Place | Resign
 
 EXCHANGE = Exchange()
 RESIGN = Resign()
@@ -83,7 +86,12 @@ def remove_move(index: int) -> Remove:
     return _REMOVE_MOVES[index]
 
 
-def _by_temple_chunk(moves: tuple) -> tuple[tuple[tuple, ...], ...]:
+_M = TypeVar("_M", bound=_SquareMove)
+#: For each temple, the moves for every 12-bit occupancy pattern of that temple.
+_Table = tuple[tuple[tuple[_M, ...], ...], ...]
+
+
+def _by_temple_chunk(moves: tuple[_M, ...]) -> _Table[_M]:
     """For each temple, the moves for every 12-bit occupancy pattern of that temple.
 
     Built incrementally (a pattern's moves are its lowest square's move followed by
@@ -92,7 +100,7 @@ def _by_temple_chunk(moves: tuple) -> tuple[tuple[tuple, ...], ...]:
     tables = []
     for t in TEMPLES:
         base = index_of(t, 0)
-        table: list[tuple] = [()]
+        table: list[tuple[_M, ...]] = [()]
         for pattern in range(1, 1 << SQUARES_PER_TEMPLE):
             lowest = pattern & -pattern
             table.append((moves[base + lowest.bit_length() - 1],) + table[pattern ^ lowest])
@@ -105,7 +113,7 @@ _REMOVE_TABLE = _by_temple_chunk(_REMOVE_MOVES)
 _CHUNK = (1 << SQUARES_PER_TEMPLE) - 1
 
 
-def _moves_in(mask: int, table) -> list:
+def _moves_in(mask: int, table: _Table[_M]) -> list[_M]:
     t1, t2, t3, t4 = table
     return [
         *t1[mask & _CHUNK],
@@ -132,12 +140,12 @@ def commit_moves(hand: tuple[int, ...]) -> tuple[Commit, ...]:
     key = tuple(sorted(hand))
     moves = _COMMITS_BY_HAND.get(key)
     if moves is None:
-        moves = tuple(Commit(p) for p in sorted(set(permutations(key))))
+        moves = tuple(Commit(p) for p in sorted(set(permutations(key, 4))))
         _COMMITS_BY_HAND[key] = moves
     return moves
 
 
-def move_from_dict(data: dict) -> Move:
+def move_from_dict(data: object) -> Move:
     """Parse the plain-dict form of a move; ValueError says what is wrong."""
     if not isinstance(data, dict):
         raise ValueError(f"a move must be an object, got {type(data).__name__}")
@@ -149,7 +157,8 @@ def move_from_dict(data: dict) -> Move:
         for i, value in enumerate(cards):
             if type(value) is not int or not 1 <= value <= 4:
                 raise ValueError(f"cards[{i}]: expected an integer 1–4, got {value!r}")
-        return Commit(tuple(cards))
+        c1, c2, c3, c4 = cards
+        return Commit((c1, c2, c3, c4))
     if kind == "exchange":
         return EXCHANGE
     if kind == "resign":

@@ -7,6 +7,7 @@ by passing other values, without touching the engine's structure.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,11 +37,12 @@ class Rules:
         if self.max_rounds < 1:
             raise ValueError(f"max_rounds must be at least 1, got {self.max_rounds}")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, bool | int]:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Rules":
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """The rules of a plain form (values of any type: checked here)."""
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known
         if unknown:

@@ -7,7 +7,9 @@ record may end mid-game.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from .board import SQUARES_PER_TEMPLE, TEMPLES
 from .cards import check_deck
@@ -25,14 +27,14 @@ class GameRecord:
     seed: int
     decks: tuple[tuple[int, ...], tuple[int, ...]] | None = None  # red's, blue's; top card first
     moves: list[tuple[Player, Move]] = field(default_factory=list)
-    meta: dict = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)  # free-form JSON
     rules: Rules = DEFAULT_RULES
 
     def add(self, player: Player, move: Move) -> None:
         self.moves.append((player, move))
 
-    def to_dict(self) -> dict:
-        data: dict = {"format": FORMAT, "seed": self.seed}
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"format": FORMAT, "seed": self.seed}
         if self.decks is not None:
             data["decks"] = {str(p): list(self.decks[p]) for p in PLAYERS}
         data["moves"] = [{"player": str(p), **m.to_dict()} for p, m in self.moves]
@@ -43,7 +45,7 @@ class GameRecord:
         return data
 
     @classmethod
-    def from_dict(cls, data) -> "GameRecord":
+    def from_dict(cls, data: object) -> GameRecord:
         """Parse and validate a record's structure (not yet the legality of its moves)."""
         if not isinstance(data, dict):
             raise RecordError("a record must be a JSON object")
@@ -98,9 +100,9 @@ def replay(record: GameRecord) -> GameState:
     return state
 
 
-def summary(state: GameState) -> dict:
+def summary(state: GameState) -> dict[str, object]:
     """The machine-readable summary of a position printed by ``aton replay --json``."""
-    def both(values) -> dict:
+    def both(values: Sequence[object]) -> dict[str, object]:
         return {str(p): values[p] for p in PLAYERS}
 
     outcome = state.outcome()

@@ -60,7 +60,8 @@ class Sampler:
                 hidden_hand = pv.hand_size
             face_down: tuple[int, ...] = ()
             if pv.committed:
-                s.cartouches[p] = tuple(c if c is not None else 0 for c in pv.cartouches)
+                c1, c2, c3, c4 = (0 if c is None else c for c in pv.cartouches)  # 0: face down, dealt by sample
+                s.cartouches[p] = (c1, c2, c3, c4)
                 face_down = tuple(i for i, c in enumerate(pv.cartouches) if c is None)
                 s.revealed[p] = pv.revealed
             hidden_discard = pv.discard - len(pv.discard_seen)
@@ -88,6 +89,7 @@ class Sampler:
         assume none of them has been moved yet (the best guess without the event log)."""
         s = self.template
         cards = s.cartouches[active]
+        assert cards is not None, "the acting player has committed"
         if s.phase is Phase.REMOVE:
             removal = 0 if s.round == 1 else cards[1] - 2
             if removal >= 1:
@@ -104,15 +106,17 @@ class Sampler:
         for p in PLAYERS:
             pool = self.unseen[p][:]
             rng.shuffle(pool)
-            hidden_hand, face_down, hidden_discard, deck = self.slots[p]
+            hidden_hand, face_down, hidden_discard, _deck = self.slots[p]
             if hidden_hand:
                 s.hands[p] = tuple(pool[:hidden_hand])
                 del pool[:hidden_hand]
-            if face_down:
-                cards = list(s.cartouches[p])
+            committed = s.cartouches[p]
+            if face_down and committed is not None:
+                cards = list(committed)
                 for i in face_down:
                     cards[i] = pool.pop()
-                s.cartouches[p] = tuple(cards)
+                c1, c2, c3, c4 = cards
+                s.cartouches[p] = (c1, c2, c3, c4)
             if hidden_discard:
                 s.discard_hidden[p] = pool[:hidden_discard]
                 del pool[:hidden_discard]
