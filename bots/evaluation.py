@@ -25,7 +25,6 @@ states; nothing here ever sees more than the caller gives it.
 from __future__ import annotations
 
 import math
-from itertools import permutations
 
 from aton.board import (
     BLACK_MASK,
@@ -38,7 +37,7 @@ from aton.board import (
     TEMPLES,
     YELLOW_MASK,
 )
-from aton.game import OVER, PLACE, REMOVE, GameState
+from aton.game import PLACE, GameState
 from aton.moves import Commit, commit_moves, place_move, remove_move
 from aton.players import Player
 
@@ -119,8 +118,8 @@ def board_value(own: int, opp: int) -> float:
 
 def evaluate(state: GameState, player: Player) -> float:
     """The position's value for ``player`` in points (terminal: +-1000, draw 0)."""
-    if state.phase is OVER:
-        winner = state.outcome().winner
+    if (outcome := state.outcome()) is not None:
+        winner = outcome.winner
         if winner is None:
             return 0.0
         return 1000.0 if winner is player else -1000.0
@@ -142,8 +141,8 @@ _C1_REACH = [
 
 def win_probability(state: GameState, player: Player) -> float:
     """``evaluate`` squashed to [0, 1]: 1 a win, 0 a loss, 0.5 even."""
-    if state.phase is OVER:
-        winner = state.outcome().winner
+    if (outcome := state.outcome()) is not None:
+        winner = outcome.winner
         if winner is None:
             return 0.5
         return 1.0 if winner is player else 0.0
@@ -223,6 +222,7 @@ def greedy_square(state: GameState) -> int:
     remembered): this is the inner loop of the search bot's rollouts.
     """
     active = state.active
+    assert active is not None, "a removal or a placement is pending"
     stones = state.stones
     rmask = RANGE_MASK[state.range_value]
     if state.phase is PLACE:
@@ -305,12 +305,11 @@ _PERMS: dict[tuple[int, ...], tuple[tuple[int, int, int, int], ...]] = {}
 
 
 def commit_options(hand: tuple[int, ...]) -> tuple[tuple[int, int, int, int], ...]:
-    """The distinct assignments of a hand to cartouches 1-4 (sorted)."""
+    """The distinct assignments of a hand to cartouches 1-4 (sorted: the engine's commit moves)."""
     key = tuple(sorted(hand))
     found = _PERMS.get(key)
     if found is None:
-        found = tuple(sorted(set(permutations(key))))
-        _PERMS[key] = found
+        found = _PERMS[key] = tuple(move.cards for move in commit_moves(key))
     return found
 
 
@@ -329,18 +328,23 @@ def play_out_turns(state: GameState) -> None:
     """Play the pending removals and placements with ``greedy_square`` until the next
     commit phase (or the end of the game)."""
     play = state.play
-    while True:
-        phase = state.phase
-        if phase is PLACE:
-            play(state.active, place_move(greedy_square(state)))
-        elif phase is REMOVE:
-            play(state.active, remove_move(greedy_square(state)))
+    while (active := state.active) is not None:  # nobody is active in a commit phase, or at the end
+        if state.phase is PLACE:
+            play(active, place_move(greedy_square(state)))
         else:
-            return
+            play(active, remove_move(greedy_square(state)))
 
 
 __all__ = [
-    "CLASS_MASKS", "board_value", "best_class", "class_deltas", "commit_of",
-    "commit_options", "evaluate", "greedy_square", "lowest_square", "play_out_turns",
+    "CLASS_MASKS",
+    "best_class",
+    "board_value",
+    "class_deltas",
+    "commit_of",
+    "commit_options",
+    "evaluate",
+    "greedy_square",
+    "lowest_square",
+    "play_out_turns",
     "win_probability",
 ]

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from aton.moves import EXCHANGE, Commit, Move, Place, Remove
+from aton.players import Player
 from aton.views import Decision, View
 from protocol.game_frames import GameEvent
 
@@ -42,12 +43,20 @@ __all__ = [
     "make_level",
     "make_strategy",
     "parse_spec",
+    "player_of",
     "register",
 ]
 
 
 class IllegalChoice(ValueError):
     """A strategy answered with something that is not one of the legal options."""
+
+
+def player_of(view: View) -> Player:
+    """The player ``view`` is built for: a strategy is never handed a spectator's view."""
+    if view.viewer is None:
+        raise ValueError("a strategy plays a seat: this is a spectator's view")
+    return view.viewer
 
 
 def decision_of(view: View) -> Decision:

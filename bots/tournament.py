@@ -13,8 +13,9 @@ from __future__ import annotations
 import hashlib
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from aton.game import GameState, new_game
 from aton.moves import Exchange
@@ -94,8 +95,8 @@ def play_game(
     while not state.is_over:
         pending = state.pending()
         views = [view(state, p) for p in pending]
-        moves = [ask(p, v) for p, v in zip(pending, views)]
-        for p, move in zip(pending, moves):
+        moves = [ask(p, v) for p, v in zip(pending, views, strict=True)]
+        for p, move in zip(pending, moves, strict=True):
             while True:
                 evs: list | None = [] if listeners else None
                 state.play(p, move, evs)

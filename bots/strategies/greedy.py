@@ -19,6 +19,9 @@ best assignment of a fresh hand is expected to bring.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+
 from aton.board import mask_of, square_set
 from aton.game import COMMIT, GameState
 from aton.moves import EXCHANGE
@@ -27,15 +30,16 @@ from aton.sampling import Sampler
 from aton.views import View
 
 from ..evaluation import CLASS_MASKS, best_class, class_deltas, commit_of, commit_options, evaluate, play_out_turns
-from ..strategy import Strategy, register
+from ..strategy import Strategy, decision_of, player_of, register
 
 
-def pick_in_class(rng, legal: int, cls: int) -> tuple[int, int]:
+def pick_in_class(rng: random.Random, legal: int, cls: int) -> tuple[int, int]:
     """A random legal square of the class ``cls``."""
     return rng.choice(square_set(legal & CLASS_MASKS[cls]))
 
 
-def round_values(samples: list[GameState], me: Player, options, opp_choices: list[int]) -> list[float]:
+def round_values(samples: list[GameState], me: Player, options: Sequence[tuple[int, int, int, int]],
+                 opp_choices: list[int]) -> list[float]:
     """For each of ``options`` (my assignments): the evaluation after the round, summed
     over the samples; in sample j the opponent (if still to commit) plays its
     ``opp_choices[j]``-th assignment (modulo their number)."""
@@ -68,27 +72,30 @@ class GreedyStrategy(Strategy):
     # -- squares
 
     def place(self, view: View) -> tuple[int, int]:
-        me = view.viewer
-        legal = mask_of(view.decision.squares)
+        me = player_of(view)
+        legal = mask_of(decision_of(view).squares)
         deltas = class_deltas(view.stones[me], view.stones[me.other], 1)
         return pick_in_class(self.rng, legal, best_class(deltas, legal))
 
     def remove(self, view: View) -> tuple[int, int]:
-        target = view.decision.owner
-        legal = mask_of(view.decision.squares)
+        decision = decision_of(view)
+        target = decision.owner
+        assert target is not None, "a removal says whose stones"
+        legal = mask_of(decision.squares)
         deltas = class_deltas(view.stones[target], view.stones[target.other], -1)
         return pick_in_class(self.rng, legal, best_class(deltas, legal, maximize=target is view.viewer))
 
     # -- cartouches
 
     def _samples(self, view: View) -> tuple[Player, list[GameState], list[int]]:
-        me = view.viewer
+        me = player_of(view)
         sampler = Sampler(view)
         samples = [sampler.sample(self.rng) for _ in range(self.samples)]
         choices = [self.rng.randrange(24) for _ in samples]
         return me, samples, choices
 
-    def _best(self, me, samples, choices, hand) -> tuple[tuple[int, int, int, int], float]:
+    def _best(self, me: Player, samples: list[GameState], choices: list[int],
+              hand: tuple[int, ...]) -> tuple[tuple[int, int, int, int], float]:
         options = commit_options(hand)
         totals = round_values(samples, me, options, choices)
         best = max(range(len(options)), key=totals.__getitem__)
@@ -96,13 +103,14 @@ class GreedyStrategy(Strategy):
 
     def commit(self, view: View) -> tuple[int, int, int, int]:
         me, samples, choices = self._samples(view)
-        return self._best(me, samples, choices, view.decision.hand)[0]
+        return self._best(me, samples, choices, decision_of(view).hand)[0]
 
     def exchange(self, view: View) -> bool:
-        if sum(view.decision.hand) > 8:  # a fair hand is never worth the token
+        hand = decision_of(view).hand
+        if sum(hand) > 8:  # a fair hand is never worth the token
             return False
         me, samples, choices = self._samples(view)
-        _, keep = self._best(me, samples, choices, view.decision.hand)
+        _, keep = self._best(me, samples, choices, hand)
         fresh = 0.0
         for j, sample in enumerate(samples):
             s = sample.copy()

@@ -33,12 +33,14 @@ from __future__ import annotations
 
 import gc
 import math
+import random
 import time
-from typing import Callable
+from collections.abc import Callable
+from dataclasses import replace
 
 from aton.board import RANGE_MASK, mask_of, square_set
 from aton.game import COMMIT, OVER, GameState
-from aton.moves import EXCHANGE, place_move, remove_move
+from aton.moves import EXCHANGE, Commit, Exchange, place_move, remove_move
 from aton.players import PLAYERS, Player
 from aton.sampling import Sampler
 from aton.views import View
@@ -54,9 +56,17 @@ from ..evaluation import (
     play_out_turns,
     win_probability,
 )
-from ..strategy import Strategy, register
+from ..strategy import Strategy, decision_of, player_of, register
 
 _NEG = -1e9
+
+#: An assignment of a hand to cartouches 1-4.
+Cards = tuple[int, int, int, int]
+#: One assignment's cards and its engine move.
+Option = tuple[int, int, int, int, Commit]
+#: For ranges 1-4: the best placement, the best removal of an opponent's stone, the least bad
+#: removal of one's own.
+RangeValues = tuple[list[float], list[float], list[float]]
 
 
 def _best_per_range(deltas: list[float], mask: int, sign: float) -> list[float]:
@@ -100,11 +110,11 @@ def _c1_values(mine: int, theirs: int) -> tuple[float, ...]:
     return found
 
 
-_RANGE_CACHE: dict[tuple, tuple] = {}
-_RANKED_CACHE: dict[tuple, tuple] = {}
+_RANGE_CACHE: dict[tuple[int, int, bool], RangeValues] = {}
+_RANKED_CACHE: dict[tuple[int, int, bool, tuple[int, ...], int, int, int], tuple[tuple[float, Commit], ...]] = {}
 
 
-def _ranges(own: int, opp: int, removal_round: bool) -> tuple:
+def _ranges(own: int, opp: int, removal_round: bool) -> RangeValues:
     """Per range 1-4: the best placement value, the best removal of an opponent's stone
     and the least bad removal of one's own (remembered per board)."""
     key = (own, opp, removal_round)
@@ -123,7 +133,7 @@ def _ranges(own: int, opp: int, removal_round: bool) -> tuple:
     return found
 
 
-def ranked_commits(state: GameState, player: Player) -> tuple[tuple[float, object], ...]:
+def ranked_commits(state: GameState, player: Player) -> tuple[tuple[float, Commit], ...]:
     """The assignments of ``player``'s hand with their quick score, best first:
     C1's expected points (or the game, near 40), C4's stones times the best square
     value within C3's range, C2's removals times the best removal value."""
@@ -158,14 +168,14 @@ def ranked_commits(state: GameState, player: Player) -> tuple[tuple[float, objec
     return found
 
 
-def _first(item):
+def _first(item: tuple[float, Commit]) -> float:
     return item[0]
 
 
-_OPTIONS_CACHE: dict[tuple, tuple] = {}
+_OPTIONS_CACHE: dict[tuple[int, ...], tuple[Option, ...]] = {}
 
 
-def _options(hand: tuple[int, ...]) -> tuple:
+def _options(hand: tuple[int, ...]) -> tuple[Option, ...]:
     """(c1, c2, c3, c4, Commit) for every assignment of the hand (remembered per hand)."""
     found = _OPTIONS_CACHE.get(hand)
     if found is None:
@@ -180,7 +190,7 @@ def clear_caches() -> None:
     evaluation.clear_caches()
 
 
-def quick_commit(state: GameState, player: Player, rng, noise: float = 2.0):
+def quick_commit(state: GameState, player: Player, rng: random.Random, noise: float = 2.0) -> Commit:
     """The rollout policy's assignment: the best quick score plus uniform noise in
     [0, ``noise``) (only the options within ``noise`` of the best can win)."""
     ranked = ranked_commits(state, player)
@@ -188,18 +198,18 @@ def quick_commit(state: GameState, player: Player, rng, noise: float = 2.0):
     if noise <= 0.0 or len(ranked) == 1:
         return best
     floor = top - noise
-    random = rng.random
-    best_value = top + noise * random()
+    uniform = rng.random
+    best_value = top + noise * uniform()
     for v, move in ranked[1:]:
         if v <= floor:
             break
-        v += noise * random()
+        v += noise * uniform()
         if v > best_value:
             best, best_value = move, v
     return best
 
 
-def lookahead_commit(state: GameState, player: Player, rng, noise: float = 2.0):
+def lookahead_commit(state: GameState, player: Player, rng: random.Random, noise: float = 2.0) -> Commit:
     """A better (and dearer) guess at a player's commit: each assignment played through
     the round against the other player's quick commit, the result evaluated (one ply,
     as ``greedy`` does on a single sample), plus noise."""
@@ -207,21 +217,23 @@ def lookahead_commit(state: GameState, player: Player, rng, noise: float = 2.0):
     reply = None
     if state.cartouches[other] is None:
         reply = quick_commit(state, other, rng, noise)
-    random = rng.random
-    best, best_value = None, _NEG
-    for c1, c2, c3, c4, move in _options(state.hands[player]):
+    uniform = rng.random
+    options = _options(state.hands[player])
+    best, best_value = options[0][4], _NEG
+    for option in options:
+        move = option[4]
         s = state.copy()
         s.play(player, move)
         if reply is not None:
             s.play(other, reply)
         play_out_turns(s)
-        v = evaluate(s, player) + noise * random()
+        v = evaluate(s, player) + noise * uniform()
         if v > best_value:
             best, best_value = move, v
     return best
 
 
-def rollout(state: GameState, me: Player, rounds: int, rng) -> float:
+def rollout(state: GameState, me: Player, rounds: int, rng: random.Random) -> float:
     """Play the current round to its end and ``rounds`` more with the cheap policy;
     the result for ``me`` as a win probability."""
     target_round = state.round + rounds
@@ -233,6 +245,10 @@ def rollout(state: GameState, me: Player, rounds: int, rng) -> float:
             if state.cartouches[p] is None and state.phase is COMMIT:
                 state.play(p, quick_commit(state, p, rng))
     return win_probability(state, me)
+
+
+#: Adds to ``totals[a]`` the value of each arm ``a`` of ``arms`` on one fresh sample.
+ArmsEvaluator = Callable[[list[int], list[float]], None]
 
 
 @register("mcts")
@@ -261,23 +277,23 @@ class MCTSStrategy(Strategy):
             raise ValueError(f"opp_model must be quick, lookahead, random or mix, got {opp_model!r}")
         self.commit_depth = depth if commit_depth is None else commit_depth
         self.opp_model = opp_model
-        self._cached: tuple[View, object] | None = None
+        self._cached: tuple[View, Cards] | None = None
         self._started = 0.0
         self.last_iterations = 0
 
     # -- commits
 
-    def _search_commit(self, view: View):
+    def _search_commit(self, view: View) -> Cards | Exchange:
         """The best root option: an assignment (tuple) or EXCHANGE."""
-        me = view.viewer
+        me = player_of(view)
         opp = me.other
-        decision = view.decision
-        options: list = list(commit_options(decision.hand))
+        decision = decision_of(view)
+        options: list[Cards | Exchange] = list(commit_options(decision.hand))
         if decision.can_exchange:
             options.append(EXCHANGE)
         if len(options) == 1:
             return options[0]
-        moves = [o if o is EXCHANGE else commit_of(o) for o in options]
+        moves = [o if isinstance(o, Exchange) else commit_of(o) for o in options]
         clear_caches()
         sampler = Sampler(view)
         rng = self.rng
@@ -291,7 +307,7 @@ class MCTSStrategy(Strategy):
             if state.cartouches[opp] is None:
                 if opp_model == "lookahead":
                     state.play(opp, lookahead_commit(state, opp, rng, opp_noise))
-                elif opp_model == "random" or opp_model == "mix" and rng.random() < 0.5:
+                elif opp_model == "random" or (opp_model == "mix" and rng.random() < 0.5):
                     opp_options = _options(state.hands[opp])
                     state.play(opp, opp_options[int(rng.random() * len(opp_options))][4])
                 else:
@@ -307,7 +323,7 @@ class MCTSStrategy(Strategy):
         best = self._halving(len(options), evaluate_arms)
         return options[best]
 
-    def _halving(self, n: int, evaluate_arms) -> int:
+    def _halving(self, n: int, evaluate_arms: ArmsEvaluator) -> int:
         """Sequential halving over ``n`` arms: each phase evaluates every remaining arm on
         the same fresh samples, then keeps the better half; the phases share the budget."""
         enabled = gc.isenabled()
@@ -318,7 +334,7 @@ class MCTSStrategy(Strategy):
             if enabled:
                 gc.enable()
 
-    def _halving_loop(self, n: int, evaluate_arms) -> int:
+    def _halving_loop(self, n: int, evaluate_arms: ArmsEvaluator) -> int:
         arms = list(range(n))
         totals = [0.0] * n
         counts = [0] * n
@@ -361,7 +377,7 @@ class MCTSStrategy(Strategy):
     def exchange(self, view: View) -> bool:
         self._started = self.clock()
         choice = self._search_commit(view)
-        if choice is EXCHANGE:
+        if isinstance(choice, Exchange):
             self._cached = None
             return True
         self._cached = (view, choice)
@@ -373,20 +389,23 @@ class MCTSStrategy(Strategy):
         if cached is not None and cached[0] == view:
             return cached[1]  # searched already when asked about the exchange
         self._started = self.clock()
-        return self._search_commit(_without_exchange(view))
+        choice = self._search_commit(_without_exchange(view))
+        assert not isinstance(choice, Exchange), "the exchange is no longer on offer"
+        return choice
 
     # -- squares
 
     def _search_square(self, view: View) -> tuple[int, int]:
-        me = view.viewer
-        legal = mask_of(view.decision.squares)
+        me = player_of(view)
+        decision = decision_of(view)
+        legal = mask_of(decision.squares)
         classes = [cls for cls in range(20) if legal & CLASS_MASKS[cls]]
         if len(classes) == 1:
             return self._pick(legal & CLASS_MASKS[classes[0]])
         clear_caches()
         sampler = Sampler(view)
         rng = self.rng
-        placing = view.decision.kind == "place"
+        placing = decision.kind == "place"
         make = place_move if placing else remove_move
         moves = [make(lowest_square(legal & CLASS_MASKS[cls])) for cls in classes]
         depth = self.depth
@@ -415,8 +434,6 @@ class MCTSStrategy(Strategy):
 
 def _without_exchange(view: View) -> View:
     """The same view with the exchange no longer on offer (asked and declined)."""
-    from dataclasses import replace
-
     decision = view.decision
     if decision is None or not decision.can_exchange:
         return view
