@@ -36,7 +36,7 @@ def check_deck(cards: object) -> tuple[int, ...]:
     return tuple(cards)
 
 
-def shuffled(cards: Iterable[int], seed: int, player: Player, shuffle_number: int) -> list[int]:
+def shuffled(cards: Iterable[int], seed: int, player: int, shuffle_number: int) -> list[int]:
     """The cards in the order of a player's n-th shuffle of a game (0: the starting deck).
 
     A Fisher-Yates shuffle driven by SHAKE-256 of ``"aton:{seed}:{player}:{n}"``

@@ -34,8 +34,9 @@ def deck(*top: int) -> list[int]:
     return list(top) + [v for v in CARD_VALUES for _ in range(rest[v])]
 
 
-def hands(*rounds: tuple[int, int, int, int]) -> list[int]:
-    """A deck whose successive hands are ``rounds`` (each in cartouche order C1-C4)."""
+def hands(*rounds: tuple[int, ...]) -> list[int]:
+    """A deck whose successive hands are ``rounds`` (each in cartouche order C1-C4; a last,
+    shorter one gives only the next cards)."""
     return deck(*[card for hand in rounds for card in hand])
 
 
@@ -124,6 +125,7 @@ def finish_turn(state: GameState) -> list:
     """Play the active player's remaining removals and placements on the lowest legal squares."""
     events: list = []
     player = state.active
+    assert player is not None, "a turn is being played"
     while state.active == player and state.phase in (REMOVE, PLACE):
         state.play(player, state.legal_moves(player, resign=False)[0], events)
     return events
@@ -219,7 +221,8 @@ def redeal_hidden(state: GameState, viewer, rng) -> GameState:
         del pool[:len(hand)]
         if cartouches is not None:
             shown = new.revealed[p]
-            new.cartouches[p] = tuple(cartouches[:shown]) + tuple(pool[:4 - shown])
+            c1, c2, c3, c4 = (*cartouches[:shown], *pool[:4 - shown])
+            new.cartouches[p] = (c1, c2, c3, c4)
             del pool[:4 - shown]
         hidden = len(new.discard_hidden[p])
         new.discard_hidden[p] = pool[:hidden]

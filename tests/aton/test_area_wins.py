@@ -29,7 +29,7 @@ def test_a_whole_temple_wins_at_once():
     state, _ = committed((1, 2, 3, 1), BLUE_HAND, red_stones=all_but(squares_of(3), (3, 5)))
     assert play(state, (RED, Place(3, 5))) == [
         E.StonePlaced(RED, 3, 5),
-        E.GameOver(RED, "temple", 0, 2),
+        E.GameOver(RED, Termination.TEMPLE, 0, 2),
     ]
     assert_won(state, RED, "temple")
 
@@ -40,7 +40,7 @@ def test_the_area_is_checked_after_the_whole_placement_not_when_completed():
     assert state.phase is PLACE and state.pending() == (RED,)
     assert play(state, (RED, Place(2, 0))) == [
         E.StonePlaced(RED, 2, 0),
-        E.GameOver(RED, "temple", 0, 2),
+        E.GameOver(RED, Termination.TEMPLE, 0, 2),
     ]
 
 
@@ -49,27 +49,27 @@ def test_stones_overflowing_to_the_kingdom_come_before_the_win():
     assert play(state, (RED, Place(1, 11))) == [
         E.StonePlaced(RED, 1, 11),
         E.StonesToKingdom(RED, 2),
-        E.GameOver(RED, "temple", 0, 2),
+        E.GameOver(RED, Termination.TEMPLE, 0, 2),
     ]
     assert state.dead == [2, 0]
 
 
 def test_all_yellow_squares_win():
     state, _ = committed((1, 2, 4, 1), BLUE_HAND, red_stones=all_but(YELLOW, (4, 0)))
-    assert play(state, (RED, Place(4, 0)))[-1] == E.GameOver(RED, "yellow", 0, 2)
+    assert play(state, (RED, Place(4, 0)))[-1] == E.GameOver(RED, Termination.YELLOW, 0, 2)
     assert_won(state, RED, "yellow")
 
 
 def test_all_green_squares_win():
     state, _ = committed((1, 2, 2, 1), BLUE_HAND, red_stones=all_but(GREEN, (2, 9)))
-    assert play(state, (RED, Place(2, 9)))[-1] == E.GameOver(RED, "green", 0, 2)
+    assert play(state, (RED, Place(2, 9)))[-1] == E.GameOver(RED, Termination.GREEN, 0, 2)
     assert_won(state, RED, "green")
 
 
 def test_a_temple_comes_before_yellow():
     stones = sorted(set(all_but(squares_of(1), (1, 0)) + all_but(YELLOW, (1, 0))))
     state, _ = committed((1, 2, 1, 1), BLUE_HAND, red_stones=stones)
-    assert play(state, (RED, Place(1, 0)))[-1] == E.GameOver(RED, "temple", 0, 2)
+    assert play(state, (RED, Place(1, 0)))[-1] == E.GameOver(RED, Termination.TEMPLE, 0, 2)
     assert all((state.stones[RED] >> i) & 1 for i in range(12))
 
 
@@ -77,7 +77,7 @@ def test_yellow_comes_before_green():
     stones = all_but(YELLOW, (1, 0)) + all_but(GREEN, (1, 8))
     state, _ = committed((1, 2, 1, 2), BLUE_HAND, red_stones=stones)
     events = play(state, (RED, Place(1, 8)), (RED, Place(1, 0)))
-    assert events[-1] == E.GameOver(RED, "yellow", 0, 2)
+    assert events[-1] == E.GameOver(RED, Termination.YELLOW, 0, 2)
 
 
 def test_the_second_player_wins_at_the_end_of_their_own_turn():
@@ -88,7 +88,7 @@ def test_the_second_player_wins_at_the_end_of_their_own_turn():
     assert events == [
         E.StoneRemoved(BLUE, RED, 1, 0),
         E.StonePlaced(BLUE, 2, 6),
-        E.GameOver(BLUE, "temple", 0, 2),
+        E.GameOver(BLUE, Termination.TEMPLE, 0, 2),
     ]
 
 

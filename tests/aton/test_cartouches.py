@@ -52,7 +52,7 @@ def test_reaching_40_at_cartouche_1_wins_at_once():
         E.CardRevealed(RED, 1, 4),
         E.CardRevealed(BLUE, 1, 2),
         E.PointsScored(RED, 4, 4, 2, 40),
-        E.GameOver(RED, "points", 40, 39),
+        E.GameOver(RED, Termination.POINTS, 40, 39),
     ]
     assert state.phase is OVER and state.outcome() == Outcome(Termination.POINTS, RED)
     assert state.revealed == [1, 1]  # cartouche 2 is never turned up
@@ -70,7 +70,7 @@ def test_the_count_goes_past_40():
     state, _ = start(red=(1, 1, 2, 3), blue=(4, 1, 2, 3))
     state.scores = [0, 38]
     events = commit(state, (1, 1, 2, 3), (4, 1, 2, 3))
-    assert events[-1] == E.GameOver(BLUE, "points", 0, 44)
+    assert events[-1] == E.GameOver(BLUE, Termination.POINTS, 0, 44)
 
 
 # ---------------------------------------------------------------- cartouche 2: order
@@ -104,8 +104,8 @@ def test_a_war_turns_up_deck_tops_until_they_differ_then_puts_them_under_the_dec
         E.TurnOrderDecided(BLUE, "war", 4, 3),
     ]
     # not drawn: the next hand is the cards after the war cards, which now lie at the bottom
-    assert deck_top_first(state, RED) == red_deck[6:] + [4, 4]
-    assert deck_top_first(state, BLUE) == blue_deck[6:] + [4, 3]
+    assert deck_top_first(state, RED) == [*red_deck[6:], 4, 4]
+    assert deck_top_first(state, BLUE) == [*blue_deck[6:], 4, 3]
     assert deck_top_first(state, RED)[-2:] == red_deck[4:6]  # in the order turned up
 
 

@@ -44,7 +44,7 @@ def test_without_decks_the_seed_deals_them():
     assert events[1] == E.CardsDrawn(RED, starting_deck(42, RED)[:4])
     assert events[2] == E.CardsDrawn(BLUE, starting_deck(42, BLUE)[:4])
     assert sorted(starting_deck(42, RED)) == list(FULL_DECK)
-    assert starting_deck(42, 0) != starting_deck(42, 1) != starting_deck(43, 1)
+    assert starting_deck(42, RED) != starting_deck(42, BLUE) != starting_deck(43, BLUE)
 
 
 def test_the_seeded_shuffle_is_fixed_for_all_time():
@@ -76,9 +76,9 @@ def test_the_shuffle_follows_the_documented_algorithm(seed):
 
 @pytest.mark.parametrize("bad", [
     FULL_DECK[:-1],
-    FULL_DECK[:-1] + (1,),
-    FULL_DECK[:-1] + (5,),
-    FULL_DECK[:-1] + ("4",),
+    (*FULL_DECK[:-1], 1),
+    (*FULL_DECK[:-1], 5),
+    (*FULL_DECK[:-1], "4"),
 ])
 def test_a_deck_that_is_not_nine_of_each_value_is_refused(bad):
     with pytest.raises(ValueError):

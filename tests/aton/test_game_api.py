@@ -1,6 +1,20 @@
 """The engine's API: pending decisions, legal moves, apply/play/copy, resign and forfeit."""
 
-from aton import BLUE, RED, Commit, Exchange, Outcome, Place, Remove, Resign, Termination, apply, move_from_dict
+from aton import (
+    BLUE,
+    RED,
+    Commit,
+    Exchange,
+    Move,
+    Outcome,
+    Place,
+    Player,
+    Remove,
+    Resign,
+    Termination,
+    apply,
+    move_from_dict,
+)
 from aton import events as E
 from aton.game import OVER, decision_sentence
 from aton.moves import commit_moves
@@ -39,14 +53,14 @@ def test_the_player_not_to_move_may_only_resign():
 def test_resigning_ends_the_game_for_the_other_player_at_any_time():
     state, _ = committed((1, 2, 1, 2), (2, 4, 1, 1))
     events = play(state, (BLUE, Resign()))  # not blue's decision: resigning is always allowed
-    assert events == [E.Resigned(BLUE), E.GameOver(RED, "resign", 0, 2)]
+    assert events == [E.Resigned(BLUE), E.GameOver(RED, Termination.RESIGN, 0, 2)]
     assert state.phase is OVER and state.outcome() == Outcome(Termination.RESIGN, RED)
     assert state.pending() == () and state.legal_moves(RED) == []
 
 
 def test_a_forfeit_ends_the_game_with_the_reason_given():
     state, _ = start()
-    events = []
+    events: list[E.Event] = []
     state.forfeit(RED, Termination.TIME, events)
     assert events == [E.GameOver(BLUE, Termination.TIME, 0, 0)]
     assert state.outcome() == Outcome(Termination.TIME, BLUE)
@@ -63,7 +77,7 @@ def test_apply_returns_a_new_state_and_leaves_the_old_one_alone():
 
 def test_play_and_apply_agree():
     state = position((1, 2, 1, 2), (2, 4, 1, 1))
-    moves = [(RED, Commit((1, 2, 1, 2))), (BLUE, Commit((2, 4, 1, 1))),
+    moves: list[tuple[Player, Move]] = [(RED, Commit((1, 2, 1, 2))), (BLUE, Commit((2, 4, 1, 1))),
              (RED, Place(1, 0)), (RED, Place(1, 1)), (BLUE, Remove(1, 1)), (BLUE, Remove(1, 0)),
              (BLUE, Place(1, 4))]
     applied, applied_events = state, []
@@ -100,7 +114,8 @@ def test_the_decision_in_one_sentence():
 
 
 def test_moves_round_trip_through_their_dict_form():
-    for move in [Commit((1, 2, 3, 4)), Exchange(), Resign(), Place(4, 11), Remove(1, 0)]:
+    moves: list[Move] = [Commit((1, 2, 3, 4)), Exchange(), Resign(), Place(4, 11), Remove(1, 0)]
+    for move in moves:
         assert move_from_dict(move.to_dict()) == move
     assert Place(2, 3).to_dict() == {"move": "place", "temple": 2, "square": 3}
     assert Commit((4, 1, 2, 3)).to_dict() == {"move": "commit", "cards": [4, 1, 2, 3]}

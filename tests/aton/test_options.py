@@ -25,14 +25,14 @@ TIES = ([(1, 0), (1, 1), (2, 4), (3, 0), (4, 7), (4, 3)],
 
 
 def test_the_defaults_are_the_rules_page():
-    assert DEFAULT_RULES == Rules(
+    assert Rules(
         hide_second_player_until_turn=True,
         exchange_reshuffle_excludes_hand=True,
         scoring_tie_nobody_scores=True,
         dead_return_to_supply=True,
         equal_points_draw=True,
         max_rounds=200,
-    )
+    ) == DEFAULT_RULES
 
 
 def test_rules_round_trip_through_a_dict():
@@ -85,7 +85,7 @@ def test_switched_off_the_exchanged_hand_is_shuffled_into_the_new_deck():
     state.discard_public[RED] = list(discards)
     state.decks[RED] = []
     events = play(state, (RED, Exchange()))
-    new_deck = shuffled(discards + [1, 1, 2, 2], 5, 0, 1)
+    new_deck = shuffled([*discards, 1, 1, 2, 2], 5, 0, 1)
     assert events == [
         E.Exchanged(RED),
         E.DeckShuffled(RED, 36),
@@ -151,8 +151,8 @@ def test_switched_off_the_next_points_at_cartouche_1_then_win():
 
 def test_switched_off_unequal_points_still_end_the_game():
     rules = Rules(equal_points_draw=False)
-    state, events = scoring_round(RED_STONES, BLUE_STONES, scores=(23, 20), rules=rules)
-    assert events[-1] == E.GameOver(RED, "scoring", 40, 32)
+    _state, events = scoring_round(RED_STONES, BLUE_STONES, scores=(23, 20), rules=rules)
+    assert events[-1] == E.GameOver(RED, Termination.SCORING, 40, 32)
 
 
 # ---------------------------------------------------------------- max_rounds
@@ -163,7 +163,7 @@ def test_the_round_limit_ends_the_game_on_points():
     play_round(state)
     assert state.round == 2 and state.phase is COMMIT
     events, _ = play_round(state)
-    assert events[-1] == E.GameOver(RED, "round_limit", 4, 0)
+    assert events[-1] == E.GameOver(RED, Termination.ROUND_LIMIT, 4, 0)
     assert state.phase is OVER and state.round == 2
 
 
@@ -175,5 +175,5 @@ def test_equal_points_at_the_round_limit_are_a_draw():
 
 
 def test_the_round_limit_comes_after_a_scoring_round_in_the_last_round():
-    state, events = scoring_round(RED_STONES, BLUE_STONES, rules=Rules(max_rounds=1))
-    assert events[-2:] == [E.StonesReturned(18, 18, True), E.GameOver(RED, "round_limit", 17, 12)]
+    _state, events = scoring_round(RED_STONES, BLUE_STONES, rules=Rules(max_rounds=1))
+    assert events[-2:] == [E.StonesReturned(18, 18, True), E.GameOver(RED, Termination.ROUND_LIMIT, 17, 12)]

@@ -115,7 +115,7 @@ def test_equal_points_at_the_end_are_a_draw_without_a_winner(termination):
 
 
 def test_the_forfeits_are_resigning_time_and_abandoning():
-    assert FORFEITS == {Termination.RESIGN, Termination.TIME, Termination.ABANDONED}
+    assert {Termination.RESIGN, Termination.TIME, Termination.ABANDONED} == FORFEITS
     assert [t for t in Termination if t.is_forfeit] == [Termination.RESIGN, Termination.TIME, Termination.ABANDONED]
 
 
@@ -127,7 +127,7 @@ def test_a_forfeit_gives_the_game_to_the_other_player(termination, loser):
     state.forfeit(loser, termination, events)
     assert state.outcome() == Outcome(termination, loser.other) and not state.outcome().is_draw
     resigned = [E.Resigned(loser)] if termination is Termination.RESIGN else []
-    assert events == resigned + [E.GameOver(loser.other, termination, 0, 0)]
+    assert events == [*resigned, E.GameOver(loser.other, termination, 0, 0)]
 
 
 def test_resigning_by_move_and_by_forfeit_are_the_same():

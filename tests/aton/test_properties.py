@@ -74,7 +74,7 @@ class PublicLog:
     def on_round_started(self, e):
         assert e.round == self.round + 1
         self.round = e.round
-        self.faces = ({}, {})  # cartouche number -> value, as revealed this round
+        self.faces: tuple[dict[int, int], dict[int, int]] = ({}, {})  # cartouche number -> value, revealed
         self.war = None
 
     def on_card_revealed(self, e):

@@ -121,7 +121,7 @@ def test_a_record_may_end_in_the_middle_of_a_game():
     ({**RECORD, "seed": True}, "seed must be an integer, got True"),
     ({**RECORD, "decks": {"red": RED_DECK}},
      "decks must be an object with exactly the keys 'red' and 'blue'"),
-    ({**RECORD, "decks": {"red": RED_DECK, "blue": BLUE_DECK[:-1] + [1]}},
+    ({**RECORD, "decks": {"red": RED_DECK, "blue": [*BLUE_DECK[:-1], 1]}},
      "decks.blue: a deck must hold nine of each value 1–4 (36 cards), "
      "got 10×1, 9×2, 9×3, 8×4"),
     ({**RECORD, "decks": {"red": RED_DECK[:35], "blue": BLUE_DECK}},
@@ -149,7 +149,7 @@ def test_a_malformed_record_is_refused_with_the_reason(data, message):
 
 
 def test_an_illegal_move_is_named_by_its_index():
-    moves = MOVES[:9] + [{"player": "blue", "move": "remove", "temple": 2, "square": 7}]
+    moves = [*MOVES[:9], {"player": "blue", "move": "remove", "temple": 2, "square": 7}]
     with pytest.raises(RecordError) as info:
         replay(GameRecord.from_dict(with_moves(moves)))
     assert info.value.move_index == 9
@@ -158,7 +158,7 @@ def test_an_illegal_move_is_named_by_its_index():
 
 def test_a_move_after_the_end_is_illegal():
     with pytest.raises(RecordError, match=r"^move 12: blue resign: the game is over$"):
-        replay(GameRecord.from_dict(with_moves(MOVES + [{"player": "blue", "move": "resign"}])))
+        replay(GameRecord.from_dict(with_moves([*MOVES, {"player": "blue", "move": "resign"}])))
 
 
 # ---------------------------------------------------------------- aton replay
@@ -200,9 +200,9 @@ def test_aton_replay_shows_the_result_of_a_finished_game(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("content, message", [
-    (with_moves(MOVES[:9] + [{"player": "blue", "move": "remove", "temple": 2, "square": 7}]),
+    (with_moves([*MOVES[:9], {"player": "blue", "move": "remove", "temple": 2, "square": 7}]),
      "move 9: blue remove: square 7 of temple 2 holds none of red's stones"),
-    (with_moves(MOVES[:2] + [{"player": "blue", "move": "commit", "cards": [1, 1, 1, 1]}]),
+    (with_moves([*MOVES[:2], {"player": "blue", "move": "commit", "cards": [1, 1, 1, 1]}]),
      "move 2: blue commit: [1, 1, 1, 1] is not a permutation of your hand [1, 2, 2, 2]"),
     (with_moves([MOVES[0], {"player": "red"}]), "move 1: unknown move None"),
     ({**RECORD, "format": "pgn"}, "format must be 'aton-record/1', got 'pgn'"),
@@ -226,13 +226,13 @@ def test_aton_replay_of_a_missing_file(tmp_path, capsys):
 
 def test_the_console_script(tmp_path):
     good = write(tmp_path, RECORD)
-    bad = write(tmp_path, with_moves(MOVES[:1] + [MOVES[0]]), "bad.json")
+    bad = write(tmp_path, with_moves([*MOVES[:1], MOVES[0]]), "bad.json")
     run = [sys.executable, "-m", "aton_tui.cli", "replay"]
-    done = subprocess.run(run + [good, "--json"], capture_output=True, text=True, cwd=ROOT,
+    done = subprocess.run([*run, good, "--json"], capture_output=True, text=True, cwd=ROOT,
                           timeout=60)
     assert done.returncode == 0 and done.stderr == ""
     assert json.loads(done.stdout) == SUMMARY
-    done = subprocess.run(run + [bad, "--json"], capture_output=True, text=True, cwd=ROOT,
+    done = subprocess.run([*run, bad, "--json"], capture_output=True, text=True, cwd=ROOT,
                           timeout=60)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == ("aton replay: move 1: red exchange: "

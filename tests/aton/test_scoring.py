@@ -58,7 +58,7 @@ def test_temple_4_counts_the_blue_squares_of_all_four_temples():
     blue = [(4, 7)]
     _, events = scoring_round(red, blue)
     assert of_type(events, E.CategoryScored)[3] == E.CategoryScored(4, "temple 4", 1, 1, 0, 0)
-    _, events = scoring_round(red + [(4, 1)], blue)
+    _, events = scoring_round([*red, (4, 1)], blue)
     assert of_type(events, E.CategoryScored)[3] == E.CategoryScored(4, "temple 4", 2, 1, 9, 0)
 
 
@@ -90,7 +90,7 @@ def test_seven_stones_in_the_kingdom_bring_no_scoring_round():
 
 def test_stones_placed_into_the_kingdom_count_too():
     full = dict(red_stones=squares_of(1, *range(6)), blue_stones=squares_of(1, *range(6, 12)))
-    state, events = committed((1, 2, 1, 4), (2, 2, 1, 4), dead=(0, 0), **full)
+    _state, events = committed((1, 2, 1, 4), (2, 2, 1, 4), dead=(0, 0), **full)
     assert of_type(events, E.StonesToKingdom) == [
         E.StonesToKingdom(RED, 4),
         E.StonesToKingdom(BLUE, 4),
@@ -102,7 +102,7 @@ def test_stones_placed_into_the_kingdom_count_too():
 
 def test_40_points_after_scoring_ends_the_game_and_more_points_win():
     state, events = scoring_round(RED_STONES, BLUE_STONES, scores=(23, 20))
-    assert events[-2:] == [E.StonesReturned(18, 18, True), E.GameOver(RED, "scoring", 40, 32)]
+    assert events[-2:] == [E.StonesReturned(18, 18, True), E.GameOver(RED, Termination.SCORING, 40, 32)]
     assert state.phase is OVER and state.outcome() == Outcome(Termination.SCORING, RED)
     assert state.supply == [18, 18] and state.dead == [0, 0]
 
@@ -117,13 +117,13 @@ def test_after_a_final_scoring_the_round_s_cards_are_in_the_discard_piles_only()
 
 def test_the_player_who_did_not_reach_40_first_can_still_win_on_more_points():
     state, events = scoring_round(RED_STONES, BLUE_STONES, scores=(25, 35))
-    assert events[-1] == E.GameOver(BLUE, "scoring", 42, 47)
+    assert events[-1] == E.GameOver(BLUE, Termination.SCORING, 42, 47)
     assert state.outcome() == Outcome(Termination.SCORING, BLUE)
 
 
 def test_equal_points_after_the_final_scoring_are_a_draw():
     state, events = scoring_round(RED_STONES, BLUE_STONES, scores=(30, 35))
-    assert events[-1] == E.GameOver(None, "scoring", 47, 47)
+    assert events[-1] == E.GameOver(None, Termination.SCORING, 47, 47)
     assert state.phase is OVER and state.outcome() == Outcome(Termination.SCORING, None)
 
 

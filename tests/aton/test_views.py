@@ -64,7 +64,8 @@ def test_the_exchange_is_public_the_cards_are_not():
         red = view(state, viewer).red
         assert red.exchange_used and red.discard == 4 and red.discard_seen == () and red.deck == 28
     assert view(state, RED).red.hand == (1, 1, 2, 2)
-    assert view(state, RED).decision.can_exchange is False
+    decision = view(state, RED).decision
+    assert decision is not None and decision.can_exchange is False
 
 
 def test_during_the_first_turn_the_second_players_c3_c4_are_face_down():
@@ -94,6 +95,7 @@ def test_the_acting_players_decision_names_the_legal_squares():
     play(state, (RED, state.legal_moves(RED)[0]))
     play(state, (RED, state.legal_moves(RED)[0]))
     decision = view(state, RED).decision
+    assert decision is not None
     assert decision.kind == "place" and decision.count == 2 and decision.owner is None
     assert decision.squares == tuple((t, s) for t in (1, 2) for s in range(12))
 
@@ -101,8 +103,8 @@ def test_the_acting_players_decision_names_the_legal_squares():
 def test_revealed_discards_are_seen_exchanged_ones_are_only_counted():
     state = position((1, 2, 1, 1), (2, 3, 1, 1), round=2)
     play(state, (BLUE, Exchange()))
-    blue_hand = state.hands[BLUE]
-    play(state, (RED, Commit((1, 2, 1, 1))), (BLUE, Commit(blue_hand)))
+    blue_hand = b1, b2, b3, b4 = state.hands[BLUE]
+    play(state, (RED, Commit((1, 2, 1, 1))), (BLUE, Commit((b1, b2, b3, b4))))
     while state.round == 2:
         player = state.pending()[0]
         play(state, (player, state.legal_moves(player, resign=False)[0]))
@@ -201,7 +203,7 @@ def test_events_serialise_to_plain_dicts():
         "type": "turn_order_decided", "first": "blue", "reason": "war", "red": 4, "blue": 3}
     assert E.WarCardsReturned((4, 4), (4, 3)).to_dict() == {
         "type": "war_cards_returned", "red": [4, 4], "blue": [4, 3]}
-    assert E.GameOver(None, "scoring", 47, 47).to_dict() == {
+    assert E.GameOver(None, Termination.SCORING, 47, 47).to_dict() == {
         "type": "game_over", "winner": None, "reason": "scoring", "red_score": 47, "blue_score": 47}
     assert set(E.EVENT_TYPES) >= {"round_started", "cards_drawn", "category_scored", "game_over"}
 
