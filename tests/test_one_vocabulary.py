@@ -5,9 +5,12 @@ from __future__ import annotations
 from aton_tui.cli import build_parser
 from bots.strategy import LEVELS
 from protocol import messages as m
-from server.config import TIME_CONTROLS, Limits
 from protocol.framing import MAX_FRAME_BYTES
+from server.bot_scheduler import BotScheduler, Decision
+from server.config import TIME_CONTROLS, HostedBotSettings, Limits
 from server.hosted_bots import HostedBot, bot_name
+
+from .manual_clock import ManualClock
 
 
 def _choices(parser, dest: str) -> tuple:
@@ -31,7 +34,11 @@ def test_the_aton_command_offers_the_protocols_clocks_and_levels():
 def test_a_hosted_bot_is_named_after_its_level():
     assert [bot_name(level) for level in m.BOT_LEVELS] == ["Bot (random)", "Bot (easy)", "Bot (normal)",
                                                           "Bot (hard)"]
-    assert HostedBot("easy", scheduler=None).name == "Bot (easy)"
+    async def never_asked(decision: Decision, budget: float) -> dict:
+        raise AssertionError("a bot that only sits down thinks of nothing")
+
+    scheduler = BotScheduler(HostedBotSettings(), ManualClock(), think=never_asked)
+    assert HostedBot("easy", scheduler=scheduler).name == "Bot (easy)"
 
 
 def test_the_server_frame_limit_is_the_protocols():

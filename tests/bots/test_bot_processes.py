@@ -46,7 +46,7 @@ def test_two_bot_processes_finish_their_games_although_the_server_dies_mid_game(
         outputs = [bot.communicate(timeout=90) for bot in bots]
     finally:
         assert server.terminate() == 0
-    for bot, (out, err) in zip(bots, outputs):
+    for bot, (out, err) in zip(bots, outputs, strict=True):
         assert bot.returncode == 0, err
         lines = out.strip().splitlines()
         assert len(lines) == 2, out

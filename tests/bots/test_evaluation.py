@@ -55,6 +55,7 @@ def test_the_fast_square_picker_chooses_a_best_class():
                 legal = state.legal_mask()
                 assert legal >> index & 1
                 active = state.active
+                assert active is not None
                 if state.phase is PLACE:
                     deltas = class_deltas(state.stones[active], state.stones[active.other], 1)
                     sign = 1.0

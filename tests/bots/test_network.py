@@ -17,6 +17,7 @@ from protocol.clocks import LONGEST_GRACE, TIME_CONTROLS
 from protocol.framing import HEADER, FrameBuffer, decode_payload
 from server.app import ArbiterServer
 from server.config import ServerConfig
+from server.connection import Connection
 
 
 def bot(server, name: str, seed: int, results: list) -> NetworkBot:
@@ -63,7 +64,7 @@ async def test_two_network_bots_play_complete_games(server):
     a, b = bot(server, "ada", 1, lines), bot(server, "bob", 2, lines)
     results_a, results_b = await asyncio.wait_for(asyncio.gather(a.play(2), b.play(2)), 60)
     assert len(results_a) == len(results_b) == 2
-    for mine, theirs in zip(results_a, results_b):
+    for mine, theirs in zip(results_a, results_b, strict=True):
         assert mine.game == theirs.game
         assert mine.outcome == theirs.outcome
         assert {mine.seat, theirs.seat} == {RED, BLUE}
@@ -118,6 +119,7 @@ async def test_a_bot_whose_game_ended_and_left_the_server_while_it_was_away_play
     ada_seat = next(seat for seat in room.seats.values() if seat.name == "ada")
     await until(lambda: ada_seat.participant is not None)
     ada.port = unused_port()  # ada's network is down
+    assert isinstance(ada_seat.participant, Connection)
     ada_seat.participant.abort()
     await bob.send(m.Resign(game=game))
     await until(lambda: room.game.is_over)
@@ -251,6 +253,7 @@ class CuttingProxy:
                 writer.write(HEADER.pack(len(payload)) + payload)
 
     async def stop(self) -> None:
+        assert self._listener is not None, "the proxy has not started"
         self._listener.close()
         for pipe in self._pipes:
             pipe.cancel()

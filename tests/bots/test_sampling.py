@@ -9,7 +9,7 @@ import pytest
 
 from aton import BLUE, PLAYERS, RED, Termination
 from aton.game import new_game
-from aton.options import Rules
+from aton.options import DEFAULT_RULES, Rules
 from aton.sampling import Sampler, sample_state
 from aton.views import view
 from tests.aton.engine_helpers import cards_of
@@ -21,7 +21,7 @@ def random_positions(games: int, seed: int, rules: Rules | None = None):
     """Every position of ``games`` random games (the state, before each move)."""
     rng = random.Random(seed)
     for g in range(games):
-        state, _ = new_game(seed * 1000 + g, **({"rules": rules} if rules else {}))
+        state, _ = new_game(seed * 1000 + g, rules=rules or DEFAULT_RULES)
         while not state.is_over:
             yield state
             player = state.pending()[rng.randrange(len(state.pending()))]
@@ -66,9 +66,10 @@ def test_the_viewers_own_hand_and_the_public_facts_are_kept():
             assert s.pending() == state.pending()
             assert s.revealed == state.revealed
             for q in PLAYERS:
-                if state.cartouches[q] is not None:
+                if (cards := state.cartouches[q]) is not None:
                     shown = state.revealed[q]
-                    assert s.cartouches[q][:shown] == state.cartouches[q][:shown]
+                    sampled = s.cartouches[q]
+                    assert sampled is not None and sampled[:shown] == cards[:shown]
                 assert sorted(s.discard_public[q]) == sorted(state.discard_public[q])
             if view(state, p).decision is not None:
                 assert s.legal_moves(p) == state.legal_moves(p)

@@ -14,6 +14,7 @@ from aton.events import CardsDrawn, Event
 from aton.game import GameState
 from aton.views import PlayerView, View
 from bots.cli import main
+from bots.strategies.mcts import MCTSStrategy
 from bots.strategy import LEVELS, Strategy, available, make_level, make_strategy, parse_spec, register
 from bots.tournament import play_game, run_tournament, wilson
 
@@ -25,9 +26,10 @@ def test_registry_knows_the_builtins_and_the_levels():
     for name in ("random", "greedy", "mcts", "easy", "normal", "hard"):
         assert name in names
     assert make_strategy("random", seed=1).name == "random"
-    normal = make_level("normal", seed=1)
+    normal, hard = make_level("normal", seed=1), make_strategy("hard", seed=1, budget_ms=50)
+    assert isinstance(normal, MCTSStrategy) and isinstance(hard, MCTSStrategy)
     assert normal.name == "mcts" and normal.budget_ms == LEVELS["normal"][1]["budget_ms"]
-    assert make_strategy("hard", seed=1, budget_ms=50).budget_ms == 50
+    assert hard.budget_ms == 50
     assert make_level("easy").name == "greedy"
 
 
@@ -76,7 +78,7 @@ def _reachable(root, limit: int = 20000):
     stack = [root]
     while stack and len(seen) < limit:
         obj = stack.pop()
-        if id(obj) in seen or isinstance(obj, type) or callable(obj) and not is_dataclass(obj):
+        if id(obj) in seen or isinstance(obj, type) or (callable(obj) and not is_dataclass(obj)):
             continue
         seen[id(obj)] = obj
         if isinstance(obj, Enum):

@@ -9,7 +9,8 @@ import pytest
 from aton import RED
 from aton.moves import Commit, Exchange, Place, Remove
 from aton.views import View
-from bots.strategy import IllegalChoice, Strategy, make_strategy
+from bots.strategies.mcts import MCTSStrategy
+from bots.strategy import IllegalChoice, Strategy, decision_of, make_strategy
 from bots.tournament import derive_seed, play_game
 
 # small settings keep the suite fast; the strength runs are in docs/bots.md
@@ -31,7 +32,8 @@ class Checked(Strategy):
         self.answers = {"exchange": 0, "commit": 0, "remove": 0, "place": 0}
 
     def exchange(self, view: View) -> bool:
-        assert view.decision.kind == "commit" and view.decision.can_exchange
+        decision = decision_of(view)
+        assert decision.kind == "commit" and decision.can_exchange
         answer = self.inner.exchange(view)
         assert answer in (True, False)
         self.answers["exchange"] += 1
@@ -40,19 +42,19 @@ class Checked(Strategy):
     def commit(self, view: View):
         answer = self.inner.commit(view)
         assert isinstance(answer, tuple) and len(answer) == 4
-        assert answer in set(permutations(view.decision.hand))
+        assert answer in set(permutations(decision_of(view).hand))
         self.answers["commit"] += 1
         return answer
 
     def remove(self, view: View):
         answer = self.inner.remove(view)
-        assert tuple(answer) in view.decision.squares
+        assert tuple(answer) in decision_of(view).squares
         self.answers["remove"] += 1
         return answer
 
     def place(self, view: View):
         answer = self.inner.place(view)
-        assert tuple(answer) in view.decision.squares
+        assert tuple(answer) in decision_of(view).squares
         self.answers["place"] += 1
         return answer
 
@@ -108,7 +110,7 @@ def test_choose_rejects_illegal_answers():
 
     state, _ = new_game(1)
     v = view(state, RED)
-    assert sorted(v.decision.hand) != [4, 4, 4, 4], "seed 1 deals a hand that four 4s are not"
+    assert sorted(decision_of(v).hand) != [4, 4, 4, 4], "seed 1 deals a hand that four 4s are not"
     with pytest.raises(IllegalChoice):
         Cheat().choose(v)
 
@@ -117,13 +119,14 @@ def test_mcts_stops_at_the_first_reading_of_its_clock_past_its_budget():
     from aton.game import new_game
     from aton.views import view
 
-    readings = []
+    readings: list[float] = []
 
     def clock() -> float:  # every reading is one millisecond after the one before
         readings.append(len(readings) / 1000)
         return readings[-1]
 
     bot = make_strategy("mcts", seed=1, budget_ms=50, clock=clock)
+    assert isinstance(bot, MCTSStrategy)
     state, _ = new_game(3)
     bot.choose(view(state, RED))
     budget = 0.050 * 0.97  # the search keeps 3% of its budget for answering
