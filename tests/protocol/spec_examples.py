@@ -61,7 +61,7 @@ def example_message(cls: type[Message], *, optional: str = "filled") -> Message:
     optional="omitted": fields with a default are left out (they keep it);
     optional="nil": every field declared ``Optional`` is None, the others get examples.
     """
-    values = {}
+    values: dict[str, object] = {}
     for name, spec, _ in field_specs(cls):
         if optional == "omitted" and has_default(cls, name):
             continue

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 import tracemalloc
+from itertools import pairwise
 
 import msgpack
 import pytest
@@ -34,7 +35,7 @@ def decode_and_parse(payload: bytes, direction: Direction = Direction.CLIENT, **
 def chunked(data: bytes, cuts: list[int]) -> list[bytes]:
     points = sorted({c % (len(data) + 1) for c in cuts})
     bounds = [0, *points, len(data)]
-    return [data[a:b] for a, b in zip(bounds, bounds[1:])]
+    return [data[a:b] for a, b in pairwise(bounds)]
 
 
 def feed_all(buffer: FrameBuffer, chunks: list[bytes]) -> tuple[list[bytes], ProtocolError | None]:

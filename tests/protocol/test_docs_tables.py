@@ -142,7 +142,7 @@ def test_message_table_layout():
 
 
 def test_only_the_first_docstring_paragraph_is_used():
-    assert m.Update.__doc__.count("\n\n") >= 1
+    assert m.Update.__doc__ is not None and m.Update.__doc__.count("\n\n") >= 1
     text = summary(m.Update)
     assert text == "Events since the last frame, the receiver's view after them, and the clocks."
     assert "A client that sees a gap" not in message_tables()

@@ -8,7 +8,7 @@ import pytest
 
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.framing import FrameBuffer, encode_frame
-from protocol.messages import Direction, parse
+from protocol.messages import Direction, Hello, parse
 
 
 def test_frames_before_an_oversized_header_are_delivered_then_the_stream_is_dead():
@@ -26,7 +26,7 @@ def test_frames_before_an_oversized_header_are_delivered_then_the_stream_is_dead
 @pytest.mark.parametrize("name", ["Zoë", "ann\u00a0lee", "👨\u200d👩\u200d👧", "李白"])
 def test_printable_names_are_accepted(name):
     hello = parse({"type": "hello", "version": "1.0", "name": name, "kind": "human"}, Direction.CLIENT)
-    assert hello.name == name
+    assert isinstance(hello, Hello) and hello.name == name
 
 
 @pytest.mark.parametrize("name", ["bell\a", "two\nlines", "evil\u202eelif", "line\u2028sep", "tab\there"])
