@@ -47,7 +47,8 @@ def ping(**extra) -> bytes:
 
 def largest_request(size: int) -> bytes:
     """A ping padded to about ``size`` bytes with a map of small values: costly to decode."""
-    pad, i = {}, 0
+    pad: dict[str, int] = {}
+    i = 0
     while len(msgpack.packb({"type": "ping", "pad": pad})) < size - 8:
         pad[format(i, "x")] = i % 128
         i += 1
@@ -71,7 +72,7 @@ class Peer:
         self.task = asyncio.create_task(self._read())
 
     @classmethod
-    async def open(cls, port: int, source: str, name: str) -> "Peer":
+    async def open(cls, port: int, source: str, name: str) -> Peer:
         peer = cls(*await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0)))
         peer.writer.write(frame(msgpack.packb({"type": "hello", "version": "1.0", "name": name,
                                                "kind": "human", "lobby": False})))
@@ -146,6 +147,7 @@ async def main(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         server = subprocess.Popen([sys.executable, "-m", "server.cli", "--port", "0", "--db", f"{tmp}/aton.db",
                                    "--log-level", "error"], cwd=root, stdout=subprocess.PIPE, text=True)
+        assert server.stdout is not None
         try:
             port = int(server.stdout.readline().rsplit(":", 1)[1])
             print(f"server from {root}, requests of up to {size:,} bytes, {args.seconds:g} s per row\n")

@@ -17,22 +17,26 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from aton.views import view  # noqa: E402
-from bots.strategy import make_strategy  # noqa: E402
-from bots.tournament import play_game  # noqa: E402
+from aton.game import GameState
+from aton.moves import Move
+from aton.players import Player
+from aton.views import View, view
+from bots.strategies.mcts import MCTSStrategy
+from bots.strategy import decision_of, make_strategy
+from bots.tournament import play_game
 
 
-def positions(seed: int, limit: int):
-    views = []
+def positions(seed: int, limit: int) -> tuple[list[View], list[View]]:
+    views: list[View] = []
 
-    def keep(state, player, move):
+    def keep(state: GameState, player: Player, move: Move) -> None:
         if not state.is_over:
             for p in state.pending():
                 views.append(view(state, p))
 
     play_game(make_strategy("greedy", seed=seed), make_strategy("greedy", seed=seed + 1), seed, on_move=keep)
-    commits = [v for v in views if v.decision.kind == "commit"][:limit]
-    squares = [v for v in views if v.decision.kind != "commit" and len(v.decision.squares) > 3][:limit]
+    commits = [v for v in views if decision_of(v).kind == "commit"][:limit]
+    squares = [v for v in views if decision_of(v).kind != "commit" and len(decision_of(v).squares) > 3][:limit]
     return commits, squares
 
 
@@ -48,6 +52,7 @@ def main() -> None:
     for label, views, method in (("commit", commits, "_search_commit"),
                                  ("remove/place", squares, "_search_square")):
         bot = make_strategy("mcts", seed=1, iterations=args.iterations)
+        assert isinstance(bot, MCTSStrategy)
         done = 0
         start = time.perf_counter()
         for v in views:

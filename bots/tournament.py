@@ -15,14 +15,13 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from aton.game import GameState, new_game
-from aton.moves import Exchange
+from aton.moves import Exchange, Move
 from aton.options import DEFAULT_RULES, Rules
 from aton.outcome import Outcome, Termination
 from aton.players import PLAYERS, RED, Player
-from aton.views import view
+from aton.views import View, view
 
 from .strategy import Strategy, make_strategy, parse_spec
 
@@ -60,7 +59,7 @@ def play_game(
     blue: Strategy,
     seed: int,
     rules: Rules = DEFAULT_RULES,
-    on_move: Callable[[GameState, Player, Any], None] | None = None,
+    on_move: Callable[[GameState, Player, Move], None] | None = None,
 ) -> GameResult:
     """Play one game between two strategies; the bots receive views only.
 
@@ -81,7 +80,7 @@ def play_game(
     decisions = [0, 0]
     think = [0.0, 0.0]
 
-    def ask(p: Player, v) -> Any:
+    def ask(p: Player, v: View) -> Move:
         t0 = time.perf_counter()
         move = bots[p].choose(v)
         think[p] += time.perf_counter() - t0
