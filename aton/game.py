@@ -65,6 +65,8 @@ class Phase(StrEnum):
 
 COMMIT, REMOVE, PLACE, OVER = Phase.COMMIT, Phase.REMOVE, Phase.PLACE, Phase.OVER
 _BOTH, _RED_ONLY, _BLUE_ONLY = PLAYERS, PLAYERS[:1], PLAYERS[1:]
+#: The cartouches turned up together (indices): C1 at the reveal, then C2, then C3 and C4 with the turn.
+_C1, _C2, _C3_C4 = range(0, 1), range(1, 2), range(2, 4)
 
 #: The areas whose complete occupation wins at once, in the order the rules name them.
 _AREA_WINS: tuple[tuple[Termination, int], ...] = (
@@ -167,7 +169,10 @@ class GameState:
         return (active,)
 
     def legal_mask(self) -> int:
-        """The squares the active player may choose now (0 outside removal and placement)."""
+        """The squares the active player may choose now (0 outside removal and placement).
+
+        The moves themselves (``legal_moves``, ``_place``, ``_remove``, ``_advance``) spell the
+        same two masks out in place: a method call per move is a measurable part of a playout."""
         phase = self.phase
         if phase is REMOVE:
             return self.stones[self.target] & RANGE_MASK[self.range_value]
@@ -188,12 +193,13 @@ class GameState:
                     moves.append(EXCHANGE)
             else:
                 moves = []
-        elif player != self.active:
+        elif player is not self.active:
             moves = []
         elif phase is REMOVE:  # (new lists, which only this function holds: RESIGN may join them)
             moves = cast("list[Move]", remove_moves(self.stones[self.target] & RANGE_MASK[self.range_value]))
         else:
-            moves = cast("list[Move]", place_moves(self.legal_mask()))
+            stones = self.stones
+            moves = cast("list[Move]", place_moves(~(stones[0] | stones[1]) & RANGE_MASK[self.range_value]))
         if resign:
             moves.append(RESIGN)
         return moves
@@ -284,7 +290,7 @@ class GameState:
 
     def _place(self, player: Player, move: Place, events: list[E.Event] | None) -> None:
         index = move.index
-        if self.phase is PLACE and player == self.active and index >= 0:
+        if self.phase is PLACE and player is self.active and index >= 0:
             stones = self.stones
             free = ~(stones[0] | stones[1]) & RANGE_MASK[self.range_value]
             if free >> index & 1:
@@ -302,7 +308,8 @@ class GameState:
 
     def _remove(self, player: Player, move: Remove, events: list[E.Event] | None) -> None:
         index = move.index
-        if self.phase is REMOVE and player == self.active and index >= 0 and self.legal_mask() >> index & 1:
+        if (self.phase is REMOVE and player is self.active and index >= 0
+                and (self.stones[self.target] & RANGE_MASK[self.range_value]) >> index & 1):
             target = self.target
             self.stones[target] ^= 1 << index
             self.dead[target] += 1
@@ -318,7 +325,7 @@ class GameState:
         phase = self.phase
         if phase is COMMIT:
             return "it is the commit phase: put your four cards on the cartouches first"
-        if player != self.active:
+        if player is not self.active:
             return f"it is {self.active}'s decision, not {player}'s"
         if placing and phase is REMOVE:
             return "you must remove a stone before placing"
@@ -332,7 +339,7 @@ class GameState:
         if placing:
             return f"square {square} of temple {temple} is occupied"
         target = self.target
-        whose = "your own" if target == player else f"{target}'s"
+        whose = "your own" if target is player else f"{target}'s"
         return f"square {square} of temple {temple} holds none of {whose} stones"
 
     # ------------------------------------------------------------------ the round
@@ -383,7 +390,7 @@ class GameState:
         red, blue = self.cartouches
         assert red is not None and blue is not None, "a round is resolved once both have committed"
         for p in PLAYERS:
-            self._reveal(p, range(0, 1), events)
+            self._reveal(p, _C1, events)
         diff = red[0] - blue[0]
         if diff:
             scorer = RED if diff > 0 else BLUE
@@ -397,7 +404,7 @@ class GameState:
                 self._finish(Outcome(Termination.POINTS, scorer), events)
                 return
         for p in PLAYERS:
-            self._reveal(p, range(1, 2), events)
+            self._reveal(p, _C2, events)
         if red[1] != blue[1]:
             first, reason, values = (RED if red[1] < blue[1] else BLUE), "cartouche2", (red[1], blue[1])
         elif red[0] != blue[0]:
@@ -437,11 +444,12 @@ class GameState:
 
     def _start_turn(self, player: Player, events: list[E.Event] | None) -> None:
         self.active = player
+        other = player.other
         if self.turn_index == 0 and not self.rules.hide_second_player_until_turn:
-            for p in (player, player.other):
-                self._reveal(p, range(2, 4), events)
+            for p in (player, other):
+                self._reveal(p, _C3_C4, events)
         elif self.revealed[player] < 4:
-            self._reveal(player, range(2, 4), events)
+            self._reveal(player, _C3_C4, events)
         cards = self.cartouches[player]
         assert cards is not None, "a turn starts after both have committed"
         _, c2, c3, c4 = cards
@@ -455,7 +463,7 @@ class GameState:
             removal = 0
         self.phase = REMOVE
         if removal >= 0:
-            self.target, self.remaining = player.other, removal
+            self.target, self.remaining = other, removal
         else:
             self.target, self.remaining = player, 1
 
@@ -478,8 +486,8 @@ class GameState:
                 if self.supply[player] == 0:
                     if events is not None:
                         events.append(E.PlacementLapsed(player, self.remaining))
-                elif self.legal_mask():
-                    return
+                elif ~(self.stones[0] | self.stones[1]) & RANGE_MASK[self.range_value]:
+                    return  # a square to place on: the player chooses
                 else:
                     sent = min(self.remaining, self.supply[player])
                     self.supply[player] -= sent
@@ -623,13 +631,13 @@ def decision_sentence(state: GameState, player: Player) -> str | None:
         if state.cartouches[player] is not None:
             return None
         return "Put one card on each of your four cartouches"
-    if player != state.active:
+    if player is not state.active:
         return None
     temples = describe_temples(state.range_value)
     n = state.remaining
     stones = "stone" if n == 1 else "stones"
     if phase is REMOVE:
-        if state.target == player:
+        if state.target is player:
             return f"Remove one of your own stones from {temples}"
         return f"Remove {n} of {state.target}'s stones from {temples}"
     return f"Place {n} {stones} in {temples}"
