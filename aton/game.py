@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from enum import StrEnum
-from typing import cast
 
 from . import events as E
 from .board import (
@@ -195,11 +194,11 @@ class GameState:
                 moves = []
         elif player is not self.active:
             moves = []
-        elif phase is REMOVE:  # (new lists, which only this function holds: RESIGN may join them)
-            moves = cast("list[Move]", remove_moves(self.stones[self.target] & RANGE_MASK[self.range_value]))
+        elif phase is REMOVE:
+            moves = remove_moves(self.stones[self.target] & RANGE_MASK[self.range_value])
         else:
             stones = self.stones
-            moves = cast("list[Move]", place_moves(~(stones[0] | stones[1]) & RANGE_MASK[self.range_value]))
+            moves = place_moves(~(stones[0] | stones[1]) & RANGE_MASK[self.range_value])
         if resign:
             moves.append(RESIGN)
         return moves
@@ -222,9 +221,9 @@ class GameState:
         """
         if self.phase is OVER:
             raise IllegalMove("the game is over")
-        if isinstance(move, Place):
+        if type(move) is Place:  # (moves are final classes; their type is cheaper to test than isinstance)
             self._place(player, move, events)
-        elif isinstance(move, Remove):
+        elif type(move) is Remove:
             self._remove(player, move, events)
         elif isinstance(move, Commit):
             self._commit(player, move.cards, events)

@@ -86,7 +86,7 @@ def remove_move(index: int) -> Remove:
     return _REMOVE_MOVES[index]
 
 
-_M = TypeVar("_M", bound=_SquareMove)
+_M = TypeVar("_M", Place, Remove)
 #: For each temple, the moves for every 12-bit occupancy pattern of that temple.
 _Table = tuple[tuple[tuple[_M, ...], ...], ...]
 
@@ -113,22 +113,24 @@ _REMOVE_TABLE = _by_temple_chunk(_REMOVE_MOVES)
 _CHUNK = (1 << SQUARES_PER_TEMPLE) - 1
 
 
-def _moves_in(mask: int, table: _Table[_M]) -> list[_M]:
-    t1, t2, t3, t4 = table
+def _moves_in(mask: int, table: _Table[_M]) -> list[Move]:
+    """A new list of the moves of ``table`` for the squares in ``mask`` (typed as any moves:
+    no one else holds it, so ``legal_moves`` may add others)."""
     return [
-        *t1[mask & _CHUNK],
-        *t2[mask >> 12 & _CHUNK],
-        *t3[mask >> 24 & _CHUNK],
-        *t4[mask >> 36 & _CHUNK],
+        *table[0][mask & _CHUNK],
+        *table[1][mask >> 12 & _CHUNK],
+        *table[2][mask >> 24 & _CHUNK],
+        *table[3][mask >> 36 & _CHUNK],
     ]
 
 
-def place_moves(mask: int) -> list[Place]:
-    """Place moves for every square in ``mask``, in board order."""
+def place_moves(mask: int) -> list[Move]:
+    """Place moves for every square in ``mask``, in board order (a new list)."""
     return _moves_in(mask, _PLACE_TABLE)
 
 
-def remove_moves(mask: int) -> list[Remove]:
+def remove_moves(mask: int) -> list[Move]:
+    """Remove moves for every square in ``mask``, in board order (a new list)."""
     return _moves_in(mask, _REMOVE_TABLE)
 
 
