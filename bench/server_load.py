@@ -223,12 +223,12 @@ class _Mover:
         self.inflight = await self.c.send(m.Sync(game=self.game))
         self.min_version = 0
 
-    async def decide(self, view: dict) -> None:
+    async def decide(self, view: dict, commitments: dict[str, str]) -> None:
         decision = view.get("decision")
         if decision is None:
             return
         if decision["kind"] == "commit":
-            if view["commitments"][self.seat] != "none" or self.c.has_sealed(self.game):
+            if commitments[self.seat] != "none" or self.c.has_sealed(self.game):
                 return
             hand = list(decision["hand"])
             self.rng.shuffle(hand)
@@ -363,7 +363,7 @@ class Slot:
                     self._finished(game, me.seat, now)
                     return
                 if me.inflight is None and msg.version >= me.min_version and me.seat is not None:
-                    await me.decide(msg.view)
+                    await me.decide(msg.view, m.commitments_of(msg))
         finally:
             if me.thinking is not None:
                 me.thinking.cancel()

@@ -116,10 +116,10 @@ class Client:
         msg = parse(decode_payload(payload), Direction.SERVER)
         if isinstance(msg, m.GameState):
             self.seats[msg.game] = msg.seat
-            self._forget_lost_seal(msg.game, msg.view)
+            self._forget_lost_seal(msg.game, m.commitments_of(msg))
         if isinstance(msg, (m.GameState, m.Update)):
             self._rounds[msg.game] = msg.view.get("round", 0)
-            await self._open_if_asked(msg.game, msg.view)
+            await self._open_if_asked(msg.game, msg.view.get("round"), m.commitments_of(msg))
         return msg
 
     async def expect(self, kind: type[M], timeout: float | None = 10.0) -> M:
@@ -146,23 +146,23 @@ class Client:
         self._sealed[game] = _Seal(self._rounds.get(game, 0), tuple(cards), nonce, self._connection)
         return await self.send(m.Commit(game=game, digest=digest))
 
-    def _forget_lost_seal(self, game: int, view: dict) -> None:
+    def _forget_lost_seal(self, game: int, commitments: dict[str, str]) -> None:
         """A full state after a reconnection says whether the server ever got our commitment."""
         held = self._sealed.get(game)
         seat = self.seats.get(game)
         if held is not None and held.connection < self._connection and seat is not None \
-                and view.get("commitments", {}).get(seat) == "none":
+                and commitments.get(seat) == "none":
             del self._sealed[game]  # it was lost with the old connection: commit again
 
-    async def _open_if_asked(self, game: int, view: dict) -> None:
+    async def _open_if_asked(self, game: int, round_: int | None, commitments: dict[str, str]) -> None:
         """Open when asked, once per connection: an opening lost with a connection (or
         with a server that crashed before both were open) is sent again after reconnecting."""
         seat = self.seats.get(game)
         held = self._sealed.get(game)
         if seat is None or held is None:
             return
-        state = view.get("commitments", {}).get(seat)
-        if held.round != view.get("round") or state == "opened":
+        state = commitments.get(seat)
+        if held.round != round_ or state == "opened":
             del self._sealed[game]  # done with, or a stale commitment of an earlier round
         elif state == "awaiting_open" and held.opened_on != self._connection:
             self._sealed[game] = dataclasses.replace(held, opened_on=self._connection)

@@ -108,12 +108,12 @@ def typed(message: m.Message) -> m.Message | GameStateFrame | UpdateFrame:
                 game=message.game, version=message.version, seat=Player.parse_optional(message.seat),
                 players={Player.parse(seat): _seated(info) for seat, info in message.players.items()},
                 options=message.options, view=View.from_dict(message.view),
-                commitments=_commitments(message.view), clocks=_clocks(message.clocks),
+                commitments=_commitments(m.commitments_of(message)), clocks=_clocks(message.clocks),
                 log=tuple(numbered(e) for e in message.log), reply_to=message.reply_to)
         if isinstance(message, m.Update):
             return UpdateFrame(
                 game=message.game, version=message.version, events=tuple(numbered(e) for e in message.events),
-                view=View.from_dict(message.view), commitments=_commitments(message.view),
+                view=View.from_dict(message.view), commitments=_commitments(m.commitments_of(message)),
                 clocks=_clocks(message.clocks))
     except (KeyError, TypeError, ValueError) as exc:
         raise ProtocolError(ErrorCode.INVALID, f"{message.TYPE}: {exc}") from None
@@ -138,8 +138,8 @@ def _seated(info: dict[str, Any]) -> Seated:
     return Seated(name=info["name"], kind=info["kind"], connected=info["connected"])
 
 
-def _commitments(view: dict[str, Any]) -> dict[Player, str]:
-    return {Player.parse(seat): state for seat, state in view.get("commitments", {}).items()}
+def _commitments(by_name: dict[str, str]) -> dict[Player, str]:
+    return {Player.parse(seat): state for seat, state in by_name.items()}
 
 
 def _clocks(clocks: dict[str, Any]) -> dict[Player, SeatClock]:

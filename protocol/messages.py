@@ -9,7 +9,7 @@ encode.  docs/protocol.md's message tables are generated from these classes
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Annotated, Any, ClassVar
 
@@ -19,8 +19,9 @@ from .names import NAME_CHARS
 from .schema import (Binary, Bool, Int, Items, ListOf, OneOf, Optional, Record, Spec, Text, build, declared_fields,
                      shown)
 
-PROTOCOL_VERSION = "1.3"
 PROTOCOL_MAJOR = 1
+PROTOCOL_MINOR = 3
+PROTOCOL_VERSION = f"{PROTOCOL_MAJOR}.{PROTOCOL_MINOR}"
 
 MAX_ID = 2**31 - 1
 GAME_ID = Int(1, 2**53)
@@ -32,6 +33,10 @@ WELCOME_GAMES = 64  # the most unfinished games a welcome lists (a game_state fo
 CLOCKS = tuple(TIME_CONTROLS)
 BOT_LEVELS = ("random", "easy", "normal", "hard")
 SEATS = ("red", "blue")
+#: A frame's ``commitments``: each seat's sealed commitment of this round; since this minor
+#: version beside the view, before it in the view.
+COMMITMENTS_BESIDE_THE_VIEW = 3
+COMMITMENTS = Record("per seat: none, sealed, awaiting_open or opened; see 'Sealed cartouches'")
 
 
 class Direction(str, Enum):
@@ -368,6 +373,8 @@ class GameState(Message):
     #: The game's latest events as this receiver may see them, oldest first (since 1.2):
     #: the story so far for a spectator who comes in, or what a player missed while away.
     log: Annotated[tuple, Items("events, see 'Events'", LOG_EVENTS)] = ()
+    #: This round's sealed commitments, per seat (since 1.3; a 1.2 client finds them in ``view``).
+    commitments: Annotated[dict[str, str] | None, Optional(COMMITMENTS)] = None
 
 
 @_server("update")
@@ -384,6 +391,30 @@ class Update(Message):
     events: Annotated[tuple, Items("events, see 'Events'", 4000)]
     view: Annotated[dict, Record("the receiver's view, see 'The view'")]
     clocks: Annotated[dict, Record("see 'Clocks and forfeits'")]
+    #: This round's sealed commitments, per seat (since 1.3; a 1.2 client finds them in ``view``).
+    commitments: Annotated[dict[str, str] | None, Optional(COMMITMENTS)] = None
+
+
+def commitments_of(frame: GameState | Update) -> dict[str, str]:
+    """The seats' commitments a frame carries: beside the view (1.3), or in it (a 1.2 server)."""
+    if frame.commitments is not None:
+        return frame.commitments
+    in_view: dict[str, str] = frame.view.get("commitments", {})
+    return in_view
+
+
+def as_read_by(frame: Message, minor: int) -> Message:
+    """``frame`` as a client of protocol 1.``minor`` reads it: before 1.3, a view carried
+    the seats' commitments."""
+    if minor < COMMITMENTS_BESIDE_THE_VIEW and isinstance(frame, (GameState, Update)) and frame.commitments is not None:
+        return replace(frame, view={**frame.view, "commitments": frame.commitments})
+    return frame
+
+
+def minor_of(version: str) -> int:
+    """The minor number of a "MAJOR.MINOR" version (0 when it is not a number)."""
+    minor = version.partition(".")[2]
+    return int(minor) if minor.isdigit() else 0
 
 
 @_client("sync")

@@ -214,6 +214,7 @@ class ArbiterServer:
         conn.name = self.lobby.unique_name(name)
         conn.kind = hello.kind
         conn.token = token
+        conn.protocol_minor = m.minor_of(hello.version)
         conn.lobby_subscribed = hello.lobby if hello.lobby is not None else hello.kind != "bot"
         conn.mark_greeted()
         self.by_token[digest] = conn

@@ -150,6 +150,7 @@ class Connection(asyncio.Protocol):
         self.name = ""
         self.kind = ""
         self.token = ""
+        self.protocol_minor = m.PROTOCOL_MINOR  # the client's (from its hello): frames are sent as it reads them
         self.lobby_subscribed = False
         self.greeted = False
         self.closed = asyncio.Event()  # set when the connection is gone or being dropped
@@ -261,6 +262,8 @@ class Connection(asyncio.Protocol):
         """Queue a frame; it is written at the end of the loop turn, after the store's commit."""
         if self.closing or self.closed.is_set():
             return
+        if self.protocol_minor < m.PROTOCOL_MINOR:
+            message = m.as_read_by(message, self.protocol_minor)
         try:
             frame = self.outbox.frames.encode(message, self.limits.frame_bytes)
         except ValueError:

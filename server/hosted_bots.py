@@ -52,12 +52,12 @@ class HostedBot:
                 if event.get("type") == "rematch_offered" and event.get("player") != str(self.seat):
                     asyncio.get_running_loop().call_soon(self._accept_rematch)
         if isinstance(message, (m.GameState, m.Update)):
-            self._consider(message.view)
+            self._consider(message.view, m.commitments_of(message))
 
-    def _consider(self, view: dict) -> None:
+    def _consider(self, view: dict, commitments: dict[str, str]) -> None:
         """Ask for a decision when one is due and not asked for yet; withdraw one no longer due."""
         room = self.room
-        if room is None or not self._must_decide(view):
+        if room is None or not self._must_decide(view, commitments):
             self._withdraw()
             return
         position = (room.game_id, room.move_count)
@@ -75,11 +75,11 @@ class HostedBot:
         if self.decision is not None:
             self.scheduler.withdraw(self.decision)
 
-    def _must_decide(self, view: dict) -> bool:
+    def _must_decide(self, view: dict, commitments: dict[str, str]) -> bool:
         decision = view.get("decision")
         if decision is None or view.get("winner") is not None:
             return False
-        return decision["kind"] != "commit" or view["commitments"][str(self.seat)] == "none"
+        return decision["kind"] != "commit" or commitments[str(self.seat)] == "none"
 
     def _answered(self, decision: Decision, position: tuple[int, int]) -> None:
         room = self.room

@@ -180,10 +180,11 @@ class Room:
             seat=None if seat is None else str(seat),
             players={str(s): held.public() for s, held in self.seats.items()},
             options=self.options_public(),
-            view=self.view_for(seat),
+            view=self.game.view(seat),
             clocks=self.clocks(),
             reply_to=reply_to,
             log=tuple(self.recent_events[seat]),
+            commitments=self.commitments(),
         )
 
     def options_public(self) -> dict:
@@ -191,11 +192,9 @@ class Room:
 
     # ----------------------------------------------------------------- what receivers see
 
-    def view_for(self, seat: GameSeat | None) -> dict:
-        """The game's view for a receiver, plus the state of this round's sealed commitments."""
-        view = self.game.view(seat)
-        view["commitments"] = {str(s): self._commitment_state(s) for s in self.game.seats}
-        return view
+    def commitments(self) -> dict[str, str]:
+        """This round's sealed commitments, by seat name (every receiver sees the same)."""
+        return {str(seat): self._commitment_state(seat) for seat in self.game.seats}
 
     def _commitment_state(self, seat: GameSeat) -> str:
         seal = self.seals.get(seat)
@@ -247,13 +246,13 @@ class Room:
         self.version += self._event_count(visible, arbiter_before, arbiter_after)
         self._flush_ack()
         numbered = self._number(visible, arbiter_before, arbiter_after, first_version)
-        clocks = self.clocks()
+        clocks, commitments = self.clocks(), self.commitments()
         cache: dict[GameSeat | None, m.Update] = {}
         for seat, participant in self._receivers():
             update = cache.get(seat)
             if update is None:
                 update = m.Update(game=self.game_id, version=self.version, events=numbered[seat],
-                                  view=self.view_for(seat), clocks=clocks)
+                                  view=self.game.view(seat), clocks=clocks, commitments=commitments)
                 cache[seat] = update
             participant.deliver(update)
         if self.game.is_over:

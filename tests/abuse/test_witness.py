@@ -32,7 +32,7 @@ def replayed() -> ReplayedGame:
 
 
 def update(game: ReplayedGame, view: dict, version: int = 1, events: tuple = ()) -> m.Update:
-    return m.Update(game=game.game, version=version, events=events, view={**view, "commitments": {}}, clocks={})
+    return m.Update(game=game.game, version=version, events=events, view=view, clocks={}, commitments={})
 
 
 @pytest.mark.parametrize("frame", [

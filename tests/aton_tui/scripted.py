@@ -39,10 +39,9 @@ class ScriptedGame:
         self.first = self.game_state()
         self.updates: list[m.Update] = []
 
-    def _view(self, sealed: tuple[str, ...] = ()) -> dict:
-        view = self.game.view(ME)
-        view["commitments"] = {s: "sealed" if s in sealed else "none" for s in ("red", "blue")}
-        return view
+    @staticmethod
+    def _commitments(sealed: tuple[str, ...] = ()) -> dict:
+        return {s: "sealed" if s in sealed else "none" for s in ("red", "blue")}
 
     def _clocks(self) -> dict:
         pending = {str(seat) for seat in self.game.pending()}
@@ -52,13 +51,13 @@ class ScriptedGame:
 
     def game_state(self) -> m.GameState:
         return m.GameState(game=12, version=self.version, seat=SEAT, players=PLAYERS, options=OPTIONS,
-                           view=self._view(), clocks=self._clocks())
+                           view=self.game.view(ME), clocks=self._clocks(), commitments=self._commitments())
 
     def _publish(self, events: list[dict], sealed: tuple[str, ...] = ()) -> None:
         numbered = tuple({**e, "version": self.version + 1 + i} for i, e in enumerate(events))
         self.version += len(events)
-        self.updates.append(m.Update(game=12, version=self.version, events=numbered,
-                                     view=self._view(sealed), clocks=self._clocks()))
+        self.updates.append(m.Update(game=12, version=self.version, events=numbered, view=self.game.view(ME),
+                                     clocks=self._clocks(), commitments=self._commitments(sealed)))
 
     def blue_seals(self) -> None:
         """The arbiter announces blue's sealed commitment (not applied yet)."""

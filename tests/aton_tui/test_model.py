@@ -69,8 +69,8 @@ def test_after_sealing_there_is_nothing_to_decide_until_the_next_round():
     model = GameModel.from_state(typed(script.first), 0.0)
     assert model.decision.kind == "commit"
     sealed = m.Update(game=12, version=1, events=({"type": "committed", "player": "red", "version": 1},),
-                      view={**script.first.view, "commitments": {"red": "sealed", "blue": "none"}},
-                      clocks=script.first.clocks)
+                      view=script.first.view, clocks=script.first.clocks,
+                      commitments={"red": "sealed", "blue": "none"})
     model.advance(typed(sealed), 0.0)
     assert model.decision is None and model.sealed(RED) and not model.sealed(BLUE)
 

@@ -25,6 +25,7 @@ class Recorder:
         self._seat: str | None = None
         self._view: dict[str, Any] | None = None
         self._clocks: dict[str, Any] | None = None
+        self.commitments: dict[str, str] = {}  # the seats' commitments that came with that view
         self.version = 0
         self.acted_on = -1  # the version of the last view this client answered
         self.sent: dict[int, dict] = {}  # request id -> the move it carried
@@ -70,6 +71,7 @@ class Recorder:
             self._game, self._seat = msg.game, msg.seat
         if isinstance(msg, (m.GameState, m.Update)) and msg.game == self._game:
             self._view, self._clocks, self.version = msg.view, msg.clocks, msg.version
+            self.commitments = m.commitments_of(msg)
         return msg
 
     async def expect(self, kind: type[M], timeout: float = 10) -> M:
@@ -104,7 +106,7 @@ class Recorder:
         if self.acted_on == self.version or view is None or view["winner"] is not None or view["decision"] is None:
             return None
         decision = view["decision"]
-        if decision["kind"] == "commit" and (view["commitments"][self.seat] != "none"
+        if decision["kind"] == "commit" and (self.commitments[self.seat] != "none"
                                              or self.client.has_sealed(self.game)):
             return None
         return decision

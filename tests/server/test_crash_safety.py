@@ -106,7 +106,7 @@ async def test_an_acknowledged_opening_survives_a_crash_before_the_other_opening
         openings[player.seat] = (cards, nonce)
         await player.send(m.Commit(game=player.game, digest=digest))
         await player.expect(m.Ack)
-    await red.until(lambda f: f.view["commitments"]["red"] == "awaiting_open", kind=m.Update)
+    await red.until(lambda f: f.commitments["red"] == "awaiting_open", kind=m.Update)
     cards, nonce = openings["red"]
     await red.send(m.Open(game=red.game, cards=cards, nonce=nonce))
     await red.expect(m.Ack)  # the server promises that red's opening is stored
@@ -117,7 +117,7 @@ async def test_an_acknowledged_opening_survives_a_crash_before_the_other_opening
         for player in (red, blue):
             await player.client.reconnect("127.0.0.1", second.port)
             state = await player.expect(m.GameState)
-            assert state.view["commitments"] == {"red": "opened", "blue": "awaiting_open"}
+            assert state.commitments == {"red": "opened", "blue": "awaiting_open"}
         # red, told that its opening was safe, never sends it again: blue's completes the round
         cards, nonce = openings["blue"]
         await blue.send(m.Open(game=blue.game, cards=cards, nonce=nonce))

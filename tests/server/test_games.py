@@ -13,11 +13,13 @@ from protocol import messages as m
 from server import games
 from server import room as room_module
 from server.app import ArbiterServer
+from server.games import AtonGame
 from server.config import Limits, ServerConfig
 
 from .players import Recorder, matched_pair
 
 SEATS = ("red", "blue")
+COMMITMENT_STATES = {"none", "sealed", "awaiting_open", "opened"}
 
 
 def walk(value):
@@ -55,6 +57,10 @@ def assert_nothing_hidden(frames: list[m.Message], receiver: str | None, seed: i
             elif event["type"] == "cards_drawn" and event["player"] != receiver:
                 assert event["cards"] is None, f"{receiver} saw {event['player']}'s drawn cards"
         view = frame.view
+        commitments = frame.commitments
+        assert commitments is not None and set(commitments) == set(SEATS), "each seat's commitment, in every frame"
+        assert set(commitments.values()) <= COMMITMENT_STATES, "a commitment says its state and nothing more"
+        assert view.get("commitments", commitments) == commitments, "a 1.2 client's copy in the view is the same"
         for seat in SEATS:
             if seat == receiver:
                 continue
@@ -127,7 +133,7 @@ async def test_the_opponent_only_learns_that_a_commitment_was_made(server):
     assert [e["type"] for e in update.events] == ["committed"]
     assert update.events[0]["player"] == "red"
     assert update.view["red"]["cartouches"] == [None, None, None, None]
-    assert update.view["commitments"] == {"red": "sealed", "blue": "none"}
+    assert update.commitments == {"red": "sealed", "blue": "none"}
 
 
 def revealed(frame: m.Message) -> bool:
@@ -193,7 +199,7 @@ async def test_an_opening_that_does_not_match_its_commitment_is_refused(server):
     await red.send(m.Commit(game=red.game, digest=bytes(32)))  # a digest of nothing
     await red.expect(m.Ack)
     await blue.client.commit(blue.game, list(blue.view["decision"]["hand"]))
-    await red.until(lambda f: f.view["commitments"]["red"] == "awaiting_open", kind=m.Update)
+    await red.until(lambda f: f.commitments["red"] == "awaiting_open", kind=m.Update)
     await red.send(m.Open(game=red.game, cards=tuple(hand), nonce=bytes(16)))
     error = await red.expect(m.Error)
     assert error.code == "commitment_mismatch"
@@ -325,3 +331,27 @@ def test_the_room_imports_nothing_of_aton():
     imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
     imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     assert not [name for name in imported if name == "aton" or name.startswith("aton.")], imported
+
+
+async def test_the_view_is_the_engines_and_a_1_2_client_still_finds_the_commitments_in_it(server):
+    old = await Recorder.connect(server.port, "old", kind="bot", lobby=False, version="1.2")
+    new = await Recorder.connect(server.port, "new", kind="bot", lobby=False)
+    for player in (old, new):
+        await player.send(m.QuickMatch())
+    await asyncio.gather(old.expect(m.GameState), new.expect(m.GameState))
+    spectator = await Recorder.connect(server.port, "watcher", kind="spectator", lobby=False)
+    await spectator.send(m.Watch(game=old.game))
+    await spectator.expect(m.GameState)
+    await asyncio.gather(old.play(random.Random(41)), new.play(random.Random(42)))
+    await spectator.until(lambda f: isinstance(f, m.Update) and f.view["winner"] is not None)
+    seed = server.rooms[old.game].game.seed
+    engine_keys = set(AtonGame(seed).view(None))
+    for player in (old, new, spectator):
+        frames = [f for f in player.frames if isinstance(f, (m.GameState, m.Update))]
+        assert assert_nothing_hidden(frames, None if player is spectator else player.seat, seed) > 20
+        for frame in frames:
+            extra = set(frame.view) - engine_keys
+            assert extra == ({"commitments"} if player is old else set()), (player.client.name, extra)
+            if player is old:
+                assert frame.view["commitments"] == frame.commitments
+    assert any(f.commitments[old.seat] == "awaiting_open" for f in old.frames if isinstance(f, m.Update))
