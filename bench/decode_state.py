@@ -45,16 +45,17 @@ def payloads(seed: int, rounds: int = 5) -> dict[str, bytes]:
     numbered = [{**event.for_viewer(RED).to_dict(), "version": n} for n, event in enumerate(events, 1)]
     seat = {"remaining_ms": 12_345, "for": "move", "strikes": 0}
     clocks = {"red": seat, "blue": {**seat, "for": None, "remaining_ms": None}}
-    seen = {**view(state, RED).to_dict(), "commitments": {"red": "none", "blue": "none"}}
+    seen = view(state, RED).to_dict()
+    commitments = {"red": "none", "blue": "none"}
     game_state = m.GameState(
         game=7, version=len(events), seat="red",
         players={"red": {"name": "ann", "kind": "human", "connected": True},
                  "blue": {"name": "Bot (normal)", "kind": "bot", "connected": True}},
         options={"clock": "normal", "private": False,
                  "time_control": {"commit": 90, "open": 15, "move": 30, "grace": 60, "max_strikes": 3}},
-        view=seen, clocks=clocks, log=tuple(numbered[-m.LOG_EVENTS:]))
+        view=seen, clocks=clocks, log=tuple(numbered[-m.LOG_EVENTS:]), commitments=commitments)
     update = m.Update(game=7, version=len(events), events=tuple(numbered[-len(last_move):]), view=seen,
-                      clocks=clocks)
+                      clocks=clocks, commitments=commitments)
     return {message.TYPE: encode_frame(message.to_wire())[4:] for message in (game_state, update)}
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any, TypeVar
 
@@ -52,8 +53,8 @@ def test_a_game_state_decodes_to_the_engines_own_view_and_events(seed):
     log = tuple({**e.for_viewer(RED).to_dict(), "version": n} for n, e in enumerate(events, 1))
     wire = over_the_wire(m.GameState(
         game=4, version=len(events), seat="red", players=PLAYERS_MAP, options={"clock": "normal"},
-        view={**view(state, RED).to_dict(), "commitments": {"red": "sealed", "blue": "none"}},
-        clocks=CLOCKS, log=log, reply_to=7))
+        view=view(state, RED).to_dict(), clocks=CLOCKS, log=log, reply_to=7,
+        commitments={"red": "sealed", "blue": "none"}))
     frame = typed(wire)
     assert isinstance(frame, GameStateFrame)
     assert frame.view == view(state, RED)
@@ -63,6 +64,8 @@ def test_a_game_state_decodes_to_the_engines_own_view_and_events(seed):
     assert frame.players == {RED: Seated("ann", "human", True), BLUE: Seated("Bot (easy)", "bot", False)}
     assert frame.commitments == {RED: "sealed", BLUE: "none"}
     assert frame.clocks == {RED: SeatClock(8000, "move", 1), BLUE: SeatClock(None, None, 0)}
+    from_1_2_server = dataclasses.replace(wire, view={**wire.view, "commitments": wire.commitments}, commitments=None)
+    assert typed(from_1_2_server) == frame, "a 1.2 server's commitments, in the view, read the same"
 
 
 def test_every_engine_event_of_whole_games_reads_back_as_itself():

@@ -13,8 +13,8 @@ from protocol import messages as m
 from server import games
 from server import room as room_module
 from server.app import ArbiterServer
-from server.games import AtonGame
 from server.config import Limits, ServerConfig
+from server.games import AtonGame
 
 from .players import Recorder, matched_pair
 
