@@ -27,8 +27,9 @@ class Event:
         """The version of this event that ``viewer`` (None: a spectator) may receive."""
         return self
 
-    def to_dict(self) -> dict:
-        data: dict = {"type": self.kind}
+    def to_dict(self) -> dict[str, Any]:
+        """The plain form sent to clients: ``type`` and the fields, players named."""
+        data: dict[str, Any] = {"type": self.kind}
         for name in _field_names(type(self)):
             value = getattr(self, name)
             if isinstance(value, Player):

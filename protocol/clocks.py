@@ -21,7 +21,7 @@ class TimeControl:
     grace: float
     max_strikes: int = 3
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, float | int]:
         return asdict(self)
 
 

@@ -12,7 +12,7 @@ another implementation.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Protocol, TypeVar
 
 from aton.errors import IllegalMove
@@ -68,11 +68,11 @@ class HostedGame(Protocol[S, M]):
         """RefusedMove if ``move`` is not legal for ``seat`` now; nothing changes (a sealed
         move is checked when it is opened and played once every seat's is)."""
 
-    def play(self, seat: S, move: M) -> list[object]:
+    def play(self, seat: S, move: M) -> Sequence[object]:
         """Play ``move`` for ``seat``: the events it caused; RefusedMove (and nothing
         changed) if it is not legal now."""
 
-    def events_for(self, events: list[object], receivers: Iterable[S | None]) -> dict[S | None, list[dict]]:
+    def events_for(self, events: Sequence[object], receivers: Iterable[S | None]) -> dict[S | None, list[dict]]:
         """The events as each receiver (a seat, or None: a spectator) may see them, as maps."""
 
     def view(self, seat: S | None) -> dict:
@@ -81,7 +81,7 @@ class HostedGame(Protocol[S, M]):
     def default_move(self, seat: S) -> M:
         """The move played (or sealed) for ``seat`` when its time runs out."""
 
-    def forfeit(self, seat: S, termination: Termination) -> list[object]:
+    def forfeit(self, seat: S, termination: Termination) -> Sequence[object]:
         """End the game against ``seat`` (time or abandoning); return the events."""
 
     @property
@@ -162,8 +162,8 @@ class AtonGame:
             raise RefusedMove(str(exc)) from None
         raise RefusedMove(f"{move} is not a legal move now")
 
-    def play(self, seat: Player, move: Move) -> list[object]:
-        events: list[object] = []
+    def play(self, seat: Player, move: Move) -> list[Event]:
+        events: list[Event] = []
         try:
             self.state.play(seat, move, events)
         except IllegalMove as exc:
@@ -171,7 +171,8 @@ class AtonGame:
         self.history.add(seat, move)
         return events
 
-    def events_for(self, events: list[object], receivers: Iterable[Player | None]) -> dict[Player | None, list[dict]]:
+    def events_for(self, events: Sequence[object],
+                   receivers: Iterable[Player | None]) -> dict[Player | None, list[dict]]:
         # The arbiter announces each sealed commitment when it arrives, so the engine's
         # own "committed" events (emitted when the seals are applied) are left out.
         shown: list[Event] = [e for e in events if isinstance(e, Event) and not isinstance(e, Committed)]
@@ -195,8 +196,8 @@ class AtonGame:
             return commit_moves(self.state.hands[seat])[0]  # the hand in ascending order
         return self.state.legal_moves(seat, resign=False)[0]
 
-    def forfeit(self, seat: Player, termination: Termination) -> list[object]:
-        events: list[object] = []
+    def forfeit(self, seat: Player, termination: Termination) -> list[Event]:
+        events: list[Event] = []
         self.state.forfeit(seat, termination, events)
         return events
 

@@ -91,7 +91,7 @@ class LobbySection:
 @dataclass
 class OpenTable:
     table: int
-    host: "Connection"
+    host: Connection
     clock: str
     private: bool
     invite: str | None
@@ -103,19 +103,19 @@ class OpenTable:
 
 
 class Lobby:
-    def __init__(self, start_game: Callable[["Connection", "Connection", str, int | None, bool], None],
+    def __init__(self, start_game: Callable[[Connection, Connection, str, int | None, bool], None],
                  limits: Limits, reserved: tuple[str, ...] = ()) -> None:
         self._start_game = start_game
         self.limits = limits
         self.reserved = reserved  # names no player may take (``reserved_names``)
-        self.online: dict[str, "Connection"] = {}  # name -> connection
+        self.online: dict[str, Connection] = {}  # name -> connection
         self.looks_online: set[str] = set()  # what each name online looks like (``looks``)
         self.tables: dict[int, OpenTable] = {}  # every open table, private ones too
         self.invites: dict[str, int] = {}
-        self.queue: dict[str, "Connection"] = {}  # clock -> the one waiting connection
+        self.queue: dict[str, Connection] = {}  # clock -> the one waiting connection
         #: what subscribers see: players (status lobby, waiting, playing, watching), public tables and games
         self.sections = {name: LobbySection(name) for name in m.LOBBY_SECTIONS}
-        self.subscribers: set["Connection"] = set()
+        self.subscribers: set[Connection] = set()
 
     # ------------------------------------------------------------------ presence
 
@@ -131,7 +131,7 @@ class Lobby:
             name = with_suffix(wanted, f"-{n}")
         return name
 
-    def arrive(self, conn: "Connection") -> None:
+    def arrive(self, conn: Connection) -> None:
         self.online[conn.name] = conn
         self.looks_online.add(looks(conn.name))
         self._put("players", conn.name, {"name": conn.name, "kind": conn.kind, "status": "lobby"})
@@ -139,7 +139,7 @@ class Lobby:
             self.subscribers.add(conn)
             conn.deliver(self.snapshot())
 
-    def depart(self, conn: "Connection") -> None:
+    def depart(self, conn: Connection) -> None:
         self.subscribers.discard(conn)
         self._withdraw(conn)
         if self.online.get(conn.name) is conn:
@@ -193,7 +193,7 @@ class Lobby:
 
     # ------------------------------------------------------------------ tables
 
-    def create_table(self, conn: "Connection", table_id: int, clock: str, private: bool) -> OpenTable:
+    def create_table(self, conn: Connection, table_id: int, clock: str, private: bool) -> OpenTable:
         self._withdraw(conn)
         invite = None
         if private:
@@ -206,26 +206,26 @@ class Lobby:
             self._put("tables", table_id, table.entry())
         return table
 
-    def join_table(self, conn: "Connection", table_id: int) -> None:
+    def join_table(self, conn: Connection, table_id: int) -> None:
         table = self.tables.get(table_id)
         if table is None or table.private:
             raise ProtocolError(ErrorCode.NOT_FOUND, f"there is no open public table {table_id}")
         self._sit_down(conn, table)
 
-    def join_invite(self, conn: "Connection", code: str) -> None:
+    def join_invite(self, conn: Connection, code: str) -> None:
         table_id = self.invites.get(code.upper())
         if table_id is None or table_id not in self.tables:
             raise ProtocolError(ErrorCode.NOT_FOUND, f"no open table has the invite code {code!r}")
         self._sit_down(conn, self.tables[table_id])
 
-    def _sit_down(self, conn: "Connection", table: OpenTable) -> None:
+    def _sit_down(self, conn: Connection, table: OpenTable) -> None:
         if table.host is conn:
             raise ProtocolError(ErrorCode.NOT_ALLOWED, "you cannot join your own table")
         self._withdraw(conn)
         self._close_table(table)
         self._start_game(table.host, conn, table.clock, table.table, table.private)
 
-    def quick_match(self, conn: "Connection", clock: str) -> bool:
+    def quick_match(self, conn: Connection, clock: str) -> bool:
         """Pair with the waiting player, or wait.  True when a game started."""
         waiting = self.queue.get(clock)
         if waiting is conn:
@@ -239,11 +239,11 @@ class Lobby:
         self._start_game(waiting, conn, clock, None, False)
         return True
 
-    def leave(self, conn: "Connection") -> None:
+    def leave(self, conn: Connection) -> None:
         self._withdraw(conn)
         self.set_status(conn.name, "lobby")
 
-    def _withdraw(self, conn: "Connection") -> None:
+    def _withdraw(self, conn: Connection) -> None:
         """Close the connection's open table and take it out of the queue."""
         for table in [t for t in self.tables.values() if t.host is conn]:
             self._close_table(table)
@@ -258,7 +258,7 @@ class Lobby:
 
     # ------------------------------------------------------------------ games
 
-    def game_changed(self, room: "Room") -> None:
+    def game_changed(self, room: Room) -> None:
         """Keep the lobby's entry of a game in step (only real changes are broadcast)."""
         if room.game.is_over:
             self._pop("games", room.game_id)

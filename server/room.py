@@ -219,7 +219,7 @@ class Room:
             for seat, held in self.seats.items()
         }
 
-    def _visible(self, game_events: list[object]) -> dict[GameSeat | None, list[dict]]:
+    def _visible(self, game_events: Sequence[object]) -> dict[GameSeat | None, list[dict]]:
         """The game's events as each seat may see them; None: everyone else's copy."""
         return self.game.events_for(game_events, [None, *self.seats])
 
