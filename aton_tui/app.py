@@ -9,9 +9,10 @@ also runs the server itself (``aton`` and ``aton host``).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -340,7 +341,8 @@ class AtonApp(App):
     def join_table(self, table: int) -> None:
         self.run_worker(self.send(m.JoinTable(table=table)))
 
-    def watch(self, game: int) -> None:
+    def watch_game(self, game: int) -> None:
+        """Ask to watch ``game`` (a name of its own: Textual's ``watch`` follows reactive attributes)."""
         self.run_worker(self.send(m.Watch(game=game)))
 
     def lobby_page(self, section: str, offset: int) -> None:
@@ -366,16 +368,17 @@ class AtonApp(App):
         if action in MACHINE_ACTIONS:
             return not self.launch.hosted
         playing = model is not None and model.seat is not None
+        over = model is not None and model.is_over
         if action == "rematch":
-            return playing and model.is_over
+            return playing and over
         if action == "resign":
-            return playing and not model.is_over
+            return playing and not over
         if action == "save_record":
             return model is not None and not self.launch.hosted
         if action == "back_to_game":
-            return model is not None and not model.is_over and self._game_screen() is None
+            return model is not None and not over and self._game_screen() is None
         if action in ("play_bot", "quick_match", "new_table", "join_invite"):
-            return not (playing and not model.is_over)  # one game at a time
+            return not (playing and not over)  # one game at a time
         if action == "leave_queue":
             return bool(self.lobby_notice)
         return True
@@ -486,7 +489,7 @@ class AtonApp(App):
             self.record_paths[request] = path
 
     def _save_record(self, frame: m.GameRecordReply) -> None:
-        path = self.record_paths.pop(frame.reply_to, None)
+        path = None if frame.reply_to is None else self.record_paths.pop(frame.reply_to, None)
         if path is None:
             return
         try:

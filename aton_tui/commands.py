@@ -7,8 +7,12 @@ from __future__ import annotations
 
 from functools import partial
 
+from textual.app import App
 from textual.command import DiscoveryHit, Hit, Hits, Provider
-from textual.dom import DOMNode
+from textual.screen import Screen
+
+#: Where an action of the palette runs.
+ActionTarget = App[object] | Screen[object]
 
 #: (title, help, where the action lives: "app" or "screen", action name)
 COMMANDS = (
@@ -34,10 +38,10 @@ MACHINE_ACTIONS = frozenset({"screenshot", "suspend_process"})
 
 
 class AtonCommands(Provider):
-    def _available(self) -> list[tuple[str, str, DOMNode, str]]:
+    def _available(self) -> list[tuple[str, str, ActionTarget, str]]:
         found = []
         for title, help_text, where, action in COMMANDS:
-            target: DOMNode = self.app if where == "app" else self.screen
+            target: ActionTarget = self.app if where == "app" else self.screen
             if hasattr(target, f"action_{action}") and target.check_action(action, ()) is not False:
                 found.append((title, help_text, target, action))
         return found

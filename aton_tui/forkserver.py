@@ -42,6 +42,7 @@ then ends its children's process groups (SIGTERM, SIGKILL after a second).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import errno
 import fcntl
 import gc
@@ -54,7 +55,7 @@ import sys
 import tempfile
 import termios
 import traceback
-from typing import Callable
+from collections.abc import Callable, Sequence
 
 from protocol import handoff
 from protocol.handoff import PR_SET_NAME, PR_SET_PDEATHSIG, prctl
@@ -72,20 +73,22 @@ def client_main(args: list[str]) -> int:
 
 def warm_up() -> None:
     """Import what every client needs (and nothing that connects or holds state)."""
-    import aton_tui.app  # noqa: F401  Textual, Rich, the protocol, every screen
-    import aton_tui.cli  # noqa: F401
-    import aton_tui.local_server  # noqa: F401
-    import aton_tui.settings  # noqa: F401
     # what a client imports later, on its way to the first frame (measured): shared if imported here
     import rich._emoji_codes  # noqa: F401
-    import textual.drivers.headless_driver  # noqa: F401
-    import textual.drivers.linux_driver  # noqa: F401
-    import textual.layouts.factory  # noqa: F401
-    import textual.layouts.horizontal  # noqa: F401
-    import textual.layouts.stream  # noqa: F401
-    import textual.pilot  # noqa: F401
+    import textual.drivers.headless_driver
+    import textual.drivers.linux_driver
+    import textual.layouts.factory
+    import textual.layouts.horizontal
+    import textual.layouts.stream
+    import textual.pilot
     import textual.scrollbar  # noqa: F401
     from rich._unicode_data._versions import VERSIONS
+
+    # the client itself: Textual, Rich, the protocol, every screen
+    import aton_tui.app
+    import aton_tui.cli
+    import aton_tui.local_server
+    import aton_tui.settings  # noqa: F401
 
     # the newest table, which a client loads unless UNICODE_VERSION says otherwise (imported,
     # not loaded: rich.cells caches its choice, made from the environment, in the child)
@@ -126,9 +129,8 @@ class ClientLauncher:
             if self.wake_r in events:
                 self._drain_wakeups()
                 self.reap()
-            if self.sock.fileno() in events and not self.stopping:
-                if not self.receive():
-                    break  # the gateway is gone (or closed us): end of file
+            if self.sock.fileno() in events and not self.stopping and not self.receive():
+                break  # the gateway is gone (or closed us): end of file
         self.shutdown()
 
     def receive(self) -> bool:
@@ -186,7 +188,7 @@ class ClientLauncher:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         return pid
 
-    def send(self, message: handoff.HandoffMessage, fds: list[int] = ()) -> None:
+    def send(self, message: handoff.HandoffMessage, fds: Sequence[int] = ()) -> None:
         try:
             socket.send_fds(self.sock, [message.encode()], list(fds))
         except OSError as exc:
@@ -211,10 +213,8 @@ class ClientLauncher:
                 self.children.discard(pid)
             if ended is None:
                 continue
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
             self._reaped(*os.waitpid(pid, 0))
         while True:  # orphans of our children's children (we are their subreaper)
             try:
@@ -234,10 +234,8 @@ class ClientLauncher:
         """The gateway is gone or stopping: end every child's process group and reap it."""
         for sig in (signal.SIGTERM, signal.SIGKILL):
             for pid in self.children:
-                try:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(pid, sig)
-                except (ProcessLookupError, PermissionError):
-                    pass
             poller = select.poll()
             poller.register(self.wake_r, select.POLLIN)
             deadline = KILL_GRACE if sig == signal.SIGTERM else 5.0
@@ -274,10 +272,8 @@ class ClientLauncher:
         except SystemExit as exc:
             code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
         except BaseException:
-            try:
+            with contextlib.suppress(BaseException):
                 traceback.print_exc()
-            except BaseException:
-                pass
             code = 1
         finally:
             try:
@@ -293,15 +289,20 @@ def fresh_process_state(args: list[str]) -> None:
     (made for the fork server's /dev/null), argv, and caches of the environment."""
     old = sys.__stdout__
     encoding, errors = (old.encoding, old.errors) if old is not None else ("utf-8", "strict")
-    sys.stdin = sys.__stdin__ = open(0, "r", encoding=encoding, errors=errors, closefd=False)
-    sys.stdout = sys.__stdout__ = open(1, "w", buffering=1, encoding=encoding, errors=errors, closefd=False)
-    sys.stderr = sys.__stderr__ = open(2, "w", buffering=1, encoding=encoding, errors="backslashreplace",
-                                       closefd=False)
+    # The process's standard streams, open as long as it lives (no context manager), and its
+    # __std*__ ones too, which typeshed calls final: a forked client is what must replace them.
+    sys.stdin = sys.__stdin__ = open(  # type: ignore[misc]  # noqa: SIM115
+        0, encoding=encoding, errors=errors, closefd=False)
+    sys.stdout = sys.__stdout__ = open(  # type: ignore[misc]  # noqa: SIM115
+        1, "w", buffering=1, encoding=encoding, errors=errors, closefd=False)
+    sys.stderr = sys.__stderr__ = open(  # type: ignore[misc]  # noqa: SIM115
+        2, "w", buffering=1, encoding=encoding, errors="backslashreplace", closefd=False)
     sys.argv = ["aton", *args]
     tempfile.tempdir = None
-    rich = sys.modules.get("rich")
-    if rich is not None:
-        rich._console = None
+    if "rich" in sys.modules:
+        import rich
+
+        rich._console = None  # its global console, made for the fork server's streams
 
 
 def serve(fd: int, entry: Entry = client_main, warm: Callable[[], None] = warm_up) -> None:

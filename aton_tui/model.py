@@ -38,7 +38,7 @@ class GameModel:
     events: list[Numbered] = field(default_factory=list)
 
     @classmethod
-    def from_state(cls, frame: GameStateFrame, now: float) -> "GameModel":
+    def from_state(cls, frame: GameStateFrame, now: float) -> GameModel:
         return cls(game=frame.game, seat=frame.seat, players=dict(frame.players), options=dict(frame.options),
                    version=frame.version, view=frame.view, commitments=frame.commitments, clocks=frame.clocks,
                    clocks_at=now, events=list(frame.log))

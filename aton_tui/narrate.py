@@ -9,7 +9,7 @@ red 1, blue 3"), so that a round reads like a story rather than a dump.
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from aton import events as E
 from aton.board import LAYOUT, describe_temples

@@ -12,8 +12,8 @@ player can commit again.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from protocol import messages as m
 from protocol.client import Client, ServerError

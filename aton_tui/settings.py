@@ -21,7 +21,7 @@ class Settings:
     path: Path | None = None  # where to keep them (None: not kept)
 
     @classmethod
-    def load(cls, path: Path) -> "Settings":
+    def load(cls, path: Path) -> Settings:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):

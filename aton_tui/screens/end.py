@@ -42,7 +42,8 @@ class EndScreen(ModalScreen[None]):
         with Vertical(classes="dialog-box"):
             yield Label(headline(self.outcome, self.seat), classes="dialog-title", id="headline", markup=False)
             yield Label(result_sentence(self.outcome), classes="dialog-text", markup=False)
-            yield Label(f"Final score:  ● Red {red}  —  ■ Blue {blue}", classes="dialog-text", id="final-score", markup=False)
+            yield Label(f"Final score:  ● Red {red}  —  ■ Blue {blue}", classes="dialog-text", id="final-score",
+                        markup=False)
             yield Label("", classes="dialog-hint", id="rematch-note", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 if self.can_rematch:

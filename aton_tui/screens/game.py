@@ -7,7 +7,8 @@ hand it lets you arrange come from the decision the server sent.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -96,7 +97,7 @@ class GameScreen(Screen):
         self.early: list[GameEvent] = []  # events that came before that
 
     @property
-    def aton(self) -> "AtonApp":
+    def aton(self) -> AtonApp:
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
@@ -237,7 +238,7 @@ class GameScreen(Screen):
 
     def _decision_line(self, decision) -> str:
         model, view = self.model, self.model.view
-        if model.is_over:
+        if view.outcome is not None:
             return "Game over. " + result_sentence(view.outcome) + "  (e: result, l: lobby)"
         if self.sent is not None:
             return "Sending…"
@@ -414,6 +415,7 @@ class GameScreen(Screen):
 
     def _end_screen(self) -> EndScreen:
         view = self.model.view
+        assert view.outcome is not None, "the end screen shows a finished game"
         self.end_screen = EndScreen(view.outcome, self.model.seat,
                                     (view.red.score, view.blue.score), can_rematch=self.model.seat is not None,
                                     can_save=self.aton.check_action("save_record", ()) is True)
@@ -458,7 +460,8 @@ class GameScreen(Screen):
         if action == "seal":
             return self._committing() and self.query_one(CommitPanel).draft.complete
         if action == "exchange":
-            return self._committing() and self.model.decision.can_exchange
+            decision = self.model.decision
+            return self._committing() and decision is not None and decision.can_exchange
         if action in ("temple", "cursor", "choose"):
             return self._choosing()
         if action == "skip":

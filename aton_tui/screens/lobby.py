@@ -54,7 +54,7 @@ class LobbyScreen(Screen):
         self.pages_shown: dict[str, int] = {}  # list -> the offset of the page it shows
 
     @property
-    def aton(self) -> "AtonApp":
+    def aton(self) -> AtonApp:
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
@@ -144,7 +144,7 @@ class LobbyScreen(Screen):
     def action_watch(self) -> None:
         game = self._selected("games")
         if game is not None:
-            self.aton.watch(game)
+            self.aton.watch_game(game)
 
     def _focused_window(self) -> tuple[str, SectionWindow] | None:
         """The lobby section whose list has the focus, and the client's window on it."""

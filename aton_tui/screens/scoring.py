@@ -69,10 +69,12 @@ class ScoringScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box wide"):
-            yield Label(f"Scoring round · the Kingdom of the Dead holds {self.dead} stones", classes="dialog-title", markup=False)
+            yield Label(f"Scoring round · the Kingdom of the Dead holds {self.dead} stones", classes="dialog-title",
+                        markup=False)
             yield Breakdown(self.categories)
             red, blue = self.scores
-            yield Label(f"Scores now: red {red}, blue {blue}.  The Kingdom's stones go back to the supplies.", markup=False)
+            yield Label(f"Scores now: red {red}, blue {blue}.  The Kingdom's stones go back to the supplies.",
+                        markup=False)
             yield Button("Continue (Enter)", variant="primary", id="continue")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

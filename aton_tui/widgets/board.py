@@ -51,7 +51,7 @@ class Geometry:
     left: int
 
     @classmethod
-    def fit(cls, width: int, height: int) -> "Geometry":
+    def fit(cls, width: int, height: int) -> Geometry:
         rows_height = height - TITLE_LINES
         if rows_height >= 3 * 3 + 2:
             tile_h, row_gap = 3, 1

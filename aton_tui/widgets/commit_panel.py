@@ -103,8 +103,8 @@ class CommitPanel(Widget):
         for i, label in enumerate(LABELS):
             labels.append(label[: w - 1].ljust(w), label_style)
             slots.append_text(self._slot(i, w))
-            value = self.draft.slots[i]
-            gloss = meaning(i, value, self.first_round) if value is not None else ""
+            card = self.draft.slots[i]
+            gloss = meaning(i, card, self.first_round) if card is not None else ""
             meanings.append(gloss[: w - 1].ljust(w), self.get_component_rich_style("commit--meaning"))
         return Text("\n").join([hand, labels, slots, meanings])
 

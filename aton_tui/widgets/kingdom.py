@@ -25,7 +25,8 @@ class Kingdom(Widget):
             if place == KINGDOM_CAPACITY:
                 line.append("│ ", self.get_component_rich_style("kingdom--note"))
             if place < len(stones):
-                line.append(SEAT_SYMBOL[stones[place]] + " ", self.get_component_rich_style(f"kingdom--{stones[place]}"))
+                owner = stones[place]
+                line.append(SEAT_SYMBOL[owner] + " ", self.get_component_rich_style(f"kingdom--{owner}"))
             else:
                 line.append("○ ", self.get_component_rich_style("kingdom--empty"))
         total = len(stones)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from rich.text import Text
 from textual.reactive import reactive
@@ -86,7 +86,7 @@ class PlayersPanel(Widget):
             line.append(" ")
         exchange = "used" if row.exchange_used else "⇄ ready"
         values = (str(row.supply), str(row.deck), str(row.discard), exchange)
-        for (_, width), value in zip(COLUMNS, values):
+        for (_, width), value in zip(COLUMNS[:-1], values, strict=True):  # the last, time, is the clock
             line.append(value.rjust(width))
         line.append_text(self._clock(row))
         return line

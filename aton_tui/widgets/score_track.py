@@ -22,7 +22,7 @@ class ScoreTrack(Widget):
 
     def render(self) -> Text:
         length = max(11, min(2 * WINNING_SCORE + 1, self.size.width - LABEL_WIDTH - 4))
-        lines = [self._line(seat, score, length) for seat, score in zip(PLAYERS, self.scores)]
+        lines = [self._line(seat, score, length) for seat, score in zip(PLAYERS, self.scores, strict=True)]
         return Text("\n").join(lines)
 
     def _line(self, seat: Player, score: int, length: int) -> Text:
