@@ -34,7 +34,7 @@ from .screens.dialogs import Choice, Choices, Confirm, Prompt
 from .screens.game import GameScreen
 from .screens.help import HelpScreen
 from .screens.lobby import LobbyScreen
-from .session import NotConnected, Received, Session, Status
+from .session import NotConnected, Received, ServerConnection, Session, Status
 from .settings import Settings
 from .themes import DARK_BOARD, THEMES
 from .widgets.notice import Notice
@@ -102,7 +102,7 @@ class AtonApp(App):
         self.wall_clock = wall_clock
         self.lobby = LobbyModel()
         self.model: GameModel | None = None
-        self.session: Session | None = None
+        self.session: ServerConnection | None = None
         self.local = LocalServer(launch.serve, launch.port, launch.db_path) if launch.serve else None
         self.status = Status("connecting")
         self.started = False
@@ -145,10 +145,10 @@ class AtonApp(App):
         resume = self.launch.resume
         if resume is None and self.sessions is not None:
             resume = self.sessions.token(self._server_key())
-        self.session = Session(self.launch.host, port, self.launch.name, resume=resume,
-                               on_frame=lambda frame: self.post_message(Frame(frame)),
-                               on_status=lambda status: self.post_message(StatusChanged(status)))
-        await self.session.run()
+        session = self.session = Session(self.launch.host, port, self.launch.name, resume=resume,
+                                         on_frame=lambda frame: self.post_message(Frame(frame)),
+                                         on_status=lambda status: self.post_message(StatusChanged(status)))
+        await session.run()
 
     def _server_key(self) -> str:
         """Which server this is, for the saved session tokens: our own by its database."""

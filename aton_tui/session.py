@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from protocol import messages as m
 from protocol.client import Client, ServerError
@@ -36,6 +37,21 @@ class Status:
 
 class NotConnected(Exception):
     """A request was made while the connection is down."""
+
+
+class ServerConnection(Protocol):
+    """What the app asks of its connection to a server: a ``Session`` (or a test's stand-in)."""
+
+    @property
+    def welcome(self) -> m.Welcome | None: ...
+
+    async def send(self, msg: m.Message) -> int | None: ...
+
+    async def commit(self, game: int, cards: tuple[int, ...]) -> int | None: ...
+
+    def has_sealed(self, game: int) -> bool: ...
+
+    async def close(self) -> None: ...
 
 
 class Session:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Awaitable, Callable
 
 from textual.pilot import Pilot
 from textual.widget import Widget
 
+from aton.views import Decision
 from aton_tui.app import AtonApp
+from aton_tui.model import GameModel
 from aton_tui.screens.end import EndScreen
 from aton_tui.screens.game import GameScreen
 from aton_tui.screens.scoring import ScoringScreen
@@ -28,6 +30,26 @@ async def wait_until(pilot: Pilot, condition: Callable[[], bool], timeout: float
 
 def game_screen(app: AtonApp) -> GameScreen | None:
     return next((s for s in app.screen_stack if isinstance(s, GameScreen)), None)
+
+
+def screen_of(app: AtonApp) -> GameScreen:
+    """The game screen, once there is one."""
+    screen = game_screen(app)
+    assert screen is not None, "no game screen"
+    return screen
+
+
+def model_of(app: AtonApp) -> GameModel:
+    """The app's game, once there is one."""
+    assert app.model is not None, "no game yet"
+    return app.model
+
+
+def decision_of(app: AtonApp) -> Decision:
+    """The decision this player faces now."""
+    decision = model_of(app).decision
+    assert decision is not None, "no decision to make"
+    return decision
 
 
 def my_turn(app: AtonApp) -> bool:
@@ -60,9 +82,10 @@ def square_offset(board: Board, square: tuple[int, int]) -> tuple[int, int]:
     return geo.temple_x(temple) + column * (geo.tile_w + 1) + 1, geo.row_y(row)
 
 
-async def play_to_the_end(pilot: Pilot, act: Callable[[Pilot, AtonApp], object]) -> dict:
+async def play_to_the_end(pilot: Pilot, act: Callable[[Pilot, AtonApp], Awaitable[object]]) -> dict:
     """Answer every decision with ``act`` until the end screen shows; counts of what happened."""
-    app: AtonApp = pilot.app  # type: ignore[assignment]
+    app = pilot.app
+    assert isinstance(app, AtonApp)
     seen = {"commits": 0, "squares": 0, "scorings": 0}
     deadline = time.monotonic() + GAME_TIMEOUT
     while not isinstance(app.screen, EndScreen):
@@ -71,7 +94,7 @@ async def play_to_the_end(pilot: Pilot, act: Callable[[Pilot, AtonApp], object])
         if isinstance(app.screen, EndScreen):
             break
         kind = "scorings" if isinstance(app.screen, ScoringScreen) else \
-            "commits" if app.model.decision.kind == "commit" else "squares"
+            "commits" if decision_of(app).kind == "commit" else "squares"
         seen[kind] += 1
         await act(pilot, app)
         await pilot.pause()

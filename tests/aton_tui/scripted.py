@@ -63,10 +63,11 @@ class ScriptedGame:
         """The arbiter announces blue's sealed commitment (not applied yet)."""
         self._publish([{"type": "committed", "player": "blue"}], sealed=("blue",))
 
-    def _cards(self, seat: Player) -> tuple[int, ...]:
+    def _cards(self, seat: Player) -> tuple[int, int, int, int]:
         cards = list(self.game.view(seat)["decision"]["hand"])
         self.rng.shuffle(cards)
-        return tuple(cards)
+        c1, c2, c3, c4 = cards
+        return c1, c2, c3, c4
 
     def commit_round(self) -> None:
         """Red seals too; both commitments are opened and played (blue's first, as sealed)."""
@@ -146,7 +147,8 @@ class FramesApp(AtonApp):
         super().__init__(Launch(name="Ada"), quiet_settings(**settings),
                          clock=lambda: FROZEN_NOW, wall_clock=lambda: 1_700_000_000.0)
         self.frames = frames
-        self.session = RecordingSession()  # type: ignore[assignment]
+        self.recording = RecordingSession()
+        self.session = self.recording
 
     async def _run(self) -> None:
         self.post_message(StatusChanged(Status("connected", "scripted")))

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from protocol import messages as m
-from server.app import ArbiterServer
-from server.config import ServerConfig
 from aton_tui.app import AtonApp, Launch
 from aton_tui.screens.dialogs import Prompt
 from aton_tui.widgets.game_log import GameLog
+from protocol import messages as m
+from server.app import ArbiterServer
+from server.config import ServerConfig
 
 from ..server.players import Recorder
 from .conftest import quiet_settings
-from .driving import game_screen, wait_until
+from .driving import game_screen, screen_of, wait_until
 
 
 def log_text(app: AtonApp) -> str:
-    log = game_screen(app).query_one(GameLog)
+    log = screen_of(app).query_one(GameLog)
     return "\n".join("".join(segment.text for segment in line) for line in log.lines)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from unittest.mock import patch
 
 from textual.coordinate import Coordinate
 from textual.widgets import DataTable, Label
@@ -20,7 +21,7 @@ from protocol.client import Client
 
 from ..server.players import matched_pair, public_games
 from .conftest import quiet_settings
-from .driving import game_screen, wait_until
+from .driving import game_screen, model_of, wait_until
 from .test_session import bob_plays
 
 
@@ -43,7 +44,7 @@ async def test_an_open_table_appears_live_and_enter_joins_it(server):
         await wait_until(pilot, lambda: rows(app, "players") == 2, what="bea among the players")
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game")
-        assert app.model.seat in (RED, BLUE) and app.model.name(app.model.opponent) == "bea"
+        assert model_of(app).seat in (RED, BLUE) and model_of(app).name(model_of(app).opponent) == "bea"
         await bea.close()
 
 
@@ -58,9 +59,9 @@ async def test_a_game_in_progress_can_be_watched(server):
         app.screen.query_one("#games", DataTable).focus()
         await pilot.press("w")
         await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), what="the watched game")
-        assert app.model.seat is None and app.model.decision is None
+        assert model_of(app).seat is None and model_of(app).decision is None
         players = asyncio.gather(bob_plays(a), bob_plays(b))
-        await wait_until(pilot, lambda: app.model.view.round >= 2, timeout=20, what="the game to go on")
+        await wait_until(pilot, lambda: model_of(app).view.round >= 2, timeout=20, what="the game to go on")
         players.cancel()
         await pilot.press("ctrl+l")  # back to the lobby: we stop watching
         await wait_until(pilot, lambda: game_screen(app) is None and app.model is None)
@@ -77,14 +78,14 @@ async def test_a_bot_game_starts_from_the_lobby_dialog(server):
         await pilot.press("left")  # strength: normal (the default) → easy, which thinks inline
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), what="the bot game")
-        assert app.model.name(app.model.opponent) == "Bot (easy)"
+        assert model_of(app).name(model_of(app).opponent) == "Bot (easy)"
 
 
 async def test_a_lost_connection_shows_a_banner_and_the_game_resumes(embedded_app):
     app = embedded_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: game_screen(app) is not None and app.model.decision is not None)
-        game = app.model.game
+        await wait_until(pilot, lambda: game_screen(app) is not None and model_of(app).decision is not None)
+        game = model_of(app).game
         banner = app.screen.query_one("#banner")
         shown: list[tuple[bool, str]] = []  # what the banner showed each time it changed
         show = app._banner
@@ -99,7 +100,7 @@ async def test_a_lost_connection_shows_a_banner_and_the_game_resumes(embedded_ap
         assert shown[0][0] and "reconnecting" in shown[0][1]
         await wait_until(pilot, lambda: app.status.state == "connected" and not banner.has_class("-shown"),
                          what="the reconnection")
-        assert app.model.game == game and app.model.decision is not None
+        assert model_of(app).game == game and model_of(app).decision is not None
 
 
 async def test_a_burst_of_lobby_updates_is_drawn_once(server):
@@ -107,17 +108,18 @@ async def test_a_burst_of_lobby_updates_is_drawn_once(server):
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen) and rows(app, "players") == 1,
                          what="the lobby")
-        drawn = []
-        original = app.screen.refresh_lists
-        app.screen.refresh_lists = lambda lobby: (drawn.append(len(lobby.players)), original(lobby))
-        others = await asyncio.gather(*(Client.connect("127.0.0.1", server.port, name=f"p{n}", lobby=False)
-                                        for n in range(12)))
-        try:
-            await wait_until(pilot, lambda: rows(app, "players") == 13, what="twelve arrivals drawn")
-            assert 1 <= len(drawn) <= 4, f"twelve arrivals were drawn {len(drawn)} times"
-        finally:
-            for other in others:
-                await other.close()
+        screen = app.screen
+        assert isinstance(screen, LobbyScreen)
+        with patch.object(screen, "refresh_lists", wraps=screen.refresh_lists) as drawing:
+            others = await asyncio.gather(*(Client.connect("127.0.0.1", server.port, name=f"p{n}", lobby=False)
+                                            for n in range(12)))
+            try:
+                await wait_until(pilot, lambda: rows(app, "players") == 13, what="twelve arrivals drawn")
+                drawn = drawing.call_count
+                assert 1 <= drawn <= 4, f"twelve arrivals were drawn {drawn} times"
+            finally:
+                for other in others:
+                    await other.close()
 
 
 async def test_watching_a_game_in_progress_tells_its_story_so_far(server):
@@ -133,7 +135,7 @@ async def test_watching_a_game_in_progress_tells_its_story_so_far(server):
                          what="the game screen")
         log = "\n".join("".join(s.text for s in line) for line in app.screen.query_one(GameLog).lines)
         assert "── Round 2 ──" in log and "── Round 3 ──" in log, log
-        assert app.model.seat is None
+        assert model_of(app).seat is None
 
 
 async def test_a_lobby_of_800_games_shows_a_page_and_turns_to_the_others(server):
@@ -164,5 +166,5 @@ async def test_a_lobby_of_800_games_shows_a_page_and_turns_to_the_others(server)
         assert first_game() == newest[50]
         await pilot.press("down", "enter")  # the second game of the page
         await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), what="the watched game")
-        assert app.model is not None and (app.model.game, app.model.seat) == (newest[51], None)
+        assert app.model is not None and (model_of(app).game, model_of(app).seat) == (newest[51], None)
         assert all(len(window.entries) <= HELD for window in app.lobby.sections.values())

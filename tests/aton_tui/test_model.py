@@ -4,6 +4,7 @@ The model takes frames as the session hands them over: decoded (``typed``).
 """
 
 import dataclasses
+from collections.abc import Callable
 
 from aton.players import BLUE, RED
 from aton_tui.lobby_model import HELD, LobbyModel
@@ -14,9 +15,10 @@ from protocol.game_frames import typed
 from .scripted import ScriptedGame, red_to
 
 
-def played(until=red_to("place", round_at_least=2)) -> ScriptedGame:
+def played(until: Callable[[ScriptedGame], bool] | None = None) -> ScriptedGame:
+    """A scripted game played until ``until`` (by default: red to place in round 2 or later)."""
     script = ScriptedGame()
-    script.play_until(until)
+    script.play_until(until or red_to("place", round_at_least=2))
     return script
 
 
@@ -26,7 +28,7 @@ def test_updates_in_order_bring_the_model_to_the_last_view():
     for update in script.updates:
         assert model.advance(typed(update), now=1.0) is not None
     assert model.version == script.version
-    assert model.view.round == 2 and model.decision.kind == "place"
+    assert model.view.round == 2 and model.decision is not None and model.decision.kind == "place"
     assert [e.version for e in model.events] == list(range(1, script.version + 1))
 
 
@@ -67,7 +69,7 @@ def test_a_resync_adds_the_events_of_its_log_that_were_missed_and_only_those():
 def test_after_sealing_there_is_nothing_to_decide_until_the_next_round():
     script = ScriptedGame()
     model = GameModel.from_state(typed(script.first), 0.0)
-    assert model.decision.kind == "commit"
+    assert model.decision is not None and model.decision.kind == "commit"
     sealed = m.Update(game=12, version=1, events=({"type": "committed", "player": "red", "version": 1},),
                       view=script.first.view, clocks=script.first.clocks,
                       commitments={"red": "sealed", "blue": "none"})

@@ -13,14 +13,24 @@ from aton_tui.screens.scoring import ScoringScreen
 from aton_tui.widgets.board import Board
 from aton_tui.widgets.commit_panel import HAND_LABEL, CommitPanel
 
-from .driving import click_content, game_screen, my_turn, play_to_the_end, square_offset, wait_until
+from .driving import (
+    click_content,
+    decision_of,
+    game_screen,
+    model_of,
+    my_turn,
+    play_to_the_end,
+    screen_of,
+    square_offset,
+    wait_until,
+)
 
 
 async def by_keys(pilot: Pilot, app: AtonApp) -> None:
     if isinstance(app.screen, ScoringScreen):
         await pilot.press("enter")
         return
-    decision = app.model.decision
+    decision = decision_of(app)
     if decision.kind == "commit":
         # the hand in reverse order: 4 3 2 1 on cartouches 1-4, typed as digits
         await pilot.press(*(str(v) for v in sorted(decision.hand, reverse=True)), "enter")
@@ -32,8 +42,8 @@ async def by_clicks(pilot: Pilot, app: AtonApp) -> None:
     if isinstance(app.screen, ScoringScreen):
         await pilot.click("#continue")
         return
-    decision = app.model.decision
-    screen = game_screen(app)
+    decision = decision_of(app)
+    screen = screen_of(app)
     if decision.kind == "commit":
         panel = screen.query_one(CommitPanel)
         for _ in range(3):  # always the first card left; the fourth goes on by itself
@@ -49,11 +59,11 @@ async def test_a_whole_game_by_keys(embedded_app):
     app = embedded_app()
     async with app.run_test(size=(80, 24)) as pilot:
         seen = await play_to_the_end(pilot, by_keys)
-        assert app.model.is_over
+        assert model_of(app).is_over
         assert seen["commits"] >= 2 and seen["squares"] >= 4
         end = app.screen
         assert isinstance(end, EndScreen)
-        assert str(app.model.view.red.score) in str(end.query_one("#final-score").render())
+        assert str(model_of(app).view.red.score) in str(end.query_one("#final-score").render())
         await pilot.press("l")  # back to the lobby
         await wait_until(pilot, lambda: game_screen(app) is None, what="the lobby")
 
@@ -62,7 +72,7 @@ async def test_a_whole_game_by_mouse(embedded_app):
     app = embedded_app(auto_forced=False)
     async with app.run_test(size=(100, 30)) as pilot:
         seen = await play_to_the_end(pilot, by_clicks)
-        assert app.model.is_over
+        assert model_of(app).is_over
         assert seen["commits"] >= 2 and seen["squares"] >= 4
 
 
@@ -72,5 +82,5 @@ async def test_the_default_bot_thinks_in_a_worker_process(embedded_app):
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: my_turn(app), timeout=30, what="the first commit")
         await by_keys(pilot, app)
-        await wait_until(pilot, lambda: app.model.view.round == 2 or app.model.view.red.cartouches[0] is not None,
+        await wait_until(pilot, lambda: (view := model_of(app).view).round == 2 or view.red.cartouches[0] is not None,
                          timeout=60, what="the bot's commitment")

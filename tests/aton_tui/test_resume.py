@@ -10,7 +10,7 @@ from aton_tui.saved_sessions import MAX_SERVERS, SavedSessions
 from server.store import Store
 
 from .conftest import quiet_settings
-from .driving import game_screen, wait_until
+from .driving import decision_of, game_screen, model_of, wait_until
 
 
 def tokens_file(tmp_path) -> SavedSessions:
@@ -48,11 +48,11 @@ async def test_starting_aton_again_takes_back_the_unfinished_game(tmp_path):
     sessions = tokens_file(tmp_path)
     first = bot_game_app(tmp_path, sessions)
     async with first.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: first.model is not None and first.model.decision is not None,
+        await wait_until(pilot, lambda: first.model is not None and model_of(first).decision is not None,
                          what="the first game")
-        game, seat = first.model.game, first.model.seat
-        await pilot.press(*(str(v) for v in sorted(first.model.decision.hand)), "enter")
-        await wait_until(pilot, lambda: first.model.view.round == 1 and first.model.view.phase != "commit",
+        game, seat = model_of(first).game, model_of(first).seat
+        await pilot.press(*(str(v) for v in sorted(decision_of(first).hand)), "enter")
+        await wait_until(pilot, lambda: model_of(first).view.round == 1 and model_of(first).view.phase != "commit",
                          what="the first round's reveal")
         await first.action_quit()
 
@@ -60,9 +60,9 @@ async def test_starting_aton_again_takes_back_the_unfinished_game(tmp_path):
     async with second.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: second.model is not None and game_screen(second) is not None,
                          what="the game taken back")
-        assert (second.model.game, second.model.seat) == (game, seat)
+        assert (model_of(second).game, model_of(second).seat) == (game, seat)
         await pilot.pause(0.3)
-        assert second.model.game == game, "no new game was started"
+        assert model_of(second).game == game, "no new game was started"
         await second.action_quit()
     store = Store(tmp_path / "aton.db")
     try:

@@ -15,7 +15,7 @@ from aton_tui.screens.scoring import ScoringScreen
 from aton_tui.widgets.players import PlayersPanel
 from protocol import messages as m
 
-from .driving import wait_until
+from .driving import model_of, wait_until
 from .scripted import FramesApp, ScriptedGame, red_to
 
 
@@ -36,7 +36,7 @@ async def test_number_keys_arrange_the_hand_and_enter_seals_it():
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, drawn(app, script))
         await pilot.press(str(hand[3]), str(hand[0]), str(hand[2]), "enter")
-        assert app.session.sent == [("commit", 12, (hand[3], hand[0], hand[2], hand[1]))]
+        assert app.recording.sent == [("commit", 12, (hand[3], hand[0], hand[2], hand[1]))]
 
 
 async def test_the_exchange_asks_first():
@@ -45,9 +45,9 @@ async def test_the_exchange_asks_first():
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, drawn(app, script))
         await pilot.press("x")
-        assert isinstance(app.screen, Confirm) and app.session.sent == []
+        assert isinstance(app.screen, Confirm) and app.recording.sent == []
         await pilot.press("y")
-        await wait_until(pilot, lambda: app.session.sent == [m.Exchange(game=12, id=None)])
+        await wait_until(pilot, lambda: app.recording.sent == [m.Exchange(game=12, id=None)])
 
 
 async def test_cartouches_turn_over_one_by_one_and_space_skips_the_rest():
@@ -58,7 +58,7 @@ async def test_cartouches_turn_over_one_by_one_and_space_skips_the_rest():
     app = FramesApp(script.frames, reveal_delay=60.0)  # the next card would turn in a minute
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, drawn(app, script))
-        assert app.model.view.blue.cartouches[0] is not None
+        assert model_of(app).view.blue.cartouches[0] is not None
         assert blue_cartouches(app)[0] == "back"
         await pilot.press("space")
         assert blue_cartouches(app)[:2] == ["up", "up"]
@@ -76,7 +76,7 @@ async def test_a_forced_square_is_chosen_by_itself_when_the_setting_is_on():
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_until(pilot, drawn(app, script))
             await pilot.pause(0.8)
-            assert app.session.sent == expected
+            assert app.recording.sent == expected
 
 
 async def test_the_game_is_saved_from_the_end_screen(tmp_path):
@@ -92,8 +92,8 @@ async def test_the_game_is_saved_from_the_end_screen(tmp_path):
         await wait_until(pilot, lambda: isinstance(app.screen, Prompt))
         app.screen.query_one(Input).value = str(tmp_path / "game.json")
         await pilot.press("enter")
-        await wait_until(pilot, lambda: m.GetRecord(game=12, id=None) in app.session.sent)
-        request = len(app.session.sent)  # the scripted session numbers requests by position
+        await wait_until(pilot, lambda: m.GetRecord(game=12, id=None) in app.recording.sent)
+        request = len(app.recording.sent)  # the scripted session numbers requests by position
         record = {"format": "aton-record/1", "seed": 9, "moves": [], "meta": {"game": 12}}
         app.post_message(Frame(m.GameRecordReply(game=12, record=record, reply_to=request)))
         await wait_until(pilot, lambda: (tmp_path / "game.json").exists())
@@ -106,7 +106,7 @@ async def test_lost_frames_are_made_good_by_one_sync():
     first, _, *later = script.updates  # the second update never arrives
     app = FramesApp([script.first, first, *later])
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: app.session.sent, what="a sync")
+        await wait_until(pilot, lambda: bool(app.recording.sent), what="a sync")
         await pilot.pause(0.2)
-        assert app.session.sent == [m.Sync(game=12)]
-        assert app.model.version == first.version  # nothing after the gap was taken
+        assert app.recording.sent == [m.Sync(game=12)]
+        assert model_of(app).version == first.version  # nothing after the gap was taken

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Callable, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 from aton.game import Phase
 from aton_tui.session import Received, Session, Status
 from protocol import messages as m
 from protocol.client import Client
 from protocol.game_frames import GameStateFrame, UpdateFrame
-
 
 R = TypeVar("R", bound=Received)
 

@@ -10,12 +10,11 @@ from __future__ import annotations
 import pytest
 
 from aton import RED, Outcome, Termination
-from protocol import messages as m
-
 from aton_tui.screens.end import EndScreen
 from aton_tui.screens.game import GameScreen
 from aton_tui.screens.lobby import LobbyScreen
 from aton_tui.screens.scoring import ScoringScreen
+from protocol import messages as m
 
 from .driving import wait_until
 from .scripted import FramesApp, ScriptedGame, just_scored, red_to
@@ -45,7 +44,7 @@ def shown(screen_type: type, version: int | None = None):
     async def run_before(pilot) -> None:
         app = pilot.app
         await wait_until(pilot, lambda: isinstance(app.screen, screen_type) and (
-            version is None or (app.model is not None and app.model.version == version)), what=screen_type)
+            version is None or (app.model is not None and app.model.version == version)), what=screen_type.__name__)
         await pilot.pause()
     return run_before
 

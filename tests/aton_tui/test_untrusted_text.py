@@ -16,7 +16,7 @@ from server.config import ServerConfig
 
 from ..server.players import Recorder
 from .conftest import quiet_settings
-from .driving import game_screen, wait_until
+from .driving import game_screen, model_of, wait_until
 from .test_chat import log_text
 
 CLICKABLE_NAME = "[@click=app.resign]bo[/]"  # 24 characters, a valid name
@@ -46,8 +46,8 @@ async def test_names_chat_and_server_messages_are_shown_literally_and_run_nothin
     try:
         async with app.run_test(size=(120, 40)) as pilot:
             bob = await Recorder.connect(srv.port, CLICKABLE_NAME, kind="human")
-            await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen)
-                             and any(CLICKABLE_NAME in text for text in cell_texts(app.screen.query_one("#players", DataTable))),
+            await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen) and any(
+                CLICKABLE_NAME in text for text in cell_texts(app.screen.query_one("#players", DataTable))),
                              what="bob in ann's lobby, his name as he typed it")
 
             await bob.send(m.CreateTable(clock="relaxed"))
@@ -65,9 +65,10 @@ async def test_names_chat_and_server_messages_are_shown_literally_and_run_nothin
             await pilot.click(top_bar, offset=(shown(top_bar).index(CLICKABLE_NAME) + 2, 0))
             await pilot.pause(0.2)
             await bob.send(m.Chat(game=bob.game, text=STYLED_CHAT))
-            await wait_until(pilot, lambda: squeezed(STYLED_CHAT) in squeezed(log_text(app)), what="bob's chat line, literally")
+            await wait_until(pilot, lambda: squeezed(STYLED_CHAT) in squeezed(log_text(app)),
+                             what="bob's chat line, literally")
             await bob.until(lambda f: any(e["type"] == "chat" for e in f.events), kind=m.Update)
-            assert not app.model.is_over, "clicking the opponent's name must not resign"
+            assert not model_of(app).is_over, "clicking the opponent's name must not resign"
             assert not any(isinstance(f, m.Update) and any(e["type"] in ("resigned", "game_over") for e in f.events)
                            for f in bob.frames)
     finally:
