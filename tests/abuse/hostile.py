@@ -29,6 +29,7 @@ from protocol import messages as m
 from protocol.errors import ProtocolError
 from protocol.framing import HEADER, MAX_FRAME_BYTES, MAX_REQUEST_BYTES, FrameBuffer, decode_payload, encode_payload
 from protocol.messages import PROTOCOL_VERSION, Direction
+from server.lobby import INVITE_ALPHABET
 
 #: Source addresses of the hostile connections: loopback only, several "attackers".
 HOSTILE_SOURCES = tuple(f"127.0.0.{i}" for i in range(2, 10))
@@ -172,9 +173,6 @@ class HostilePeer:
 
 # --------------------------------------------------------------------------- what goes in the frames
 
-INVITE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1")
-
-
 def undecodable(rng: random.Random) -> bytes:
     """A payload that is not one msgpack map of strings (or not msgpack at all)."""
     choices: list[Callable[[], bytes]] = [
@@ -185,7 +183,7 @@ def undecodable(rng: random.Random) -> bytes:
         lambda: msgpack.packb("ping"),
         lambda: msgpack.packb(None),
         lambda: msgpack.packb({1: 2, 3: 4}),  # keys that are not strings
-        lambda: b"\x91" * rng.randint(500, 20000) + b"\xc0",  # nested arrays, deeper than any stack
+        lambda: b"\x91" * rng.randint(500, MAX_REQUEST_BYTES - 1) + b"\xc0",  # nested deeper than any stack
         lambda: b"\xdd\xff\xff\xff\xff",  # an array announcing 4 billion items
         lambda: b"\xdf\xff\xff\xff\xff",  # a map announcing 4 billion pairs
         lambda: b"\x81\xa4type\xa2\xff\xfe",  # a string that is not UTF-8
@@ -197,7 +195,7 @@ def undecodable(rng: random.Random) -> bytes:
 
 
 WRONG_VALUES: tuple[object, ...] = ("x", "", -1, 0, 2**53 + 1, 2**63, 2**64 - 1, -2**63, 1.5, float("nan"), True, None,
-                [], {}, [1] * 300, b"\x00" * 40, "a" * 3000, {"type": "ping"})
+                [], {}, [1] * 300, b"\x00" * 40, "a" * 1500, {"type": "ping"})
 
 #: A well-formed example of every client message the hostile clients bend.
 SHAPES: dict[str, dict] = {
