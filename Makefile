@@ -12,10 +12,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-test: $(STAMP)
+# The tests, after the linter and the type checker: CI fails on any of them.
+test: check
 	$(BIN)/python -m pytest -q
 
-# The type checker and the linter; both read their settings from pyproject.toml.
+# The linter and the type checker; both read their settings from pyproject.toml.
 check: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy

@@ -227,6 +227,7 @@ class _Mover:
         decision = view.get("decision")
         if decision is None:
             return
+        assert self.seat is not None  # a decision is a seated player's
         if decision["kind"] == "commit":
             if commitments[self.seat] != "none" or self.c.has_sealed(self.game):
                 return

@@ -98,6 +98,12 @@ class NetworkBot:
         self._last_frame: GameStateFrame | UpdateFrame | None = None  # of our game, last received
         self._syncing: int | None = None  # the request id of the sync sent for our game after reconnecting
 
+    @property
+    def _session(self) -> Client:
+        """The connection to the server, there once ``play`` has reached it."""
+        assert self.client is not None, "play() reaches the server first"
+        return self.client
+
     async def play(self, games: int) -> list[GameResult]:
         """Play ``games`` games to their end; returns their results."""
         await self._reach_server(first_wait=False)
@@ -105,13 +111,13 @@ class NetworkBot:
             await self._seek_game()
             while len(self.results) < games:
                 try:
-                    frame = typed(await self.client.recv())
+                    frame = typed(await self._session.recv())
                 except UNREACHABLE:
                     await self._reconnect()
                     continue
                 await self._handle(frame, more_wanted=len(self.results) + 1 < games)
         finally:
-            await self.client.close()
+            await self._session.close()
         return self.results
 
     # ------------------------------------------------------------------ connection
@@ -156,18 +162,19 @@ class NetworkBot:
         await self._reach_server(first_wait=True)
         self._answered = self._awaiting = None  # the fresh game_state is the truth now
         if self._game is None:
-            if not self.client.welcome.games:  # (a game that started as the connection failed comes now)
+            welcome = self._session.welcome
+            if not (welcome and welcome.games):  # (a game that started as the connection failed comes now)
                 await self._seek_game()
         else:  # a game that ended while we were away is not resumed: ask for it
-            self._syncing = await self.client.send(m.Sync(game=self._game))
+            self._syncing = await self._session.send(m.Sync(game=self._game))
 
     async def _seek_game(self) -> None:
         if self.invite:
-            await self.client.send(m.JoinInvite(code=self.invite))
+            await self._session.send(m.JoinInvite(code=self.invite))
         elif self.table:
-            await self.client.send(m.JoinTable(table=self.table))
+            await self._session.send(m.JoinTable(table=self.table))
         else:
-            await self.client.send(m.QuickMatch(clock=self.clock))
+            await self._session.send(m.QuickMatch(clock=self.clock))
         self.invite = self.table = None  # later games: rematches or quick matches
 
     # ------------------------------------------------------------------ frames
@@ -214,17 +221,17 @@ class NetworkBot:
             return  # (a view sent before the server had our last move may be stale)
         seat = view.viewer
         assert seat is not None  # a decision is a player's
-        if decision.kind == "commit" and (frame.commitments.get(seat) != "none" or self.client.has_sealed(game)):
+        if decision.kind == "commit" and (frame.commitments.get(seat) != "none" or self._session.has_sealed(game)):
             return  # committed already; the client opens it when the server asks
         self._answered = (game, frame.version)
         move = self.strategy.choose(view)
         if isinstance(move, Commit):
-            self._awaiting = await self.client.commit(game, move.cards)
+            self._awaiting = await self._session.commit(game, move.cards)
         elif isinstance(move, Exchange):
-            self._awaiting = await self.client.send(m.Exchange(game=game))
+            self._awaiting = await self._session.send(m.Exchange(game=game))
         elif isinstance(move, (Remove, Place)):
             kind = m.Remove if isinstance(move, Remove) else m.Place
-            self._awaiting = await self.client.send(kind(game=game, temple=move.temple, square=move.square))
+            self._awaiting = await self._session.send(kind(game=game, temple=move.temple, square=move.square))
 
     async def _finish(self, frame: GameStateFrame | UpdateFrame, more_wanted: bool) -> None:
         view = frame.view

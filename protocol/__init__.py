@@ -9,7 +9,17 @@ from .framing import MAX_FRAME_BYTES, FrameBuffer, decode_payload, encode_frame,
 from .messages import CATALOGUE, PROTOCOL_MAJOR, PROTOCOL_VERSION, Direction, Message, parse
 
 __all__ = [
-    "CATALOGUE", "Direction", "ErrorCode", "FrameBuffer", "MAX_FRAME_BYTES", "Message",
-    "PROTOCOL_MAJOR", "PROTOCOL_VERSION", "ProtocolError",
-    "decode_payload", "encode_frame", "parse", "read_payload",
+    "CATALOGUE",
+    "MAX_FRAME_BYTES",
+    "PROTOCOL_MAJOR",
+    "PROTOCOL_VERSION",
+    "Direction",
+    "ErrorCode",
+    "FrameBuffer",
+    "Message",
+    "ProtocolError",
+    "decode_payload",
+    "encode_frame",
+    "parse",
+    "read_payload",
 ]

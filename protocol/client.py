@@ -9,14 +9,15 @@ commitments say ``awaiting_open``), so a caller just calls ``commit(game, cards)
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 from dataclasses import dataclass
-from typing import Self, TypeVar
+from typing import Any, Self, TypeVar
 
+from . import messages as m
 from .commitment import seal
 from .framing import MAX_FRAME_BYTES, decode_payload, encode_frame, read_payload
 from .messages import PROTOCOL_VERSION, Direction, Message, parse
-from . import messages as m
 
 M = TypeVar("M", bound=Message)
 
@@ -65,8 +66,10 @@ class Client:
         return client
 
     async def _greet(self, timeout: float) -> None:
+        hello = self._hello
+        assert hello is not None, "connect() makes the hello before greeting"
         try:
-            await self.send(self._hello)
+            await self.send(hello)
             reply = await self.recv(timeout)
             if isinstance(reply, m.Error):
                 raise ServerError(reply)
@@ -76,7 +79,7 @@ class Client:
             await self.close()
             raise
         self.welcome = reply
-        self._hello = dataclasses.replace(self._hello, resume=reply.resume, name=reply.name)
+        self._hello = dataclasses.replace(hello, resume=reply.resume, name=reply.name)
 
     async def reconnect(self, host: str, port: int, timeout: float = 10.0) -> None:
         """Open a new connection and resume this session (seats and sealed commitments kept).
@@ -99,13 +102,12 @@ class Client:
 
     async def send(self, msg: Message) -> int | None:
         """Send a message; a request without an id gets the next one, which is returned."""
-        request_id = None
-        if any(f.name == "id" for f in dataclasses.fields(msg)):
-            request_id = getattr(msg, "id")
-            if request_id is None:
-                request_id = self._next_id
-                self._next_id += 1
-                msg = dataclasses.replace(msg, id=request_id)
+        request_id: int | None = getattr(msg, "id", None)  # requests have an id field, others none
+        if request_id is None and any(f.name == "id" for f in dataclasses.fields(msg)):
+            request_id = self._next_id
+            self._next_id += 1
+            numbered: dict[str, Any] = {"id": request_id}
+            msg = dataclasses.replace(msg, **numbered)
         self.writer.write(encode_frame(msg.to_wire()))
         await self.writer.drain()
         return request_id
@@ -170,7 +172,5 @@ class Client:
 
     async def close(self) -> None:
         self.writer.close()
-        try:
+        with contextlib.suppress(ConnectionError, OSError):
             await self.writer.wait_closed()
-        except (ConnectionError, OSError):
-            pass

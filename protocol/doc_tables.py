@@ -16,9 +16,10 @@ import argparse
 import inspect
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .errors import ERROR_MEANINGS, ErrorCode
 from .events import ARBITER_EVENTS

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class ErrorCode(str, Enum):
+class ErrorCode(StrEnum):
     """The stable error codes of the protocol (docs/protocol.md lists their meaning)."""
 
     BAD_FRAME = "bad_frame"  # not a msgpack map, or undecodable bytes

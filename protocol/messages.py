@@ -9,15 +9,19 @@ encode.  docs/protocol.md's message tables are generated from these classes
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
-from enum import Enum
-from typing import Annotated, Any, ClassVar
+from enum import StrEnum
+from typing import Annotated, Any, ClassVar, TypeVar
 
 from .clocks import TIME_CONTROLS
 from .errors import ErrorCode, ProtocolError
 from .names import NAME_CHARS
-from .schema import (Binary, Bool, Int, Items, ListOf, OneOf, Optional, Record, Spec, Text, build, declared_fields,
-                     shown)
+from .schema import Binary, Bool, Int, Items, ListOf, OneOf, Optional, Record, Spec, Text, build, declared_fields, shown
+
+#: A map whose layout is documented elsewhere (a view, an event, the clocks), and a list of them.
+Map = dict[str, Any]
+Maps = tuple[Map, ...]
 
 PROTOCOL_MAJOR = 1
 PROTOCOL_MINOR = 3
@@ -39,7 +43,7 @@ COMMITMENTS_BESIDE_THE_VIEW = 3
 COMMITMENTS = Record("per seat: none, sealed, awaiting_open or opened; see 'Sealed cartouches'")
 
 
-class Direction(str, Enum):
+class Direction(StrEnum):
     CLIENT = "client → server"
     SERVER = "server → client"
 
@@ -51,7 +55,7 @@ class Message:
     TYPE: ClassVar[str] = ""
     DIRECTION: ClassVar[Direction]
 
-    def to_wire(self) -> dict:
+    def to_wire(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.TYPE}
         for f in fields(self):
             value = getattr(self, f.name)
@@ -60,13 +64,15 @@ class Message:
         return data
 
 
+M = TypeVar("M", bound=Message)
+
 CATALOGUE: dict[Direction, dict[str, type[Message]]] = {d: {} for d in Direction}
 
 
-def message(type_name: str, direction: Direction):
+def message(type_name: str, direction: Direction) -> Callable[[type[M]], type[M]]:
     """Register a message class under its wire name and direction."""
 
-    def register(cls: type[Message]) -> type[Message]:
+    def register(cls: type[M]) -> type[M]:
         cls.TYPE = type_name
         cls.DIRECTION = direction
         declared_fields(cls)  # a field without its Spec fails here, at import
@@ -103,11 +109,11 @@ def request_id(data: Any) -> int | None:
     return None
 
 
-def _client(type_name: str):
+def _client(type_name: str) -> Callable[[type[M]], type[M]]:
     return message(type_name, Direction.CLIENT)
 
 
-def _server(type_name: str):
+def _server(type_name: str) -> Callable[[type[M]], type[M]]:
     return message(type_name, Direction.SERVER)
 
 
@@ -137,7 +143,7 @@ class Welcome(Message):
     session: Annotated[str, Text(1, 64)]
     resume: Annotated[str, Text(16, 64)]
     name: Annotated[str, NAME]
-    limits: Annotated[dict, Record("frame_bytes, messages_per_second, chat_chars, handshake_seconds")]
+    limits: Annotated[Map, Record("frame_bytes, messages_per_second, chat_chars, handshake_seconds")]
     reply_to: Annotated[int | None, REQUEST_ID] = None
     #: Unfinished games this session holds a seat in (since 1.1), at most ``WELCOME_GAMES``
     #: of them: a ``game_state`` follows for each (and for any beyond those listed), so a
@@ -218,9 +224,9 @@ class Lobby(Message):
     says how many entries each section has in all, and ``get_lobby_page`` asks for the others.
     """
 
-    players: Annotated[tuple, Items("player entries: name, kind, status", LOBBY_ENTRIES)]
-    tables: Annotated[tuple, Items("open tables: table, host, clock, private, waiting since", LOBBY_ENTRIES)]
-    games: Annotated[tuple, Items("games in progress: game, red, blue, round, scores, clock", LOBBY_ENTRIES)]
+    players: Annotated[Maps, Items("player entries: name, kind, status", LOBBY_ENTRIES)]
+    tables: Annotated[Maps, Items("open tables: table, host, clock, private, waiting since", LOBBY_ENTRIES)]
+    games: Annotated[Maps, Items("games in progress: game, red, blue, round, scores, clock", LOBBY_ENTRIES)]
     #: How many entries each section has on the server (since 1.3).
     totals: Annotated[dict[str, int] | None,
                       Optional(Record("players, tables, games: the number of entries of each"))] = None
@@ -233,7 +239,7 @@ class LobbyUpdate(Message):
 
     section: Annotated[str, OneOf(LOBBY_SECTIONS)]
     op: Annotated[str, OneOf(("add", "update", "remove"))]
-    item: Annotated[dict, Record("an entry of that section; for remove only its key")]
+    item: Annotated[Map, Record("an entry of that section; for remove only its key")]
 
 
 @_client("get_lobby_page")
@@ -255,7 +261,7 @@ class LobbyPage(Message):
     section: Annotated[str, OneOf(LOBBY_SECTIONS)]
     offset: Annotated[int, Int(0, MAX_ID)]
     total: Annotated[int, Int(0, MAX_ID)]
-    entries: Annotated[tuple[dict[str, Any], ...], Items("entries of that section, as in lobby", LOBBY_ENTRIES)]
+    entries: Annotated[Maps, Items("entries of that section, as in lobby", LOBBY_ENTRIES)]
     reply_to: Annotated[int | None, REQUEST_ID] = None
 
 
@@ -365,14 +371,14 @@ class GameState(Message):
     game: Annotated[int, GAME_ID]
     version: Annotated[int, Int(0, 2**53)]
     seat: Annotated[str | None, Optional(OneOf(SEATS))]
-    players: Annotated[dict, Record("red, blue: {name, kind, connected}")]
-    options: Annotated[dict, Record("the table's options: clock, private, time control")]
-    view: Annotated[dict, Record("the receiver's view, see 'The view'")]
-    clocks: Annotated[dict, Record("see 'Clocks and forfeits'")]
+    players: Annotated[Map, Record("red, blue: {name, kind, connected}")]
+    options: Annotated[Map, Record("the table's options: clock, private, time control")]
+    view: Annotated[Map, Record("the receiver's view, see 'The view'")]
+    clocks: Annotated[Map, Record("see 'Clocks and forfeits'")]
     reply_to: Annotated[int | None, REQUEST_ID] = None
     #: The game's latest events as this receiver may see them, oldest first (since 1.2):
     #: the story so far for a spectator who comes in, or what a player missed while away.
-    log: Annotated[tuple, Items("events, see 'Events'", LOG_EVENTS)] = ()
+    log: Annotated[Maps, Items("events, see 'Events'", LOG_EVENTS)] = ()
     #: This round's sealed commitments, per seat (since 1.3; a 1.2 client finds them in ``view``).
     commitments: Annotated[dict[str, str] | None, Optional(COMMITMENTS)] = None
 
@@ -388,9 +394,9 @@ class Update(Message):
 
     game: Annotated[int, GAME_ID]
     version: Annotated[int, Int(0, 2**53)]
-    events: Annotated[tuple, Items("events, see 'Events'", 4000)]
-    view: Annotated[dict, Record("the receiver's view, see 'The view'")]
-    clocks: Annotated[dict, Record("see 'Clocks and forfeits'")]
+    events: Annotated[Maps, Items("events, see 'Events'", 4000)]
+    view: Annotated[Map, Record("the receiver's view, see 'The view'")]
+    clocks: Annotated[Map, Record("see 'Clocks and forfeits'")]
     #: This round's sealed commitments, per seat (since 1.3; a 1.2 client finds them in ``view``).
     commitments: Annotated[dict[str, str] | None, Optional(COMMITMENTS)] = None
 
@@ -441,7 +447,7 @@ class GameRecordReply(Message):
     """A finished game's record: the ``aton-record/1`` document (docs/records.md) as a map."""
 
     game: Annotated[int, GAME_ID]
-    record: Annotated[dict, Record("an aton-record/1 document: format, seed, moves, meta", max_keys=16)]
+    record: Annotated[Map, Record("an aton-record/1 document: format, seed, moves, meta", max_keys=16)]
     reply_to: Annotated[int | None, REQUEST_ID] = None
 
 
@@ -461,7 +467,7 @@ class Open(Message):
     """Open your sealed commitment (when asked by the ``open_requested`` event)."""
 
     game: Annotated[int, GAME_ID]
-    cards: Annotated[tuple, ListOf(Int(1, 4), 4, 4)]
+    cards: Annotated[tuple[int, ...], ListOf(Int(1, 4), 4, 4)]
     nonce: Annotated[bytes, Binary(16, 64)]
     id: Annotated[int | None, REQUEST_ID] = None
 

@@ -225,7 +225,7 @@ class ListOf(Spec):
     min_len: int
     max_len: int
 
-    def check(self, value: Any, path: str) -> tuple:
+    def check(self, value: Any, path: str) -> tuple[Any, ...]:
         if not isinstance(value, (list, tuple)) or not self.min_len <= len(value) <= self.max_len:
             raise self.wrong(value, path)
         return tuple(self.item.check(v, f"{path}[{i}]") for i, v in enumerate(value))
@@ -258,7 +258,7 @@ class Record(Spec):
     doc: str
     max_keys: int = 64
 
-    def check(self, value: Any, path: str) -> dict:
+    def check(self, value: Any, path: str) -> dict[str, Any]:
         if not isinstance(value, dict) or len(value) > self.max_keys:
             raise self.wrong(value, path)
         return value
@@ -274,7 +274,7 @@ class Items(Spec):
     doc: str
     max_len: int
 
-    def check(self, value: Any, path: str) -> tuple:
+    def check(self, value: Any, path: str) -> tuple[dict[str, Any], ...]:
         if not isinstance(value, (list, tuple)) or len(value) > self.max_len:
             raise self.wrong(value, path)
         for i, item in enumerate(value):

@@ -54,7 +54,7 @@ async def bob_plays(client: Client) -> None:
         if decision is None:
             continue
         if decision["kind"] == "commit":
-            if msg.commitments[seat] == "none" and not client.has_sealed(msg.game):
+            if m.commitments_of(msg)[seat] == "none" and not client.has_sealed(msg.game):
                 await client.commit(msg.game, decision["hand"])
         else:
             temple, square = decision["squares"][0]

@@ -106,7 +106,7 @@ async def test_an_acknowledged_opening_survives_a_crash_before_the_other_opening
         openings[player.seat] = (cards, nonce)
         await player.send(m.Commit(game=player.game, digest=digest))
         await player.expect(m.Ack)
-    await red.until(lambda f: f.commitments["red"] == "awaiting_open", kind=m.Update)
+    await red.until(lambda f: m.commitments_of(f)["red"] == "awaiting_open", kind=m.Update)
     cards, nonce = openings["red"]
     await red.send(m.Open(game=red.game, cards=cards, nonce=nonce))
     await red.expect(m.Ack)  # the server promises that red's opening is stored

@@ -6,6 +6,7 @@ import ast
 import asyncio
 import inspect
 import random
+from collections.abc import Sequence
 
 from aton.game import GameState
 from aton.record import GameRecord, replay, summary
@@ -34,7 +35,7 @@ def walk(value):
         yield value
 
 
-def assert_nothing_hidden(frames: list[m.Message], receiver: str | None, seed: int) -> int:
+def assert_nothing_hidden(frames: Sequence[m.Message], receiver: str | None, seed: int) -> int:
     """Check, frame by frame, that ``receiver`` (None: a spectator) saw nothing before its reveal.
 
     Returns the number of game frames checked.
@@ -199,7 +200,7 @@ async def test_an_opening_that_does_not_match_its_commitment_is_refused(server):
     await red.send(m.Commit(game=red.game, digest=bytes(32)))  # a digest of nothing
     await red.expect(m.Ack)
     await blue.client.commit(blue.game, list(blue.view["decision"]["hand"]))
-    await red.until(lambda f: f.commitments["red"] == "awaiting_open", kind=m.Update)
+    await red.until(lambda f: m.commitments_of(f)["red"] == "awaiting_open", kind=m.Update)
     await red.send(m.Open(game=red.game, cards=tuple(hand), nonce=bytes(16)))
     error = await red.expect(m.Error)
     assert error.code == "commitment_mismatch"
@@ -354,4 +355,4 @@ async def test_the_view_is_the_engines_and_a_1_2_client_still_finds_the_commitme
             assert extra == ({"commitments"} if player is old else set()), (player.client.name, extra)
             if player is old:
                 assert frame.view["commitments"] == frame.commitments
-    assert any(f.commitments[old.seat] == "awaiting_open" for f in old.frames if isinstance(f, m.Update))
+    assert any(m.commitments_of(f)[old.seat] == "awaiting_open" for f in old.frames if isinstance(f, m.Update))

@@ -57,7 +57,9 @@ async def test_join_a_public_table(server):
     assert states[0].game == table
     assert states[0].options["clock"] == "relaxed"
     assert states[0].options["time_control"]["commit"] == 300
-    assert states[0].players[states[0].seat]["name"] == "hana"
+    host_seat = states[0].seat
+    assert host_seat is not None
+    assert states[0].players[host_seat]["name"] == "hana"
 
 
 async def test_a_private_table_is_hidden_and_joined_by_invite_code(server):

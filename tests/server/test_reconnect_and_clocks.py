@@ -188,12 +188,12 @@ async def test_a_resume_token_the_server_did_not_issue_is_refused(server, tmp_pa
     other.store.close()
 
 
-async def test_the_servers_own_tokens_resume_across_a_restart(tmp_path):
+async def test_the_servers_own_tokens_resume_across_a_restart(tmp_path, monkeypatch):
     """A token of the server's is its own however old, also when it holds no seat; and a token
     from before tokens were signed still takes back the seat it holds."""
     db = str(tmp_path / "aton.db")
     first = ArbiterServer(ServerConfig(port=0, db_path=db, game_seed=3))
-    first.tokens.issue = lambda: "from-an-older-server-0001"  # as tokens were before they were signed
+    monkeypatch.setattr(first.tokens, "issue", lambda: "from-an-older-server-0001")  # as before tokens were signed
     await first.start()
     player = await Client.connect("127.0.0.1", first.port, name="pat", lobby=False)
     await player.send(m.PlayBot(level="random", clock="relaxed"))
@@ -205,7 +205,8 @@ async def test_the_servers_own_tokens_resume_across_a_restart(tmp_path):
     try:
         back = await Client.connect("127.0.0.1", second.port, name="x", resume="from-an-older-server-0001",
                                     lobby=False)
-        assert back.welcome.games == (game,) and (await back.expect(m.GameState)).game == game
+        assert back.welcome is not None and back.welcome.games == (game,)
+        assert (await back.expect(m.GameState)).game == game
         idle = await Client.connect("127.0.0.1", second.port, name="idle", lobby=False)
         token = idle.resume_token
         await idle.close()
@@ -213,6 +214,6 @@ async def test_the_servers_own_tokens_resume_across_a_restart(tmp_path):
         second = ArbiterServer(ServerConfig(port=0, db_path=db))
         await second.start()
         again = await Client.connect("127.0.0.1", second.port, name="idle", resume=token, lobby=False)
-        assert again.resume_token == token and again.welcome.games == ()
+        assert again.welcome is not None and again.resume_token == token and again.welcome.games == ()
     finally:
         await second.stop()

@@ -48,7 +48,7 @@ async def test_every_accepted_opening_is_announced_to_everyone_by_an_opened_even
     first = await spectator.until(has_event("opened"), kind=m.Update)
     assert [e["type"] for e in first.events] == ["opened"]
     opener = first.events[0]["player"]
-    assert first.commitments[opener] == "opened"
+    assert m.commitments_of(first)[opener] == "opened"
     # ...and the second one in the update that applies both and reveals the cards
     second = await spectator.until(has_event("opened"), kind=m.Update)
     assert second.events[0] == {"type": "opened", "player": "blue" if opener == "red" else "red",

@@ -10,8 +10,8 @@ import pytest
 
 from server.config import SSHConfig
 from server.lobby import reserved_names
-from server.ssh.gateway import SSHGateway
 from server.resume_tokens import ResumeTokens
+from server.ssh.gateway import SSHGateway
 from server.ssh.identity import HOST_KEY_FILE, Identities, valid_name
 
 from .terminal import LOBBY, connect, open_terminal, server_fingerprint, sit_down_against_a_bot
