@@ -122,9 +122,10 @@ class NetworkBot:
 
     # ------------------------------------------------------------------ connection
 
-    async def _reach_server(self, first_wait: bool) -> None:
+    async def _reach_server(self, first_wait: bool) -> bool:
         """Connect, or resume with the token after a drop, trying again after each of the
-        ``backoff``'s waits; ConnectionError once they are spent."""
+        ``backoff``'s waits; ConnectionError once they are spent. True if this is a new
+        session: the first, or one that replaces a session the server no longer knows."""
         waits = self.backoff.delays()
         attempt = 0
         if first_wait:
@@ -132,14 +133,21 @@ class NetworkBot:
         while True:
             attempt += 1
             try:
+                fresh = self.client is None
                 if self.client is None:
                     self.client = await self._connect()
                 else:
                     await self.client.reconnect(self.host, self.port)
                 if attempt > 1:
                     log.info("reached %s:%s after %d attempts", self.host, self.port, attempt)
-                return
+                return fresh
             except ServerError as exc:
+                if exc.code == ErrorCode.UNKNOWN_SESSION.value:
+                    # The server does not know our token (a new database): its games are not
+                    # ours to resume; start a new session at once.
+                    log.warning("%s:%s no longer knows this session; starting a new one", self.host, self.port)
+                    self.client = None
+                    continue
                 if exc.code != ErrorCode.SERVER_FULL.value:
                     raise
                 problem = str(exc)
@@ -159,7 +167,8 @@ class NetworkBot:
 
     async def _reconnect(self) -> None:
         """Come back with the resume token: the server re-seats us and sends the game again."""
-        await self._reach_server(first_wait=True)
+        if await self._reach_server(first_wait=True):
+            self._game = None  # a new session holds no seat: the old game is lost to us
         self._answered = self._awaiting = None  # the fresh game_state is the truth now
         if self._game is None:
             welcome = self._session.welcome

@@ -102,10 +102,13 @@ async def test_a_bot_whose_connection_drops_mid_game_comes_back_and_finishes(ser
     assert results_a[0].outcome == results_b[0].outcome
 
 
-async def test_a_bot_whose_game_ended_and_left_the_server_while_it_was_away_plays_on(tmp_path):
+@pytest.mark.parametrize("new_database", [False, True], ids=["same database", "new database"])
+async def test_a_bot_whose_game_ended_and_left_the_server_while_it_was_away_plays_on(tmp_path, new_database):
     """Its game ended (the opponent resigned) while its network was down, and the server
     restarted meanwhile: the game is no longer in the server's memory, so its ``sync`` is
-    answered ``not_found``; the bot looks for its next game instead of waiting forever."""
+    answered ``not_found``; the bot looks for its next game instead of waiting forever.
+    With a new database the server does not know the bot's resume token either
+    (``unknown_session``): the bot starts a new session and plays on the same way."""
     db = str(tmp_path / "aton.db")
     first = ArbiterServer(ServerConfig(port=0, db_path=db))
     await first.start()
@@ -126,13 +129,16 @@ async def test_a_bot_whose_game_ended_and_left_the_server_while_it_was_away_play
     await bob.close()
     await first.stop()
 
-    second = ArbiterServer(ServerConfig(port=0, db_path=db))
+    elsewhere = tmp_path / "new"  # a new data directory: a new database and a new resume secret
+    elsewhere.mkdir()
+    second = ArbiterServer(ServerConfig(port=0, db_path=str(elsewhere / "aton.db") if new_database else db))
     await second.start()
     try:
         ada.port = second.port  # back online, after the restart
         carol = NetworkBot(make_strategy("random", seed=6), "127.0.0.1", second.port, name="carol")
         [result], _ = await asyncio.wait_for(asyncio.gather(playing, carol.play(1)), 30)
-        assert result.game != game and result.opponent == "carol"
+        assert result.opponent == "carol"  # a new game (a new database numbers its games from 1 again)
+        assert new_database or result.game != game
     finally:
         await second.stop()
 
