@@ -5,6 +5,9 @@ they may do (``legal_moves``); ``apply`` a move to get the next state and the
 events it caused; ``view`` gives what one player or a spectator may know.
 """
 
+#: This release of the whole project (pyproject.toml reads it from here).
+__version__ = "0.1.0"
+
 from .board import LAYOUT, SquareKind
 from .errors import IllegalMove, RecordError
 from .events import Event

@@ -19,6 +19,7 @@ import sys
 from aton.errors import RecordError
 from aton.record import GameRecord, replay, summary
 from aton.text import position_text
+from protocol import RELEASE
 from protocol.handoff import HOSTED_VARIABLE, RESUME_VARIABLE
 from protocol.messages import BOT_LEVELS, CLOCKS
 
@@ -71,6 +72,7 @@ def host_and_port(text: str) -> tuple[str, int]:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="aton", description="Aton in the terminal. With no command: "
                                      "play a bot at once, on a server inside this process.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {RELEASE}")
     name_help = "your name at the table (default: your login name)"
     parser.add_argument("--name", default=None, help=name_help)
     parser.add_argument("--level", choices=BOT_LEVELS, default="normal", help="the bot's strength (default normal)")
@@ -121,8 +123,19 @@ def play(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "replay":
-        return replay_command(args.file, args.json)
+        try:
+            return replay_command(args.file, args.json)
+        except BrokenPipeError:  # the reader stopped early (`aton replay … | head`): it had what it wanted
+            quiet_stdout()
+            return 0
     return play(args)
+
+
+def quiet_stdout() -> None:
+    """Point standard output at /dev/null, so that the interpreter's last flush at exit, into a
+    pipe nobody reads any more, raises nothing (the idiom of Python's ``signal`` documentation)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 if __name__ == "__main__":

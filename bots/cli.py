@@ -28,6 +28,7 @@ import json
 import os
 import sys
 
+from protocol import RELEASE
 from protocol.client import ServerError
 from protocol.messages import CLOCKS
 
@@ -126,6 +127,7 @@ def _list(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="aton-bot", description="Aton bots: tournaments in-process (and play over the network).")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {RELEASE}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     t = sub.add_parser("tournament", help="play strategy A against B in-process")

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import platformdirs
 
+from protocol import RELEASE
+
 from .app import ArbiterServer
 from .config import Limits, ServerConfig, SSHConfig, SSHLimits
 from .export import export_games
@@ -35,13 +37,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for a LAN)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})")
     parser.add_argument("--db", type=Path, default=None, help="SQLite database (default: in the user data dir)")
-    parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
+                        help="how much the log on standard error says: debug (also the libraries' detail), "
+                             "info (default: games started, SSH logins and sessions), warning or error "
+                             "(problems only)")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {RELEASE}")
     add_limit_arguments(parser)
     add_ssh_arguments(parser)
     commands = parser.add_subparsers(dest="command")
     export = commands.add_parser("export", help="write every stored game as an aton-record/1 file")
-    export.add_argument("--db", type=Path, required=True, dest="export_db")
-    export.add_argument("--out", type=Path, required=True)
+    export.add_argument("--db", type=Path, required=True, dest="export_db", metavar="PATH",
+                        help="the server's database (aton-server --db; by default aton.db in the user data dir)")
+    export.add_argument("--out", type=Path, required=True, metavar="DIR",
+                        help="the directory to write game-<id>.json into, one file per game (made if missing)")
     return parser
 
 
