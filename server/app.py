@@ -433,9 +433,18 @@ class ArbiterServer:
 
     def _game_over(self, room: Room) -> None:
         """A finished game counts no more, and stays in memory for rematches and records a while,
-        then only in the database."""
+        then only in the database; its players are back in the lobby (issue 13, defect 6)."""
         self.quotas.game_over(room.game_id)
         self.clock.call_later(self.config.finished_game_seconds, self._retire, room)
+        for held in room.seats.values():
+            player = held.participant
+            if isinstance(player, Connection) and not self._occupied_elsewhere(player):
+                self.lobby.set_status(player.name, "lobby")
+
+    def _occupied_elsewhere(self, conn: Connection) -> bool:
+        """Whether ``conn`` still plays a game that goes on, or waits for one to start."""
+        return conn in self._waiting() or any(room.seat_of(conn) is not None and not room.game.is_over
+                                              for room in self.rooms.values())
 
     def _retire(self, room: Room) -> None:
         if self.rooms.get(room.game_id) is room:

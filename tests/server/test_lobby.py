@@ -317,3 +317,43 @@ async def test_a_page_follows_its_section_while_games_start_and_end(server):
     await fan.send(m.GetLobbyPage(section="games"))
     page = await fan.expect(m.LobbyPage)
     assert page.total == 2 and red.game not in [g["game"] for g in page.entries]
+
+
+def statuses(snapshot: m.Lobby) -> dict[str, str]:
+    return {entry["name"]: entry["status"] for entry in snapshot.players}
+
+
+async def test_players_are_back_in_the_lobby_once_their_game_has_ended(server):
+    """Issue 13, defect 6: the lobby listed a player as "playing" after their game ended."""
+    host = await human(server.port, "hana", lobby=False)
+    guest = await human(server.port, "gus", lobby=False)
+    loner = await human(server.port, "pat", lobby=False)
+    await host.send(m.CreateTable())
+    await guest.send(m.JoinTable(table=(await host.expect(m.TableCreated)).table))
+    await asyncio.gather(host.expect(m.GameState), guest.expect(m.GameState))
+    await loner.send(m.PlayBot(level="random"))
+    await loner.expect(m.GameState)
+    during = statuses(await (await human(server.port, "wanda")).expect(m.Lobby))
+    assert (during["hana"], during["gus"], during["pat"]) == ("playing", "playing", "playing")
+
+    for player in (host, loner):
+        await player.send(m.Resign(game=player.game))
+    for player in (guest, loner):
+        await player.until(lambda f: f.view["winner"] is not None, kind=m.Update)
+    after = statuses(await (await human(server.port, "walt")).expect(m.Lobby))
+    assert (after["hana"], after["gus"], after["pat"]) == ("lobby", "lobby", "lobby")
+
+
+async def test_a_rematch_makes_its_players_playing_again(server):
+    host = await human(server.port, "hana", lobby=False)
+    guest = await human(server.port, "gus", lobby=False)
+    await host.send(m.CreateTable())
+    await guest.send(m.JoinTable(table=(await host.expect(m.TableCreated)).table))
+    await asyncio.gather(host.expect(m.GameState), guest.expect(m.GameState))
+    await host.send(m.Resign(game=host.game))
+    await guest.until(lambda f: f.view["winner"] is not None, kind=m.Update)
+    for player in (host, guest):
+        await player.send(m.Rematch(game=player.game, accept=True))
+    await asyncio.gather(host.expect(m.GameState), guest.expect(m.GameState))
+    now = statuses(await (await human(server.port, "wanda")).expect(m.Lobby))
+    assert (now["hana"], now["gus"]) == ("playing", "playing")
