@@ -33,8 +33,15 @@ class Termination(StrEnum):
         """A player gave the game up (resigned, ran out of time, left): the other one wins."""
         return self in FORFEITS
 
+    @property
+    def is_arbiter_decided(self) -> bool:
+        """No move ended the game: the arbiter did (time, abandoning); a record keeps it in
+        ``meta.result``, which ``aton.record.replay`` reads."""
+        return self in ARBITER_DECIDED
+
 
 FORFEITS = frozenset({Termination.RESIGN, Termination.TIME, Termination.ABANDONED})
+ARBITER_DECIDED = frozenset({Termination.TIME, Termination.ABANDONED})
 #: The wire's and the records' word for "nobody won" in a ``winner`` field.
 DRAW = "draw"
 

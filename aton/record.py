@@ -2,7 +2,8 @@
 
 A record holds the seed, optionally the starting decks (top card first), every
 move in order and free-form ``meta``.  ``replay`` rebuilds the game from it; a
-record may end mid-game.
+record may end mid-game.  A game the arbiter ended (on time, abandoned) ends with
+no move: ``meta.result`` says so, and ``replay`` ends the game there as it did.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from .errors import IllegalMove, RecordError
 from .game import GameState, new_game
 from .moves import Move, move_from_dict
 from .options import DEFAULT_RULES, Rules
+from .outcome import Outcome
 from .players import BLUE, PLAYERS, RED, Player, name_of
 
 FORMAT = "aton-record/1"
@@ -29,6 +31,11 @@ class GameRecord:
     moves: list[tuple[Player, Move]] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)  # free-form JSON
     rules: Rules = DEFAULT_RULES
+
+    @property
+    def result(self) -> Outcome | None:
+        """How the game ended, as ``meta.result`` says (None: it does not say)."""
+        return _result_of(self.meta)
 
     def add(self, player: Player, move: Move) -> None:
         self.moves.append((player, move))
@@ -86,18 +93,50 @@ class GameRecord:
                 moves.append((player, move_from_dict(entry)))
             except ValueError as exc:
                 raise RecordError(str(exc), move_index=i) from None
+        _result_of(meta)  # checked here, with the rest of the structure
         return cls(seed=seed, decks=decks, moves=moves, meta=dict(meta), rules=rules)
 
 
+def _result_of(meta: dict[str, Any]) -> Outcome | None:
+    """``meta.result``'s winner and reason (the rest of it is free-form); RecordError when it
+    is neither null nor a result."""
+    result = meta.get("result")
+    if result is None:
+        return None
+    if not isinstance(result, dict):
+        raise RecordError("meta.result must be an object or null")
+    try:
+        return Outcome.from_dict(result)
+    except ValueError as exc:
+        raise RecordError(f"meta.result: {exc}") from None
+
+
 def replay(record: GameRecord) -> GameState:
-    """The state after every move of ``record``; RecordError names the first illegal move."""
+    """The state after every move of ``record``, and after the forfeit that ``meta.result``
+    records when the arbiter ended the game (time, abandoned); RecordError names the first
+    illegal move, or says how ``meta.result`` contradicts the moves."""
     state, _ = new_game(record.seed, record.decks, record.rules)
     for i, (player, move) in enumerate(record.moves):
         try:
             state.play(player, move)
         except IllegalMove as exc:
             raise RecordError(f"{player} {move.to_dict()['move']}: {exc}", move_index=i) from None
+    result = record.result
+    if result is not None and state.outcome() is None and result.termination.is_arbiter_decided:
+        if result.winner is None:
+            raise RecordError(f"meta.result: a game lost on {result.termination} has a winner, not a draw")
+        state.forfeit(result.winner.other, result.termination)
+    if result is not None and state.outcome() != result:
+        ended = state.outcome()
+        moves_say = "leave the game unfinished" if ended is None else f"end it as {_told(ended)}"
+        raise RecordError(f"meta.result says the game ended as {_told(result)}, but its moves {moves_say}")
     return state
+
+
+def _told(outcome: Outcome) -> str:
+    """An outcome in a sentence: 'red won (time)', 'a draw (round_limit)'."""
+    who = "a draw" if outcome.winner is None else f"{outcome.winner} won"
+    return f"{who} ({outcome.termination})"
 
 
 def summary(state: GameState) -> dict[str, object]:

@@ -114,8 +114,41 @@ def test_a_record_may_end_in_the_middle_of_a_game():
     assert state.pending() == (RED,)
 
 
+def with_result(moves, winner, reason) -> dict:
+    return {**RECORD, "moves": moves, "meta": {"result": {"winner": winner, "reason": reason}}}
+
+
+@pytest.mark.parametrize("reason", ["time", "abandoned"])
+def test_a_game_the_arbiter_ended_replays_to_its_end_from_meta_result(reason):
+    """Issue 13, defect 7: no move ends a game lost on time or abandoned; ``meta.result`` does."""
+    state = replay(GameRecord.from_dict(with_result(MOVES[:4], "blue", reason)))
+    assert (summary(state)["phase"], summary(state)["winner"], summary(state)["reason"]) == ("over", "blue", reason)
+    assert state.owner(1, 0) is BLUE and state.round == 1  # the position is where the moves left it
+
+
+@pytest.mark.parametrize("moves, winner, reason, message", [
+    (MOVES[:4], "draw", "time", "meta.result: a game lost on time has a winner, not a draw"),
+    (MOVES[:4], "red", "points", "meta.result says the game ended as red won (points), but its moves leave "
+                                 "the game unfinished"),
+    (MOVES[:4], "blue", "resign", "meta.result says the game ended as blue won (resign), but its moves leave "
+                                  "the game unfinished"),
+    (MOVES, "red", "time", "meta.result says the game ended as red won (time), but its moves end it as "
+                           "blue won (resign)"),
+    (MOVES, "blue", "sulking", "meta.result: unknown reason 'sulking'"),
+])
+def test_a_result_the_moves_contradict_is_refused(moves, winner, reason, message):
+    with pytest.raises(RecordError) as refused:
+        replay(GameRecord.from_dict(with_result(moves, winner, reason)))
+    assert str(refused.value) == message
+
+
+def test_a_result_that_agrees_with_the_moves_is_accepted():
+    assert summary(replay(GameRecord.from_dict(with_result(MOVES, "blue", "resign")))) == SUMMARY
+
+
 @pytest.mark.parametrize("data, message", [
     ([], "a record must be a JSON object"),
+    ({**RECORD, "meta": {"result": "blue"}}, "meta.result must be an object or null"),
     ({**RECORD, "format": "aton-record/2"}, "format must be 'aton-record/1', got 'aton-record/2'"),
     ({**RECORD, "seed": "42"}, "seed must be an integer, got '42'"),
     ({**RECORD, "seed": True}, "seed must be an integer, got True"),
