@@ -23,6 +23,7 @@ from textual.timer import Timer
 from protocol import messages as m
 from protocol.events import RematchStarted
 from protocol.game_frames import GameStateFrame, UpdateFrame
+from server.clock import Clock, LoopClock
 
 from .commands import MACHINE_ACTIONS, AtonCommands
 from .lobby_model import LobbyModel
@@ -93,13 +94,14 @@ class AtonApp(App):
     def __init__(self, launch: Launch, settings: Settings | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  wall_clock: Callable[[], float] = time.time,
-                 sessions: SavedSessions | None = None) -> None:
+                 sessions: SavedSessions | None = None, pacing: Clock | None = None) -> None:
         super().__init__()
         self.launch = launch
         self.settings = settings or Settings()
         self.sessions = sessions  # where session tokens are kept between runs (None: not kept)
         self.clock = clock
         self.wall_clock = wall_clock
+        self.pacing = pacing or LoopClock()  # the timers of the game's playback (tests drive them by hand)
         self.lobby = LobbyModel()
         self.model: GameModel | None = None
         self.session: ServerConnection | None = None

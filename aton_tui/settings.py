@@ -16,7 +16,9 @@ def settings_path() -> Path:
 @dataclass
 class Settings:
     auto_forced: bool = True  # play a removal or placement with only one legal square by itself
-    reveal_delay: float = 0.35  # seconds between two cartouche reveals (0: no animation)
+    #: Seconds between two moments of the game's playback: a cartouche turned over, a stone placed
+    #: or removed (0: all that the server sent is shown at once).
+    reveal_delay: float = 0.35
     theme: str = "aton-dark"
     path: Path | None = None  # where to keep them (None: not kept)
 

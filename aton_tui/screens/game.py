@@ -1,8 +1,11 @@
 """The game screen: the board, both players, the decision at hand, the log; keys and clicks.
 
 The screen draws a ``GameModel`` (the app keeps it current and calls ``apply``
-with the new events).  It never decides legality: the squares it offers and the
-hand it lets you arrange come from the decision the server sent.
+with the new events).  It plays what the server sent back one moment at a time
+(``Playback``): the board, the player table and the log show the moment reached,
+and the player decides once the playback reaches the present (space jumps there).
+It never decides legality: the squares it offers and the hand it lets you arrange
+come from the decision the server sent.
 """
 
 from __future__ import annotations
@@ -17,16 +20,19 @@ from textual.events import Resize
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 
-from aton.events import CardRevealed, CategoryScored, ScoringStarted
+from aton.events import CategoryScored, ScoringStarted
 from aton.game import Phase
 from aton.players import BLUE, PLAYERS, RED, Player
+from aton.views import Decision, View
 from protocol import messages as m
 from protocol.events import RematchDeclined, RematchOffered
 from protocol.game_frames import GameEvent, Numbered
+from server.clock import Timer
 
 from ..board_cursor import BoardCursor
 from ..model import GameModel
 from ..narrate import narrate, player_name, result_sentence
+from ..playback import Moment, Playback
 from ..widgets.board import Board
 from ..widgets.commit_panel import CommitPanel
 from ..widgets.game_log import GameLog
@@ -70,7 +76,7 @@ class GameScreen(Screen):
         Binding("down,j", "cursor(1,0)", "Move", group=MOVE, key_display="↓", tooltip="move to the next lit square"),
         Binding("right,l", "cursor(0,1)", "Move", group=MOVE, key_display="→", tooltip="move to the next lit square"),
         Binding("enter", "choose", "Choose", tooltip="remove from, or place on, the square under the cursor"),
-        Binding("space", "skip", "Skip", tooltip="turn all cartouches over now"),
+        Binding("space", "skip", "Skip", tooltip="show at once what is still being played back"),
         Binding("e", "show_end", "Result", tooltip="show the result of the game again"),
         Binding("t", "chat", "Chat", tooltip="say something to your opponent"),
         Binding("pageup", "log(-1)", "Log back", show=False, tooltip="scroll the log back"),
@@ -86,15 +92,16 @@ class GameScreen(Screen):
         self.committing_for: tuple[int, tuple[int, ...]] | None = None  # (round, hand) of the draft
         self.sent: int | None = None  # request id of a move not yet answered by an update
         self.acked = False
-        self.hidden_reveals: list[tuple[Player, int]] = []  # cartouches still to turn over
-        self.reveal_round = 0
+        self.playback = Playback(model.view, model.commitments)  # what came and is not shown yet
+        self.shown = self.playback.latest  # the moment the board, the table and the log show
+        self.told = model.version  # the events up to here are the story so far, told on mounting
+        self.pacing: Timer | None = None  # the pause after a moment, before the next may show
         self.modals: list[Callable[[], ModalScreen]] = []
         self.end_shown = False
         self.end_screen: EndScreen | None = None
         self.forced_version: int | None = None
         self.footer_state: tuple = ()
         self.ready = False  # composed and mounted
-        self.early: list[GameEvent] = []  # events that came before that
 
     @property
     def aton(self) -> AtonApp:
@@ -118,12 +125,14 @@ class GameScreen(Screen):
     def on_mount(self) -> None:
         log = self.query_one(GameLog)
         log.note(self._welcome())
-        log.add(narrate([numbered.event for numbered in self.model.events], self.model.seat))
-        if self.aton.settings.reveal_delay > 0:
-            self.set_interval(self.aton.settings.reveal_delay, self._reveal_next)
+        log.add(narrate([n.event for n in self.model.events if n.version <= self.told], self.model.seat))
         self.ready = True
-        self._react(self.early)
-        self.early = []
+        self._react([])
+        self._play()
+
+    def on_unmount(self) -> None:
+        if self.pacing is not None:
+            self.pacing.cancel()
 
     def on_resize(self, event: Resize) -> None:
         large = event.size.width >= LARGE[0] and event.size.height >= LARGE[1]
@@ -133,29 +142,72 @@ class GameScreen(Screen):
 
     def apply(self, numbered: list[Numbered], fresh: bool = False) -> None:
         """The model moved on by these events; ``fresh``: it was replaced by a whole new state."""
-        events = [n.event for n in numbered]
         if self.acked or fresh:  # the move we sent is answered (or lost with a broken connection)
             self.sent, self.acked = None, False
-        if not self.ready:  # not composed yet: on_mount tells the whole story
-            self.early.extend(events)
+        self.playback.add([n.event for n in numbered], self.model.view, self.model.commitments)
+        if fresh:  # after a gap: the present at once
+            self.action_skip()
+        else:
+            self._play()
+
+    # ------------------------------------------------------------------ the playback
+
+    def _play(self) -> None:
+        """Show the next moment now, unless the pause after the last one is still running."""
+        if not self.ready:  # not composed yet: on_mount starts the playback
             return
-        logs = self.query(GameLog)
-        if not logs:  # the app is closing and took the widgets away
+        delay = self.aton.settings.reveal_delay
+        if delay <= 0:
+            self._show(self.playback.rest())
+        elif self.pacing is None:
+            self._step()
+
+    def _step(self) -> None:
+        """The pause is over: the next moment, if any, and a pause after it."""
+        self.pacing = None
+        moment = self.playback.next()
+        if moment is None:
             return
-        logs.first().add(narrate(events, self.model.seat))
+        self._show([moment])
+        self.pacing = self.aton.pacing.call_later(self.aton.settings.reveal_delay, self._paused)
+
+    def _paused(self) -> None:
+        self.call_later(self._step)  # from the pacing clock's timer into the screen's own turn
+
+    def _show(self, moments: list[Moment]) -> None:
+        """Tell these moments' events and draw the last one's view."""
+        if not moments or not self.query(GameLog):  # nothing new, or the app is closing
+            return
+        events = [event for moment in moments for event in moment.events]
+        self.shown = moments[-1]
+        self.query_one(GameLog).add(narrate(events, self.model.seat))
         self._react(events)
 
+    @property
+    def view(self) -> View:
+        """The view of the moment shown."""
+        return self.shown.view
+
+    @property
+    def decision(self) -> Decision | None:
+        """What the player can decide now: nothing while a move is on its way or the
+        playback has not reached the present."""
+        return None if self.sent is not None or self.playback.behind else self.model.decision
+
+    def _sealed(self, seat: Player) -> bool:
+        """Whether ``seat`` has committed this round, at the moment shown."""
+        return self.shown.commitments.get(seat, "none") != "none" or self.view.player(seat).committed
+
     def _react(self, events: list[GameEvent]) -> None:
-        """Reveals to animate, a scoring round or the end to show, and a fresh drawing."""
-        self._queue_reveals(events)
+        """A scoring round or the end to show, and a fresh drawing."""
         categories = [e for e in events if isinstance(e, CategoryScored)]
         if categories:
             dead = next((e.dead for e in events if isinstance(e, ScoringStarted)), 0)
-            scores = (self.model.view.red.score, self.model.view.blue.score)
+            scores = (self.view.red.score, self.view.blue.score)
             self.modals.append(lambda: ScoringScreen(dead, categories, scores))
         self._note_rematch(events)
         self.refresh_view()
-        if self.model.is_over and not self.end_shown:
+        if self.view.outcome is not None and not self.end_shown:
             self.end_shown = True
             self.modals.append(self._end_screen)
         self._next_modal()
@@ -173,12 +225,12 @@ class GameScreen(Screen):
     # ------------------------------------------------------------------ drawing
 
     def refresh_view(self) -> None:
-        model, view = self.model, self.model.view
+        model, view = self.model, self.view
         self.query_one("#top-bar", Static).update(self._top_line())
         self.query_one(ScoreTrack).scores = (view.red.score, view.blue.score)
         self.query_one(Kingdom).dead = (view.red.dead, view.blue.dead)
         self.query_one(PlayersPanel).rows = tuple(self._row(seat) for seat in (model.opponent, model.bottom))
-        decision = None if self.sent is not None else model.decision
+        decision = self.decision
         self._show_commit(decision)
         self._show_squares(decision)
         self.query_one("#decision", Static).update(self._decision_line(decision))
@@ -193,7 +245,7 @@ class GameScreen(Screen):
 
     def _top_line(self) -> str:
         model = self.model
-        round_text = f"Round {model.view.round}"
+        round_text = f"Round {self.view.round}"
         if model.seat is None:
             who = f"watching {model.name(RED)} (red) vs {model.name(BLUE)} (blue)"
         else:
@@ -202,42 +254,41 @@ class GameScreen(Screen):
         return f" ATON  ·  {round_text}  ·  game {model.game}  ·  {who}"
 
     def _row(self, seat: Player) -> PlayerRow:
-        model = self.model
-        pv = model.player(seat)
+        model, view = self.model, self.view
+        pv = view.player(seat)
         you = seat is model.seat
         return PlayerRow(
             seat=seat, name=model.name(seat), you=you,
             connected=model.connected(seat),
-            to_move=seat in model.view.pending and not model.is_over and not (
-                model.view.phase is Phase.COMMIT and model.sealed(seat)),
+            to_move=seat in view.pending and view.outcome is None and not (
+                view.phase is Phase.COMMIT and self._sealed(seat)),
             cartouches=self._cartouches(seat),
             supply=pv.supply, deck=pv.deck, discard=pv.discard, exchange_used=pv.exchange_used,
             clock_ms=model.clock_ms(seat), clock_at=model.clocks_at, strikes=model.strikes(seat),
         )
 
     def _cartouches(self, seat: Player) -> tuple[Cartouche, ...]:
-        model = self.model
-        faces = model.player(seat).cartouches
+        player = self.view.player(seat)
         draft = self.query_one(CommitPanel).draft
-        ours = seat is model.seat
-        sealed_draft = ours and model.view.phase is Phase.COMMIT and model.sealed(seat) and draft.complete
+        ours = seat is self.model.seat
+        sealed = self._sealed(seat)
+        sealed_draft = ours and self.view.phase is Phase.COMMIT and sealed and draft.complete
         result = []
-        for i, value in enumerate(faces):
-            turning = (seat, i + 1) in self.hidden_reveals
-            if value is not None and not turning:
+        for i, value in enumerate(player.cartouches):
+            if i < player.revealed:
                 result.append(Cartouche("up", value))
             elif value is not None and ours:  # ours, not yet turned over for the opponent
                 result.append(Cartouche("mine", value))
             elif sealed_draft:
                 result.append(Cartouche("mine", draft.slots[i]))
-            elif model.sealed(seat) or turning:
+            elif sealed:
                 result.append(Cartouche("back"))
             else:
                 result.append(Cartouche("empty"))
         return tuple(result)
 
     def _decision_line(self, decision) -> str:
-        model, view = self.model, self.model.view
+        model, view = self.model, self.view
         if view.outcome is not None:
             return "Game over. " + result_sentence(view.outcome) + "  (e: result, l: lobby)"
         if self.sent is not None:
@@ -248,7 +299,7 @@ class GameScreen(Screen):
             line = f"▶ {decision.sentence}: Enter or a click on a lit square."
             return line if len(line) < self.size.width - 2 else f"▶ {decision.sentence}."
         if view.phase is Phase.COMMIT:
-            waiting = [s for s in PLAYERS if not model.sealed(s)]
+            waiting = [s for s in PLAYERS if not self._sealed(s)]
             if model.seat is not None and model.seat not in waiting:
                 return (f"Sealed. Waiting for {player_name(model.opponent)} to commit…" if waiting
                         else "Both have committed: opening the cartouches…")
@@ -270,7 +321,7 @@ class GameScreen(Screen):
                             can_exchange=decision.can_exchange)
 
     def _committing(self) -> bool:
-        decision = None if self.sent is not None else self.model.decision
+        decision = self.decision
         return decision is not None and decision.kind == "commit"
 
     def on_commit_panel_changed(self, _: CommitPanel.Changed) -> None:
@@ -317,8 +368,7 @@ class GameScreen(Screen):
 
     def _show_squares(self, decision) -> None:
         board = self.query_one(Board)
-        view = self.model.view
-        board.temples = view.temples
+        board.temples = self.view.temples
         choosing = decision is not None and decision.kind in ("remove", "place")
         if choosing:
             self.cursor.offer(decision.squares)
@@ -338,7 +388,7 @@ class GameScreen(Screen):
         self.forced_version = version = self.model.version
 
         def play() -> None:
-            if self.model.version == version and self.sent is None and self.model.decision is not None:
+            if self.model.version == version and self.decision is not None:
                 self.run_worker(self.action_choose())
 
         self.set_timer(0.4, play)
@@ -356,9 +406,9 @@ class GameScreen(Screen):
         self.query_one(Board).cursor = self.cursor.square
 
     async def action_choose(self) -> None:
-        decision = self.model.decision
+        decision = self.decision
         square = self.cursor.square
-        if decision is None or square is None or self.sent is not None:
+        if decision is None or square is None:
             return
         temple, index = square
         move = m.Place if decision.kind == "place" else m.Remove
@@ -374,19 +424,6 @@ class GameScreen(Screen):
         self.refresh_view()
 
     # ------------------------------------------------------------------ reveals and modals
-
-    def _queue_reveals(self, events: list[GameEvent]) -> None:
-        if self.aton.settings.reveal_delay <= 0:
-            return
-        if self.reveal_round != self.model.view.round:
-            self.hidden_reveals.clear()
-            self.reveal_round = self.model.view.round
-        self.hidden_reveals.extend((e.player, e.cartouche) for e in events if isinstance(e, CardRevealed))
-
-    def _reveal_next(self) -> None:
-        if self.hidden_reveals:
-            self.hidden_reveals.pop(0)
-            self.refresh_view()
 
     def action_chat(self) -> None:
         def said(text: str | None) -> None:
@@ -410,11 +447,11 @@ class GameScreen(Screen):
             log.scroll_page_down()
 
     def action_skip(self) -> None:
-        self.hidden_reveals.clear()
-        self.refresh_view()
+        """Jump to the present: tell and show at once all that is still to be played back."""
+        self._show(self.playback.rest())
 
     def _end_screen(self) -> EndScreen:
-        view = self.model.view
+        view = self.view
         assert view.outcome is not None, "the end screen shows a finished game"
         self.end_screen = EndScreen(view.outcome, self.model.seat,
                                     (view.red.score, view.blue.score), can_rematch=self.model.seat is not None,
@@ -446,10 +483,10 @@ class GameScreen(Screen):
 
     def _sync_footer(self) -> None:
         """Redraw the footer only when the keys that work have changed (a redraw is costly)."""
-        decision = self.model.decision
+        decision = self.decision
         state = (self._committing(), self.query_one(CommitPanel).draft.complete,
-                 bool(decision and decision.can_exchange), self._choosing(), bool(self.hidden_reveals),
-                 self.model.is_over)
+                 bool(decision and decision.can_exchange), self._choosing(), self.playback.behind,
+                 self.view.outcome is not None)
         if state != self.footer_state:
             self.footer_state = state
             self.refresh_bindings()
@@ -460,14 +497,14 @@ class GameScreen(Screen):
         if action == "seal":
             return self._committing() and self.query_one(CommitPanel).draft.complete
         if action == "exchange":
-            decision = self.model.decision
-            return self._committing() and decision is not None and decision.can_exchange
+            decision = self.decision
+            return decision is not None and decision.kind == "commit" and decision.can_exchange
         if action in ("temple", "cursor", "choose"):
             return self._choosing()
         if action == "skip":
-            return bool(self.hidden_reveals)
+            return self.playback.behind
         if action == "show_end":
-            return self.model.is_over
+            return self.view.outcome is not None
         if action == "chat":
             return self._can_chat()
         return True

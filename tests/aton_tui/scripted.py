@@ -18,6 +18,7 @@ from aton_tui.app import AtonApp, Frame, Launch, StatusChanged
 from aton_tui.session import Status
 from protocol import messages as m
 from protocol.game_frames import typed
+from server.clock import Clock
 from server.games import AtonGame
 
 from .conftest import quiet_settings
@@ -49,9 +50,10 @@ class ScriptedGame:
         return {s: {"remaining_ms": 84_000 if s in pending else None, "for": kind if s in pending else None,
                     "strikes": 0} for s in ("red", "blue")}
 
-    def game_state(self) -> m.GameState:
+    def game_state(self, sealed: tuple[str, ...] = ()) -> m.GameState:
+        """The whole game as red sees it now (``sealed``: the seats whose commitment waits)."""
         return m.GameState(game=12, version=self.version, seat=SEAT, players=PLAYERS, options=OPTIONS,
-                           view=self.game.view(ME), clocks=self._clocks(), commitments=self._commitments())
+                           view=self.game.view(ME), clocks=self._clocks(), commitments=self._commitments(sealed))
 
     def _publish(self, events: list[dict], sealed: tuple[str, ...] = ()) -> None:
         numbered = tuple({**e, "version": self.version + 1 + i} for i, e in enumerate(events))
@@ -143,9 +145,9 @@ class RecordingSession:
 class FramesApp(AtonApp):
     """The client fed fixed frames instead of a connection; time stands still."""
 
-    def __init__(self, frames: list[m.Message], **settings) -> None:
+    def __init__(self, frames: list[m.Message], pacing: Clock | None = None, **settings) -> None:
         super().__init__(Launch(name="Ada"), quiet_settings(**settings),
-                         clock=lambda: FROZEN_NOW, wall_clock=lambda: 1_700_000_000.0)
+                         clock=lambda: FROZEN_NOW, wall_clock=lambda: 1_700_000_000.0, pacing=pacing)
         self.frames = frames
         self.recording = RecordingSession()
         self.session = self.recording
@@ -154,3 +156,24 @@ class FramesApp(AtonApp):
         self.post_message(StatusChanged(Status("connected", "scripted")))
         for frame in self.frames:
             self.post_message(Frame(typed(frame)))  # decoded as the session decodes what it reads
+
+
+def blue_opens_a_round(script: ScriptedGame, round_at_least: int = 2) -> m.GameState:
+    """Play on to a round that blue plays first, and through blue's turn up to red's first
+    decision in it.  Returns the game state red had when blue had sealed and red had not yet:
+    the updates after it (``frames_after``) hold the reveals and all of blue's turn."""
+    for _ in range(30):
+        script.play_until(red_to("commit", round_at_least))
+        script.blue_seals()
+        state = script.game_state(sealed=("blue",))
+        script.commit_round()
+        order = next(e for e in script.updates[-1].events if e["type"] == "turn_order_decided")
+        if order["first"] == "blue":
+            script.play_until(lambda s: s.game.pending() == (RED,))
+            return state
+    raise AssertionError("no round that blue plays first")
+
+
+def frames_after(script: ScriptedGame, state: m.GameState) -> list[m.Message]:
+    """``state``, then the updates that came after it."""
+    return [state, *(u for u in script.updates if u.version > state.version)]

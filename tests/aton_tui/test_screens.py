@@ -15,8 +15,9 @@ from aton_tui.screens.scoring import ScoringScreen
 from aton_tui.widgets.players import PlayersPanel
 from protocol import messages as m
 
+from ..manual_clock import ManualClock
 from .driving import model_of, wait_until
-from .scripted import FramesApp, ScriptedGame, red_to
+from .scripted import FramesApp, ScriptedGame, frames_after, red_to
 
 
 def drawn(app: FramesApp, script: ScriptedGame):
@@ -54,12 +55,17 @@ async def test_cartouches_turn_over_one_by_one_and_space_skips_the_rest():
     script = ScriptedGame()
     script.play_until(red_to("commit", round_at_least=2))
     script.blue_seals()
+    state = script.game_state(sealed=("blue",))
     script.commit_round()  # both cartouches 1 and 2 are revealed, then the first player's 3 and 4
-    app = FramesApp(script.frames, reveal_delay=60.0)  # the next card would turn in a minute
+    pacing = ManualClock()  # the playback's pauses end when the test says so
+    app = FramesApp(frames_after(script, state), pacing=pacing, reveal_delay=0.35)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, drawn(app, script))
         assert model_of(app).view.blue.cartouches[0] is not None
-        assert blue_cartouches(app)[0] == "back"
+        assert blue_cartouches(app) == ["back"] * 4  # red's commitment told, nothing turned yet
+        pacing.advance(0.35)
+        await wait_until(pilot, lambda: blue_cartouches(app)[0] == "up", what="cartouche 1")
+        assert blue_cartouches(app)[1:] == ["back"] * 3
         await pilot.press("space")
         assert blue_cartouches(app)[:2] == ["up", "up"]
 

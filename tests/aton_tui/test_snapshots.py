@@ -16,8 +16,9 @@ from aton_tui.screens.lobby import LobbyScreen
 from aton_tui.screens.scoring import ScoringScreen
 from protocol import messages as m
 
+from ..manual_clock import ManualClock
 from .driving import wait_until
-from .scripted import FramesApp, ScriptedGame, just_scored, red_to
+from .scripted import FramesApp, ScriptedGame, blue_opens_a_round, frames_after, just_scored, red_to
 
 SIZES = pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
 NOW = 1_700_000_000
@@ -97,3 +98,23 @@ def test_end_screen(snap_compare, size):
         await shown(EndScreen, script.version)(pilot)
 
     assert snap_compare(FramesApp(frames), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_mid_reveal(snap_compare, size):
+    """Blue's cartouches 1 to 3 turned over, the fourth not yet: the board still shows the
+    round before blue's turn, and the log has told only what is turned."""
+    script = ScriptedGame()
+    state = blue_opens_a_round(script)
+    pacing = ManualClock()
+    delay = 0.35
+
+    async def run_before(pilot) -> None:
+        await shown(GameScreen, script.version)(pilot)
+        for _ in range(3):  # red's commitment was told; then cartouches 1, 2 and blue's 3
+            pacing.advance(delay)
+            await pilot.pause()
+            await pilot.pause()
+
+    app = FramesApp(frames_after(script, state), pacing=pacing, reveal_delay=delay)
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
