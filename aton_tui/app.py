@@ -8,6 +8,8 @@ also runs the server itself (``aton`` and ``aton host``).
 
 from __future__ import annotations
 
+import ipaddress
+import os
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -19,6 +21,8 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.timer import Timer
+from textual.widgets import Static
+from textual.worker import Worker, WorkerState
 
 from protocol import messages as m
 from protocol.events import RematchStarted
@@ -35,7 +39,7 @@ from .screens.dialogs import Choice, Choices, Confirm, Prompt
 from .screens.game import GameScreen
 from .screens.help import HelpScreen
 from .screens.lobby import LobbyScreen
-from .session import NotConnected, Received, ServerConnection, Session, Status
+from .session import RETRY_DELAYS, NotConnected, Received, ServerConnection, Session, Status
 from .settings import Settings
 from .themes import DARK_BOARD, THEMES
 from .widgets.notice import Notice
@@ -46,6 +50,8 @@ if TYPE_CHECKING:
 STYLES = Path(__file__).parent / "styles"
 #: Textual's own key, listed on the help screen
 PALETTE_KEY = Binding("ctrl+p", "command_palette", "Commands", tooltip="the command palette: every main action")
+#: The key that tries again once the client gave up reaching its server.
+RETRY_KEY = Binding("r", "retry", "Retry", show=False, tooltip="try again to reach the server, once it gave up")
 #: Seconds between a lobby update and its drawing: the updates that come meanwhile (on a
 #: busy server, every login and every game's new score) are drawn together.
 LOBBY_REDRAW_DELAY = 0.2
@@ -66,6 +72,27 @@ class Launch:
     lan_address: str | None = None  # shown to the other player in host mode
     resume: str | None = None  # a session token to take back (the SSH gateway hands one over)
     hosted: bool = False  # running on a server for a remote player (SSH): no files for them here
+
+    @property
+    def hosting(self) -> bool:
+        """``aton host``: our own server, for another player to join."""
+        return self.serve is not None and self.start == "table"
+
+    @property
+    def loopback_only(self) -> bool:
+        """The server we run listens on a loopback address: only this machine reaches it."""
+        return self.serve is not None and ipaddress.ip_address(self.serve).is_loopback
+
+    @property
+    def server_host(self) -> str:
+        """Where our connection goes: ``host``, or the address of the server we run (through
+        the loopback when it listens on every address)."""
+        if self.serve is None:
+            return self.host
+        address = ipaddress.ip_address(self.serve)
+        if address.is_unspecified:
+            return "127.0.0.1" if address.version == 4 else "::1"
+        return self.serve
 
 
 class Frame(Message):
@@ -89,14 +116,17 @@ class AtonApp(App):
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True, tooltip="leave Aton"),
         Binding("f2", "toggle_theme", "Light/dark", show=False, tooltip="switch between the light and dark theme"),
+        RETRY_KEY,
     ]
 
     def __init__(self, launch: Launch, settings: Settings | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  wall_clock: Callable[[], float] = time.time,
-                 sessions: SavedSessions | None = None, pacing: Clock | None = None) -> None:
+                 sessions: SavedSessions | None = None, pacing: Clock | None = None,
+                 retry_delays: tuple[float, ...] = RETRY_DELAYS) -> None:
         super().__init__()
         self.launch = launch
+        self.retry_delays = retry_delays  # the waits between attempts to reach the server
         self.settings = settings or Settings()
         self.sessions = sessions  # where session tokens are kept between runs (None: not kept)
         self.clock = clock
@@ -112,6 +142,8 @@ class AtonApp(App):
         self.lobby_notice = ""  # what the lobby says we wait for
         self.record_paths: dict[int, Path] = {}  # get_record request id -> where to save the record
         self.banner_text = ""  # connection trouble, shown on every screen
+        self.server_closed = ""  # why the server said it closed (its bye), until we are connected again
+        self.lobby_heading = ""  # the lobby's top bar, when it must not say whose lobby it is
         self._lobby_redraw: Timer | None = None  # lobby updates are drawn together, after a moment
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -129,11 +161,16 @@ class AtonApp(App):
     def _where(self) -> str:
         if self.launch.hosted:  # over SSH: the address is the gateway's own loopback, not the player's business
             return "this server"
-        if self.launch.serve == "0.0.0.0":
-            return f"this machine (LAN {self.launch.lan_address}:{self.launch.port})"
+        if self.launch.hosting:
+            return f"this machine ({self._hosted_address()})"
         if self.launch.serve:
             return "this machine"
         return f"{self.launch.host}:{self.launch.port}"
+
+    def _hosted_address(self) -> str:
+        """Where the other player finds the server we host."""
+        address = f"{self.launch.lan_address}:{self.launch.port}"
+        return f"{address}, this machine only" if self.launch.loopback_only else f"LAN {address}"
 
     async def _run(self) -> None:
         port = self.launch.port
@@ -141,16 +178,37 @@ class AtonApp(App):
             try:
                 await self.local.start()
             except OSError as exc:
-                self.on_status_changed(StatusChanged(Status("failed", f"cannot serve on port {port}: {exc.strerror}")))
+                why = os.strerror(exc.errno) if exc.errno else str(exc)  # asyncio's strerror is a whole sentence
+                self._not_serving(f"cannot serve on port {port}: {why}")
                 return
             port = self.local.port
         resume = self.launch.resume
         if resume is None and self.sessions is not None:
             resume = self.sessions.token(self._server_key())
-        session = self.session = Session(self.launch.host, port, self.launch.name, resume=resume,
-                                         on_frame=lambda frame: self.post_message(Frame(frame)),
-                                         on_status=lambda status: self.post_message(StatusChanged(status)))
-        await session.run()
+        self.session = Session(self.launch.server_host, port, self.launch.name, resume=resume,
+                               on_frame=lambda frame: self.post_message(Frame(frame)),
+                               on_status=lambda status: self.post_message(StatusChanged(status)),
+                               retry_delays=self.retry_delays)
+        await self.session.run()
+
+    def _not_serving(self, why: str) -> None:
+        """Our own server could not start: say so, and take back the top bar's claim that we host."""
+        self.lobby_heading = f" ATON  ·  not hosting: {why}"
+        for screen in self.screen_stack:
+            if isinstance(screen, LobbyScreen):
+                for bar in screen.query("#top-bar").results(Static):
+                    bar.update(self.lobby_heading)
+        self.on_status_changed(StatusChanged(Status("failed", why)))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A fault in the connection's worker is said, not left as an empty lobby."""
+        if event.worker.name == "session" and event.state is WorkerState.ERROR:
+            self.on_status_changed(StatusChanged(Status("failed", f"the connection failed: {event.worker.error}")))
+
+    def action_retry(self) -> None:
+        """Try again to reach the server, after the session gave up (the same session: seats kept)."""
+        if self.session is not None and self.status.retry:
+            self.run_worker(self.session.run(), name="session", exit_on_error=False)
 
     def _server_key(self) -> str:
         """Which server this is, for the saved session tokens: our own by its database."""
@@ -159,6 +217,22 @@ class AtonApp(App):
         return f"{self.launch.host}:{self.launch.port}"
 
     async def action_quit(self) -> None:
+        """Leave; when others are connected to the server we run, ask first: it closes for them."""
+        welcome = self.session.welcome if self.session is not None else None
+        others = self.local.others(welcome.resume if welcome else None) if self.local is not None else []
+        if not others:
+            await self._quit()
+            return
+        names = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+
+        async def answered(yes: bool | None) -> None:
+            if yes:
+                await self._quit()
+
+        self.push_screen(Confirm(f"Quit and close your server?\nConnected to it: {names}.\n"
+                                 "They will be told that you closed it.", yes="Quit", no="Stay"), answered)
+
+    async def _quit(self) -> None:
         await self._shut_down()
         self.exit()
 
@@ -166,18 +240,23 @@ class AtonApp(App):
         await self._shut_down()
 
     async def _shut_down(self) -> None:
-        """Close the connection, then stop our own server (if any); safe to call twice."""
+        """Close the connection, then stop our own server (if any), telling whoever is still
+        connected to it why; safe to call twice."""
         if self.session is not None:
             await self.session.close()
         if self.local is not None:
-            await self.local.stop()
+            await self.local.stop(f"{self.launch.name}, who hosted this server, quit Aton and closed it"
+                                  if self.launch.hosting else None)
 
     # ------------------------------------------------------------------ the connection
 
     def on_status_changed(self, event: StatusChanged) -> None:
         status, was = event.status, self.status
         self.status = status
+        self.refresh_bindings()  # the retry key works only once the session gave up
+        closed = f"The server closed: {self.server_closed}.  " if self.server_closed else ""
         if status.state == "connected":
+            self.server_closed = ""
             self._banner("")
             if was.state == "lost":
                 self.notify("Reconnected: the game goes on.", timeout=3)
@@ -188,10 +267,17 @@ class AtonApp(App):
                 self.started = True
                 if welcome is None or not welcome.games:  # else: an unfinished game of ours goes on
                     self.run_worker(self._first_request())
+        elif status.state == "connecting":
+            self._banner(f"Trying again to reach {status.detail}…" if was.retry else "")
+        elif status.state == "lost" and closed:
+            self._banner(f"✕ {closed}Reconnecting (attempt {status.attempt})…  {status.detail}")
         elif status.state == "lost":
             self._banner(f"⚠ Connection trouble — reconnecting (attempt {status.attempt})…  {status.detail}")
+        elif status.state == "failed" and status.retry:
+            self._banner(f"✕ {closed}Gave up after {status.attempt} attempts: {status.detail}.  "
+                         f"{RETRY_KEY.key} tries again, Ctrl+Q quits.")
         elif status.state == "failed":
-            self._banner(f"✕ Disconnected: {status.detail}.  Ctrl+Q quits.")
+            self._banner(f"✕ {closed}Disconnected: {status.detail}.  Ctrl+Q quits.")
 
     def _banner(self, text: str) -> None:
         self.banner_text = text
@@ -235,11 +321,20 @@ class AtonApp(App):
             self._set_notice(f"Waiting for an opponent (quick match, {frame.clock} clock).  Esc stops waiting.")
         elif isinstance(frame, m.Left):
             self._set_notice("")
+        elif isinstance(frame, m.Bye) and frame.code == "shutdown":
+            self.server_closed = frame.reason  # the banner says it while we try to reconnect
         elif isinstance(frame, m.Bye):
             self.notify(frame.reason, title="The server closes the connection", severity="warning")
 
     def _table_created(self, frame: m.TableCreated) -> None:
-        if self.launch.serve == "0.0.0.0":
+        if self.launch.hosting and self.launch.loopback_only:
+            address = f"{self.launch.lan_address}:{self.launch.port}"
+            text = (f"You host table #{frame.table} ({frame.clock} clock); only this machine reaches it.\n"
+                    f"The other player first opens a tunnel to it:\n"
+                    f"   ssh -L {self.launch.port}:{address} you@this-machine\n"
+                    f"then runs   aton connect {address}   and joins table #{frame.table}.\n"
+                    f"The game starts when they sit down.  Esc closes the table.")
+        elif self.launch.hosting:
             address = f"{self.launch.lan_address}:{self.launch.port}"
             text = (f"You host table #{frame.table} ({frame.clock} clock) on this machine.\n"
                     f"The other player runs:   aton connect {address}\n"
@@ -383,6 +478,8 @@ class AtonApp(App):
             return not (playing and not over)  # one game at a time
         if action == "leave_queue":
             return bool(self.lobby_notice)
+        if action == "retry":
+            return self.status.retry
         return True
 
     def action_help(self) -> None:

@@ -2,7 +2,8 @@
 
     aton [--name N] [--level L] [--clock C]       a game against a bot, at once
     aton connect HOST[:PORT] [--name N]           the lobby of a remote server
-    aton host [--port P] [--name N] [--clock C]   serve a LAN game and wait for the opponent
+    aton host [--port P] [--bind A] [--name N] [--clock C]
+                                                  serve a LAN game and wait for the opponent
     aton replay FILE [--json]                     check a record and show its final position
 
 Only the play commands import Textual (and the server), so ``aton replay`` starts fast.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import ipaddress
 import json
 import os
 import sys
@@ -25,6 +27,7 @@ from protocol.messages import BOT_LEVELS, CLOCKS
 
 EXIT_BAD_RECORD = 2
 DEFAULT_PORT = 2866  # the server's default (server.cli)
+EVERY_ADDRESS = "0.0.0.0"  # where ``aton host`` serves by default
 
 
 def replay_command(path: str, as_json: bool) -> int:
@@ -58,15 +61,34 @@ def login_name() -> str:
     return (name.strip() or "player")[:24]
 
 
+def port_number(text: str) -> int:
+    """A TCP port, 1–65535 (argparse says what is wrong with anything else)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1–65535)") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port number: ports go from 1 to 65535")
+    return port
+
+
+def ip_address(text: str) -> str:
+    """An address to listen on: an IPv4 or IPv6 address (no name: a name can have several)."""
+    try:
+        return str(ipaddress.ip_address(text.strip("[]")))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an IP address (e.g. 127.0.0.1, 0.0.0.0, ::1)") from None
+
+
 def host_and_port(text: str) -> tuple[str, int]:
     """'example.org', 'example.org:2900', '[::1]:2900' → (host, port)."""
     host, sep, port = text.rpartition(":")
     if not sep or (host.count(":") and not host.endswith("]")):
-        return text.strip("[]"), DEFAULT_PORT
-    try:
-        return host.strip("[]"), int(port)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"bad port in {text!r}") from None
+        host, port = text, str(DEFAULT_PORT)
+    host = host.strip("[]")
+    if not host:
+        raise argparse.ArgumentTypeError(f"no host in {text!r}: give a name or an address, e.g. 192.168.1.5:2866")
+    return host, port_number(port)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -82,7 +104,10 @@ def build_parser() -> argparse.ArgumentParser:
     cp.add_argument("address", type=host_and_port, metavar="HOST[:PORT]")
     cp.add_argument("--name", default=argparse.SUPPRESS, help=name_help)
     hp = commands.add_parser("host", help="serve a game on your LAN and wait for the other player")
-    hp.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})")
+    hp.add_argument("--port", type=port_number, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})")
+    hp.add_argument("--bind", type=ip_address, default=EVERY_ADDRESS, metavar="ADDRESS",
+                    help=f"the address to serve on (default {EVERY_ADDRESS}: every network of this machine); "
+                         "127.0.0.1 serves this machine only, e.g. for an SSH tunnel")
     hp.add_argument("--name", default=argparse.SUPPRESS, help=name_help)
     hp.add_argument("--clock", choices=CLOCKS, default="normal", help="time per decision (default normal)")
     rp = commands.add_parser("replay", help="replay an aton-record/1 file and show the final position")
@@ -103,8 +128,9 @@ def play(args: argparse.Namespace) -> int:
         launch = Launch(name=name, host=host, port=port, resume=os.environ.get(RESUME_VARIABLE) or None,
                         hosted=bool(os.environ.get(HOSTED_VARIABLE)))
     elif args.command == "host":
-        launch = Launch(name=name, port=args.port, serve="0.0.0.0", start="table", clock=args.clock,
-                        lan_address=lan_address())
+        shown = lan_address() if ipaddress.ip_address(args.bind).is_unspecified else args.bind
+        launch = Launch(name=name, port=args.port, serve=args.bind, start="table", clock=args.clock,
+                        lan_address=shown)
     else:
         launch = Launch(name=name, serve="127.0.0.1", start="bot", level=args.level, clock=args.clock)
     if launch.serve:

@@ -47,17 +47,28 @@ class LocalServer:
         self._started = False
 
     async def start(self) -> None:
-        await self.server.start()
+        """Restore the unfinished games and listen; OSError (the port is taken) leaves nothing
+        running: no restored game's clock ticks on behind a server nobody can reach."""
+        try:
+            await self.server.start()
+        except OSError:
+            await self.server.stop()
+            raise
         self._started = True
 
     @property
     def port(self) -> int:
         return self.server.port
 
-    async def stop(self) -> None:
+    def others(self, own_token: str | None) -> list[str]:
+        """The names of everyone connected but us (the session whose resume token is ``own_token``)."""
+        return sorted(conn.name for conn in self.server.connections if conn.greeted and conn.token != own_token)
+
+    async def stop(self, reason: str | None = None) -> None:
+        """Stop serving; everyone connected is told ``reason`` (default: the server's own words)."""
         if self._started:
             self._started = False
-            await self.server.stop()
+            await self.server.stop(reason)
 
 
 def lan_address() -> str:

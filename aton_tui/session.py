@@ -6,7 +6,10 @@ are read — and, when the connection breaks, reports it through ``on_status`` a
 reconnects with the resume token (``Client.reconnect``), so the server gives the
 seats back and sends each game's state again.  A sealed commitment that was not yet opened
 survives the reconnection; one the server never received is dropped, so the
-player can commit again.
+player can commit again.  After ``CONNECT_ATTEMPTS`` (never connected) or
+``RECONNECT_ATTEMPTS`` (after a break) failed attempts in a row it stops trying and
+says so (a ``failed`` status that offers a retry); ``run`` again tries anew, with
+the same session.
 """
 
 from __future__ import annotations
@@ -23,6 +26,16 @@ from protocol.game_frames import GameStateFrame, UpdateFrame, typed
 
 #: ``bye`` codes after which reconnecting is pointless
 FINAL_BYES = frozenset({"replaced", "unsupported_version"})
+#: Failed attempts in a row to reach a server never reached yet, before giving up: a wrong
+#: address or a server that is not up is said within a few seconds (the waits between
+#: attempts are ``Session.retry_delays``).
+CONNECT_ATTEMPTS = 4
+#: Failed attempts in a row to reach the server again after the connection broke, before
+#: giving up: about a minute of trying (the normal clock's grace period), so that a game
+#: outlives a short outage or a server's restart.
+RECONNECT_ATTEMPTS = 12
+#: Seconds to wait after the first, second … failed attempt (the last one from then on).
+RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
 LOST = (OSError, ConnectionError, asyncio.IncompleteReadError, TimeoutError, ProtocolError)
 #: What ``on_frame`` gets: a message as it came, or a game's frame decoded.
 Received = m.Message | GameStateFrame | UpdateFrame
@@ -33,6 +46,7 @@ class Status:
     state: str  # "connecting", "connected", "lost", "failed" or "closed"
     detail: str = ""
     attempt: int = 0
+    retry: bool = False  # (failed) trying again may help: the server could not be reached
 
 
 class NotConnected(Exception):
@@ -51,6 +65,8 @@ class ServerConnection(Protocol):
 
     def has_sealed(self, game: int) -> bool: ...
 
+    async def run(self) -> None: ...
+
     async def close(self) -> None: ...
 
 
@@ -58,7 +74,7 @@ class Session:
     def __init__(self, host: str, port: int, name: str, *,
                  on_frame: Callable[[Received], object], on_status: Callable[[Status], object],
                  resume: str | None = None,
-                 retry_delays: tuple[float, ...] = (0.5, 1, 2, 4, 8),
+                 retry_delays: tuple[float, ...] = RETRY_DELAYS,
                  ping_interval: float = 20.0, silence_limit: float = 65.0) -> None:
         self.host, self.port, self.name = host, port, name
         self.on_frame = on_frame
@@ -66,8 +82,9 @@ class Session:
         self.retry_delays = retry_delays
         self.ping_interval = ping_interval
         self.silence_limit = silence_limit
-        self.client: Client | None = None
+        self.client: Client | None = None  # the connection, while it is up
         self.resume = resume
+        self._session: Client | None = None  # one protocol session, reconnected as often as needed
         self._closing = False
 
     @property
@@ -80,26 +97,32 @@ class Session:
         return self.client.welcome if self.client is not None else None
 
     async def run(self) -> None:
-        """Stay connected until ``close``; report every change of state."""
+        """Stay connected until ``close`` or until too many attempts in a row fail; report every
+        change of state."""
         attempt = 0
-        session: Client | None = None  # one protocol session, reconnected as often as needed
         while not self._closing:
             self.on_status(Status("connecting" if attempt == 0 else "lost", self._where(), attempt))
+            session = self._session
             try:
                 if session is None:
                     session = await Client.connect(self.host, self.port, name=self.name, resume=self.resume,
                                                    lobby=True)
+                    self._session = session
                 else:
                     await session.reconnect(self.host, self.port)  # keeps seats and sealed commitments
             except ServerError as exc:
                 if exc.code == ErrorCode.UNKNOWN_SESSION and (session is not None or self.resume is not None):
-                    session, self.resume = None, None  # a session this server does not know: start a new one
+                    self._session, self.resume = None, None  # a session this server does not know: start a new one
                     continue
                 self.on_status(Status("failed", str(exc)))
                 return
             except LOST as exc:
                 attempt += 1
-                self.on_status(Status("lost", f"cannot reach {self._where()}: {_why(exc)}", attempt))
+                unreachable = f"cannot reach {self._where()}: {_why(exc)}"
+                if attempt >= (CONNECT_ATTEMPTS if session is None else RECONNECT_ATTEMPTS):
+                    self.on_status(Status("failed", unreachable, attempt, retry=True))
+                    return
+                self.on_status(Status("lost", unreachable, attempt))
                 await asyncio.sleep(self.retry_delays[min(attempt, len(self.retry_delays)) - 1])
                 continue
             self.client, self.resume, attempt = session, session.resume_token, 0

@@ -39,6 +39,8 @@ GAME_MESSAGES = (m.Commit, m.Open, m.Exchange, m.Remove, m.Place, m.Resign, m.Re
 #: Moves are paced by the game itself (one decision at a time, and every refused one
 #: counts towards a disconnect), so the message-rate limit does not apply to them.
 PACED_BY_THE_GAME = (m.Commit, m.Open, m.Exchange, m.Remove, m.Place, m.Resign)
+#: What ``bye`` says when the server stops (unless ``stop`` is told another reason).
+SHUTDOWN_REASON = "the server is shutting down; your games are kept"
 
 
 class ArbiterServer:
@@ -84,12 +86,13 @@ class ArbiterServer:
         await stop.wait()
         await self.stop()
 
-    async def stop(self) -> None:
-        """Say bye to everyone, stop the timers, commit the last writes and close the database."""
+    async def stop(self, reason: str | None = None) -> None:
+        """Say bye to everyone (``reason``: why, in the players' words; ``SHUTDOWN_REASON`` if
+        None), stop the timers, commit the last writes and close the database."""
         if self._server is not None:
             self._server.close()
         for conn in list(self.connections):
-            conn.close("shutdown", "the server is shutting down; your games are kept")
+            conn.close("shutdown", reason or SHUTDOWN_REASON)
         self.outbox.flush()
         await self._until_sent(timeout=5)
         for conn in list(self.connections):

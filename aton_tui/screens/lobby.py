@@ -58,7 +58,7 @@ class LobbyScreen(Screen):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield Static(f" ATON  ·  lobby of {self.where}", id="top-bar", markup=False)
+        yield Static(self.aton.lobby_heading or f" ATON  ·  lobby of {self.where}", id="top-bar", markup=False)
         yield Notice(self.aton.banner_text, id="banner")
         yield Static(HINT, id="lobby-hint", markup=False)
         yield Notice(self.aton.lobby_notice, id="notice")

@@ -138,6 +138,9 @@ class RecordingSession:
     def has_sealed(self, game: int) -> bool:
         return False
 
+    async def run(self) -> None:
+        pass
+
     async def close(self) -> None:
         pass
 
