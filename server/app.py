@@ -31,7 +31,7 @@ from .lobby import Lobby, reserved_names
 from .quotas import Quotas
 from .resume_tokens import ResumeTokens
 from .room import GameSeat, Room, Seal, Seat, token_hash
-from .store import Store, StoredGame
+from .store import Pause, Store, StoredGame
 
 log = logging.getLogger(__name__)
 
@@ -88,13 +88,17 @@ class ArbiterServer:
 
     async def stop(self, reason: str | None = None) -> None:
         """Say bye to everyone (``reason``: why, in the players' words; ``SHUTDOWN_REASON`` if
-        None), stop the timers, commit the last writes and close the database."""
+        None), keep each unfinished game's log and clocks (``Pause``: a restart resumes them),
+        stop the timers, commit the last writes and close the database."""
         if self._server is not None:
             self._server.close()
         for conn in list(self.connections):
             conn.close("shutdown", reason or SHUTDOWN_REASON)
         self.outbox.flush()
         await self._until_sent(timeout=5)
+        for room in self.rooms.values():  # as the players saw it last: before they are counted as gone
+            if not room.game.is_over and self.store.failure is None:
+                self.store.save_pause(room.game_id, room.pause())  # its log and clocks, for the restart
         for conn in list(self.connections):
             self._gone(conn)
             conn.abort()  # its bye is written: the peer's own close is not waited for
@@ -424,12 +428,15 @@ class ArbiterServer:
         return Seat(name=participant.name, kind="bot" if participant.kind == "bot" else "human",
                     token_hash=token_hash(participant.token), participant=participant)
 
-    def _make_room(self, game_id: int, game: AtonGame, options: dict, seats: dict[GameSeat, Seat], **state) -> Room:
+    def _make_room(self, game_id: int, game: AtonGame, options: dict, seats: dict[GameSeat, Seat],
+                   pause: Pause | None = None, **state) -> Room:
         room = Room(game_id=game_id, game=game, options=options, seats=seats, store=self.store,
                     time_control=self.config.time_controls[options["clock"]], lobby=self.lobby, clock=self.clock,
                     **state)
         room.on_rematch = self._rematch
         room.on_over = self._game_over
+        if pause is not None:
+            room.resume_from(pause)
         room.start_clocks()
         self.rooms[game_id] = room
         return room
@@ -486,8 +493,12 @@ class ArbiterServer:
         for order, (name, info) in enumerate(stored.seals.items()):
             move = None if info["move"] is None else game.decode_move(info["move"])
             seals[game.seat_named(name)] = Seal(digest=info["digest"], move=move, nonce=info["nonce"], order=order)
-        room = self._make_room(stored.id, game, stored.options, seats, version=stored.version,
-                               move_count=len(stored.moves), seals=seals)
+        pause = stored.pause
+        room = self._make_room(stored.id, game, stored.options, seats,
+                               version=stored.version if pause is None else max(stored.version, pause.version),
+                               move_count=len(stored.moves), seals=seals, pause=pause)
+        if pause is not None:
+            self.store.forget_pause(stored.id)
         self.quotas.game_started(stored.id, (s.token_hash for s in seats.values() if s.token_hash), ())
         for seat, held in seats.items():
             if held.kind == "hosted":
@@ -496,6 +507,6 @@ class ArbiterServer:
                 bot = HostedBot(held.level, self.bot_scheduler, seed=self.rng.getrandbits(63))
                 bot.sit(room, seat)
                 room.attach(seat, bot)
-            else:
-                room.start_grace(seat)
+            else:  # away since the restart; the log says so already if they had left before it
+                room.start_grace(seat, announce=pause is None or pause.seats.get(str(seat), {}).get("connected", True))
         log.info("game %s restored at move %d", stored.id, len(stored.moves))

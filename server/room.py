@@ -29,7 +29,7 @@ from .clock import Clock, Timer
 from .config import TimeControl
 from .export import record_meta
 from .games import HostedGame, RefusedMove, Termination
-from .store import Store
+from .store import Pause, Store
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -112,11 +112,35 @@ class Room:
     on_rematch: Callable[[Room], None] | None = None
     on_over: Callable[[Room], None] | None = None  # called once, when the game ends
     #: The latest numbered events as each seat (None: everyone else) saw them, recounted in
-    #: ``game_state``; not kept across a restart.
+    #: ``game_state``; kept across a clean restart (``pause``, ``resume_from``).
     recent_events: dict[GameSeat | None, deque] = field(init=False)
+    #: The clocks a restored game resumes with: each seat's (obligation kind, seconds left), used
+    #: once, when ``start_clocks`` arms the decisions pending at the restart.
+    paused_clocks: dict[GameSeat, tuple[str, float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.recent_events = {seat: deque(maxlen=m.LOG_EVENTS) for seat in (None, *self.game.seats)}
+
+    def pause(self) -> Pause:
+        """What the game needs beyond its moves to resume as it is now (the server is stopping)."""
+        now = self.clock.now()
+        log = {"" if receiver is None else str(receiver): list(events)
+               for receiver, events in self.recent_events.items()}
+        seats = {str(seat): {"for": None if held.obligation is None else held.obligation[0],
+                             "remaining": None if held.deadline is None else max(0.0, held.deadline - now),
+                             "strikes": held.strikes, "connected": held.participant is not None}
+                 for seat, held in self.seats.items()}
+        return Pause(self.version, log, seats)
+
+    def resume_from(self, pause: Pause) -> None:
+        """Take back a ``pause`` (before ``start_clocks``): the log, the strikes, the time left."""
+        for receiver, events in self.recent_events.items():
+            events.extend(pause.log.get("" if receiver is None else str(receiver), ()))
+        for seat, held in self.seats.items():
+            paused = pause.seats.get(str(seat), {})
+            held.strikes = paused.get("strikes", 0)
+            if paused.get("for") is not None and paused.get("remaining") is not None:
+                self.paused_clocks[seat] = (paused["for"], paused["remaining"])
 
     # ----------------------------------------------------------------- participants
 
@@ -163,11 +187,13 @@ class Room:
         if not self.game.is_over:
             self.start_grace(seat)
 
-    def start_grace(self, seat: GameSeat) -> None:
-        """The seat is empty: its player forfeits unless they are back within the grace period."""
+    def start_grace(self, seat: GameSeat, announce: bool = True) -> None:
+        """The seat is empty: its player forfeits unless they are back within the grace period.
+        ``announce``: say so (not when the log already says they left)."""
         grace = self.time_control.grace
         self.seats[seat].grace_timer = self.clock.call_later(grace, self._abandoned, seat)
-        self._publish(arbiter_before=[ev.Disconnected(ev.player_of(seat), grace).to_wire()])
+        if announce:
+            self._publish(arbiter_before=[ev.Disconnected(ev.player_of(seat), grace).to_wire()])
 
     def watch(self, participant: Participant, reply_to: int | None = None) -> None:
         self.spectators.add(participant)
@@ -419,8 +445,10 @@ class Room:
         return None
 
     def start_clocks(self) -> None:
-        """Arm the deadlines of the decisions pending now (a new or restored game)."""
+        """Arm the deadlines of the decisions pending now (a new or restored game: a restored
+        decision gets the time it had left when the server stopped)."""
         self._arm_clocks()
+        self.paused_clocks.clear()
 
     def _arm_clocks(self) -> None:
         for seat, held in self.seats.items():
@@ -435,6 +463,9 @@ class Room:
                 held.deadline = None
                 continue
             seconds = getattr(self.time_control, obligation[0])
+            paused = self.paused_clocks.get(seat)
+            if paused is not None and paused[0] == obligation[0]:
+                seconds = min(seconds, paused[1])
             held.deadline = self.clock.now() + seconds
             held.timer = self.clock.call_later(seconds, self._timed_out, seat)
 

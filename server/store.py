@@ -1,4 +1,5 @@
-"""Persistence: every game, its seats, its accepted moves and its sealed commitments, in SQLite.
+"""Persistence: every game, its seats, its accepted moves and its sealed commitments, in SQLite
+(and, for a game in progress when the server stopped cleanly, its log and clocks: ``Pause``).
 
 Writes are group-committed: each write method queues its statements, and
 ``commit`` runs everything queued in one transaction.  The server commits at the
@@ -50,6 +51,12 @@ CREATE TABLE IF NOT EXISTS seals (
     nonce BLOB,
     PRIMARY KEY (game, seat)
 );
+CREATE TABLE IF NOT EXISTS pauses (
+    game INTEGER PRIMARY KEY REFERENCES games(id),
+    version INTEGER NOT NULL,
+    log TEXT NOT NULL,
+    seats TEXT NOT NULL
+);
 """
 #: Columns added since a table was first released, for databases made by an earlier version
 #: (``CREATE TABLE IF NOT EXISTS`` leaves an existing table as it is): (table, column,
@@ -78,6 +85,20 @@ class StoredGame:
     version: int
     moves: list[tuple[str, dict]]
     seals: dict  # seat name -> {"digest": bytes | None, "move": dict | None, "nonce": bytes | None}, in sealing order
+    pause: Pause | None = None  # what the server kept of the game when it last stopped cleanly
+
+
+@dataclass
+class Pause:
+    """What a clean stop keeps of a game in progress beyond its moves, so that it resumes as it
+    was: the game's version, the recent events each receiver saw (by seat name, "" for everyone
+    else), and each seat's clock and presence: {"for": what its deadline was for, "remaining":
+    seconds, "strikes": time-outs, "connected": whether its player was there}.  A crash keeps
+    none of it: the game then resumes from its moves, with no log and fresh clocks."""
+
+    version: int
+    log: dict[str, list[dict]]
+    seats: dict[str, dict]
 
 
 #: The parameters of one row of a statement.
@@ -207,6 +228,15 @@ class Store:
         self._queue("UPDATE seals SET move = ?, nonce = ? WHERE game = ? AND seat = ?",
                     (json.dumps(move), nonce, game_id, str(seat)))
 
+    def save_pause(self, game_id: int, pause: Pause) -> None:
+        """Keep a game's log and clocks as the server stops (``load_games`` gives them back once)."""
+        self._queue("INSERT OR REPLACE INTO pauses (game, version, log, seats) VALUES (?, ?, ?, ?)",
+                    (game_id, pause.version, json.dumps(pause.log), json.dumps(pause.seats)))
+
+    def forget_pause(self, game_id: int) -> None:
+        """The game has resumed: its pause is spent (after a crash it would be out of date)."""
+        self._queue("DELETE FROM pauses WHERE game = ?", (game_id,))
+
     def load_games(self, status: str | None = None) -> list[StoredGame]:
         self.commit()
         query = "SELECT id, seed, rules, options, seats, status, result, version FROM games"
@@ -219,6 +249,8 @@ class Store:
             seals = {seat: {"digest": digest, "move": None if move is None else json.loads(move), "nonce": nonce}
                      for seat, digest, move, nonce in self.db.execute(
                          "SELECT seat, digest, move, nonce FROM seals WHERE game = ? ORDER BY rowid", (gid,))}
+            paused = self.db.execute("SELECT version, log, seats FROM pauses WHERE game = ?", (gid,)).fetchone()
+            pause = None if paused is None else Pause(paused[0], json.loads(paused[1]), json.loads(paused[2]))
             games.append(StoredGame(gid, seed, json.loads(rules), json.loads(options), json.loads(seats),
-                                    st, None if result is None else json.loads(result), version, moves, seals))
+                                    st, None if result is None else json.loads(result), version, moves, seals, pause))
         return games

@@ -6,11 +6,13 @@ import json
 import stat
 
 from aton_tui.app import AtonApp, Launch
+from aton_tui.narrate import narrate
 from aton_tui.saved_sessions import MAX_SERVERS, SavedSessions
+from aton_tui.widgets.game_log import GameLog
 from server.store import Store
 
 from .conftest import quiet_settings
-from .driving import decision_of, game_screen, model_of, wait_until
+from .driving import decision_of, game_screen, model_of, screen_of, wait_until
 
 
 def tokens_file(tmp_path) -> SavedSessions:
@@ -45,6 +47,7 @@ def bot_game_app(tmp_path, sessions: SavedSessions) -> AtonApp:
 
 
 async def test_starting_aton_again_takes_back_the_unfinished_game(tmp_path):
+    """With its log (issue 13, defect 15: it came back empty; its clock: see the server's tests)."""
     sessions = tokens_file(tmp_path)
     first = bot_game_app(tmp_path, sessions)
     async with first.run_test(size=(120, 40)) as pilot:
@@ -54,6 +57,7 @@ async def test_starting_aton_again_takes_back_the_unfinished_game(tmp_path):
         await pilot.press(*(str(v) for v in sorted(decision_of(first).hand)), "enter")
         await wait_until(pilot, lambda: model_of(first).view.round == 1 and model_of(first).view.phase != "commit",
                          what="the first round's reveal")
+        seen = [numbered.event for numbered in model_of(first).events]
         await first.action_quit()
 
     second = bot_game_app(tmp_path, sessions)
@@ -61,6 +65,10 @@ async def test_starting_aton_again_takes_back_the_unfinished_game(tmp_path):
         await wait_until(pilot, lambda: second.model is not None and game_screen(second) is not None,
                          what="the game taken back")
         assert (model_of(second).game, model_of(second).seat) == (game, seat)
+        assert [numbered.event for numbered in model_of(second).events][:len(seen)] == seen
+        log = " ".join(" ".join(line.text for line in screen_of(second).query_one(GameLog).lines).split())
+        for line in narrate(seen, model_of(second).seat):  # on the screen, wrapped at its width
+            assert " ".join(line.split()) in log
         await pilot.pause(0.3)
         assert model_of(second).game == game, "no new game was started"
         await second.action_quit()

@@ -13,7 +13,10 @@ from protocol import messages as m
 from protocol.client import Client
 from server.app import ArbiterServer
 from server.config import Limits, ServerConfig
+from server.store import Store
 
+from ..conftest import GAME_SEED
+from ..manual_clock import ManualClock
 from .players import RawPeer, Recorder, matched_pair
 
 
@@ -217,3 +220,45 @@ async def test_the_servers_own_tokens_resume_across_a_restart(tmp_path, monkeypa
         assert again.welcome is not None and again.resume_token == token and again.welcome.games == ()
     finally:
         await second.stop()
+
+
+async def test_a_clean_restart_resumes_a_game_with_its_log_its_clocks_and_its_strikes(tmp_path):
+    """Issue 13, defect 15: quitting ``aton`` stops its server, and the game came back without
+    its log and with a fresh clock."""
+    db = str(tmp_path / "aton.db")
+    clock = ManualClock()
+    first = ArbiterServer(ServerConfig(port=0, db_path=db, game_seed=GAME_SEED), clock=clock)
+    await first.start()
+    player = await Recorder.connect(first.port, "pat", kind="human", lobby=False)
+    await player.send(m.PlayBot(level="random", clock="relaxed", seat="red"))
+    await player.expect(m.GameState)
+    clock.advance(time_control(player)["commit"])  # red does not commit: a strike, and the server commits
+    while player.my_decision() is None or player.view["phase"] == "commit":
+        await player.recv()
+    clock.advance(40)  # red thinks about a stone for 40 s, then the server stops
+    await player.send(m.Sync(game=player.game))
+    before = await player.expect(m.GameState)
+    assert before.clocks["red"]["strikes"] == 1 and any(e["type"] == "timeout" for e in before.log)
+    await first.stop()
+    await player.close()
+
+    second = ArbiterServer(ServerConfig(port=0, db_path=db, game_seed=GAME_SEED), clock=ManualClock())
+    await second.start()
+    try:
+        back = await Recorder.connect(second.port, "pat", kind="human", resume=player.client.resume_token,
+                                      lobby=False)
+        after = await back.expect(m.GameState)
+        assert after.game == before.game and after.view == before.view
+        seen = len(before.log)
+        assert after.log[:seen] == before.log  # every event red had seen, as red saw it ...
+        assert [e["type"] for e in after.log[seen:]] == ["disconnected"]  # ... then the restart's own
+        assert after.clocks["red"] == before.clocks["red"]  # the time left, not a fresh clock; the strike
+        assert before.clocks["red"]["remaining_ms"] == (time_control(player)["move"] - 40) * 1000
+    finally:
+        await second.stop()
+    store = Store(db)
+    try:  # the pause is spent once the game resumed; the stop kept a new one
+        [game] = store.load_games(status="playing")
+        assert game.pause is not None and game.pause.version >= after.version
+    finally:
+        store.close()
