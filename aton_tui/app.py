@@ -9,7 +9,6 @@ also runs the server itself (``aton`` and ``aton host``).
 from __future__ import annotations
 
 import ipaddress
-import os
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -39,7 +38,7 @@ from .screens.dialogs import Choice, Choices, Confirm, Prompt
 from .screens.game import GameScreen
 from .screens.help import HelpScreen
 from .screens.lobby import LobbyScreen
-from .session import RETRY_DELAYS, NotConnected, Received, ServerConnection, Session, Status
+from .session import RETRY_DELAYS, NotConnected, Received, ServerConnection, Session, Status, reason_of
 from .settings import Settings
 from .themes import DARK_BOARD, THEMES
 from .widgets.notice import Notice
@@ -178,8 +177,7 @@ class AtonApp(App):
             try:
                 await self.local.start()
             except OSError as exc:
-                why = os.strerror(exc.errno) if exc.errno else str(exc)  # asyncio's strerror is a whole sentence
-                self._not_serving(f"cannot serve on port {port}: {why}")
+                self._not_serving(f"cannot serve on port {port}: {reason_of(exc)}")
                 return
             port = self.local.port
         resume = self.launch.resume

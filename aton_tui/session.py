@@ -15,6 +15,7 @@ the same session.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -118,7 +119,7 @@ class Session:
                 return
             except LOST as exc:
                 attempt += 1
-                unreachable = f"cannot reach {self._where()}: {_why(exc)}"
+                unreachable = f"cannot reach {self._where()}: {reason_of(exc)}"
                 if attempt >= (CONNECT_ATTEMPTS if session is None else RECONNECT_ATTEMPTS):
                     self.on_status(Status("failed", unreachable, attempt, retry=True))
                     return
@@ -170,7 +171,7 @@ class Session:
         try:
             return await self.client.send(msg)
         except LOST as exc:
-            raise NotConnected(f"the connection broke: {_why(exc)}") from exc
+            raise NotConnected(f"the connection broke: {reason_of(exc)}") from exc
 
     async def commit(self, game: int, cards: tuple[int, ...]) -> int | None:
         """Seal the cards (the request id is returned); the client opens them when the server asks."""
@@ -179,7 +180,7 @@ class Session:
         try:
             return await self.client.commit(game, cards)
         except LOST as exc:
-            raise NotConnected(f"the connection broke: {_why(exc)}") from exc
+            raise NotConnected(f"the connection broke: {reason_of(exc)}") from exc
 
     def has_sealed(self, game: int) -> bool:
         return self.client is not None and self.client.has_sealed(game)
@@ -190,5 +191,11 @@ class Session:
             await self.client.close()
 
 
-def _why(exc: BaseException) -> str:
+def reason_of(exc: BaseException) -> str:
+    """Why a network call failed, in words a player can act on: "Connection refused", "Address
+    already in use" (asyncio's own messages are sentences about the call: "Connect call failed
+    ('127.0.0.1', 9)"); a name lookup's failure as the resolver says it."""
+    number = getattr(exc, "errno", None)
+    if isinstance(number, int) and number > 0:  # a name lookup's numbers are negative, not the system's
+        return os.strerror(number)
     return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__

@@ -61,7 +61,7 @@ async def test_an_unreachable_server_is_given_up_on_and_r_tries_again(tmp_path):
         await wait_until(pilot, lambda: all(w.is_finished for w in app.workers if w.name == "session"),
                          what="the connection to stop trying")
         banner = banner_of(app)
-        assert f"Gave up after {CONNECT_ATTEMPTS} attempts: cannot reach 127.0.0.1:{port}" in banner
+        assert f"Gave up after {CONNECT_ATTEMPTS} attempts: cannot reach 127.0.0.1:{port}: Connection refused" in banner
         assert "r tries again, Ctrl+Q quits" in banner
 
         server = ArbiterServer(ServerConfig(host="127.0.0.1", port=port, db_path=str(tmp_path / "aton.db")))
