@@ -1,4 +1,4 @@
-"""Rule switches: every **[choice]** of the rules page as a named option.
+"""Rule switches: every choice marked *(option)* in docs/rules.md as a named option.
 
 The defaults are the rules this project implements; a table may offer a variant
 by passing other values, without touching the engine's structure.
