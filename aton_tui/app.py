@@ -19,6 +19,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.message import Message
 from textual.notifications import SeverityLevel
+from textual.theme import Theme
 from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
@@ -116,6 +117,8 @@ class AtonApp(App):
         Binding("ctrl+q", "quit", "Quit", priority=True, tooltip="leave Aton"),
         Binding("f2", "toggle_theme", "Light/dark", show=False, tooltip="switch between the light and dark theme"),
         RETRY_KEY,
+        Binding("ctrl+g", "toggle_bell", "Bell", show=False,
+                tooltip="turn the bell on or off (your turn, a low clock, a chat line, a rematch offer)"),
     ]
 
     def __init__(self, launch: Launch, settings: Settings | None = None,
@@ -144,6 +147,7 @@ class AtonApp(App):
         self.server_closed = ""  # why the server said it closed (its bye), until we are connected again
         self.lobby_heading = ""  # the lobby's top bar, when it must not say whose lobby it is
         self._lobby_redraw: Timer | None = None  # lobby updates are drawn together, after a moment
+        self.terminal_title = ""  # what the terminal's title bar says (show_title)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(DARK_BOARD)
@@ -154,6 +158,7 @@ class AtonApp(App):
         for theme in THEMES:
             self.register_theme(theme)
         self.theme = self.settings.theme
+        self.theme_changed_signal.subscribe(self, self._keep_theme)
         self.push_screen(LobbyScreen(self._where()))
         self.run_worker(self._run(), name="session", exit_on_error=False)
 
@@ -383,6 +388,7 @@ class AtonApp(App):
     def _close_game_screens(self) -> None:
         while not isinstance(self.screen, LobbyScreen):
             self.pop_screen()
+        self.show_title("Aton · lobby")
 
     def _update(self, frame: UpdateFrame) -> None:
         model, screen = self.model, self._game_screen()
@@ -466,6 +472,8 @@ class AtonApp(App):
         over = model is not None and model.is_over
         if action == "rematch":
             return playing and over
+        if action == "decline_rematch":
+            return model is not None and model.rematch_offered_to_us
         if action == "resign":
             return playing and not over
         if action == "save_record":
@@ -484,18 +492,42 @@ class AtonApp(App):
         if isinstance(self.screen, HelpScreen):
             return
         self.push_screen(HelpScreen([("Playing", GameScreen.BINDINGS), ("The lobby", LobbyScreen.BINDINGS),
-                                     ("Everywhere", [*self.BINDINGS, PALETTE_KEY])]))
+                                     ("Everywhere", [*self.BINDINGS, PALETTE_KEY])], self.settings))
 
     def action_toggle_theme(self) -> None:
         self.theme = "aton-light" if self.theme == "aton-dark" else "aton-dark"
-        self.settings.theme = self.theme
-        self.settings.save()
+
+    def _keep_theme(self, theme: Theme) -> None:
+        """Whichever way the theme changed (F2, or Textual's theme picker in the palette), keep it."""
+        if theme.name != self.settings.theme:
+            self.settings.theme = theme.name
+            self.settings.save()
 
     def action_toggle_forced(self) -> None:
         self.settings.auto_forced = not self.settings.auto_forced
         self.settings.save()
         state = "on" if self.settings.auto_forced else "off"
         self.notify(f"Forced moves are made automatically: {state}.", timeout=3)
+
+    def action_toggle_bell(self) -> None:
+        self.settings.bell = not self.settings.bell
+        self.settings.save()
+        self.notify(f"The bell is {'on' if self.settings.bell else 'off'}.", timeout=3)
+
+    def ring(self) -> None:
+        """The terminal's bell, unless the player turned it off (over SSH it reaches their terminal)."""
+        if self.settings.bell:
+            self.bell()
+
+    def show_title(self, text: str) -> None:
+        """Put ``text`` in the terminal's title bar (OSC 2), once per change.  Names in it come
+        from the network: control characters are dropped, so it cannot end the sequence."""
+        text = "".join(c for c in text if c.isprintable())
+        if text == self.terminal_title:
+            return
+        self.terminal_title = text
+        if not self.is_headless and self._driver is not None:
+            self._driver.write(f"\x1b]2;{text}\x07")
 
     def action_play_bot(self) -> None:
         choices = (Choice("level", "Strength", m.BOT_LEVELS, self.launch.level),
@@ -556,6 +588,10 @@ class AtonApp(App):
     def action_rematch(self) -> None:
         if self.model is not None:
             self.run_worker(self.send(m.Rematch(game=self.model.game, accept=True)))
+
+    def action_decline_rematch(self) -> None:
+        if self.model is not None:
+            self.run_worker(self.send(m.Rematch(game=self.model.game, accept=False)))
 
     def action_resign(self) -> None:
         model = self.model

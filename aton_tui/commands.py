@@ -23,12 +23,15 @@ COMMANDS = (
     ("Exchange cards", "Spend your exchange token: 4 new cards (once per game)", "screen", "exchange"),
     ("Resign", "Give up this game", "app", "resign"),
     ("Rematch", "Offer (or accept) a rematch with the colours swapped", "app", "rematch"),
+    ("Decline the rematch", "Say no to the opponent's offer of a rematch", "app", "decline_rematch"),
     ("Save the game", "Write the finished game's record (aton-record/1) to a file", "app", "save_record"),
     ("Back to the lobby", "Leave the game screen", "app", "lobby"),
     ("Back to the game", "Return to the game in progress", "app", "back_to_game"),
     ("Light or dark theme", "Switch between the papyrus and the night theme (F2)", "app", "toggle_theme"),
     ("Automatic forced moves", "Turn on/off playing a square by itself when it is the only choice",
      "app", "toggle_forced"),
+    ("Bell on or off", "Ring when it is your turn, your clock runs low, a chat line or a rematch offer (Ctrl+G)",
+     "app", "toggle_bell"),
     ("Help", "The rules in short and every key", "app", "help"),
 )
 

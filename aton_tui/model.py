@@ -15,8 +15,11 @@ from dataclasses import dataclass, field, replace
 
 from aton.players import BLUE, RED, Player
 from aton.views import Decision, PlayerView, View
-from protocol.events import Disconnected, Reconnected
+from protocol.events import Disconnected, Reconnected, RematchDeclined, RematchOffered, RematchStarted
 from protocol.game_frames import GameStateFrame, Numbered, SeatClock, Seated, UpdateFrame
+
+#: A clock with less time than this left is low: drawn in red, and the bell rings once.
+LOW_CLOCK_MS = 10_000
 
 
 def countdown(ms: int | None, since: float, now: float) -> int | None:
@@ -36,18 +39,25 @@ class GameModel:
     clocks: dict[Player, SeatClock]
     clocks_at: float  # the local monotonic time the clocks were read
     events: list[Numbered] = field(default_factory=list)
+    #: The seats whose rematch offer stands (an offer of both starts the rematch at once).
+    rematch_offers: set[Player] = field(default_factory=set)
 
     @classmethod
     def from_state(cls, frame: GameStateFrame, now: float) -> GameModel:
-        return cls(game=frame.game, seat=frame.seat, players=dict(frame.players), options=dict(frame.options),
-                   version=frame.version, view=frame.view, commitments=frame.commitments, clocks=frame.clocks,
-                   clocks_at=now, events=list(frame.log))
+        model = cls(game=frame.game, seat=frame.seat, players=dict(frame.players), options=dict(frame.options),
+                    version=frame.version, view=frame.view, commitments=frame.commitments, clocks=frame.clocks,
+                    clocks_at=now, events=list(frame.log))
+        for numbered in model.events:  # an offer made before we came (back) still stands
+            model._note_rematch(numbered)
+        return model
 
     def resync(self, frame: GameStateFrame, now: float) -> list[Numbered]:
         """Take a fresh ``game_state`` of the same game (after a gap or a reconnection);
         the events of its log that are new to us (what happened while we were away)."""
         missed = [e for e in frame.log if e.version > self.version]
         self.events.extend(missed)
+        for numbered in missed:
+            self._note_rematch(numbered)
         self.players = dict(frame.players)
         self.version = frame.version
         self._take(frame, now)
@@ -69,6 +79,7 @@ class GameModel:
         self.events.extend(fresh)
         for numbered in fresh:
             self._note_presence(numbered)
+            self._note_rematch(numbered)
         self._take(frame, now)
         return fresh
 
@@ -83,6 +94,13 @@ class GameModel:
         if isinstance(event, (Disconnected, Reconnected)) and event.player in self.players:
             self.players[event.player] = replace(self.players[event.player],
                                                  connected=isinstance(event, Reconnected))
+
+    def _note_rematch(self, numbered: Numbered) -> None:
+        event = numbered.event
+        if isinstance(event, RematchOffered):
+            self.rematch_offers.add(event.player)
+        elif isinstance(event, (RematchDeclined, RematchStarted)):
+            self.rematch_offers.clear()
 
     # ------------------------------------------------------------------ questions
 
@@ -125,6 +143,12 @@ class GameModel:
         if decision.kind == "commit" and self.commitments.get(self.seat, "none") != "none":
             return None
         return decision
+
+    @property
+    def rematch_offered_to_us(self) -> bool:
+        """Whether the opponent offers a rematch that we have not answered."""
+        return (self.seat is not None and self.opponent in self.rematch_offers
+                and self.seat not in self.rematch_offers)
 
     def sealed(self, seat: Player) -> bool:
         """Whether ``seat`` has committed this round (sealed, or already applied)."""

@@ -20,6 +20,7 @@ class Settings:
     #: or removed (0: all that the server sent is shown at once).
     reveal_delay: float = 0.35
     theme: str = "aton-dark"
+    bell: bool = True  # ring the terminal's bell when it is your turn, your clock runs low, a chat line or an offer
     path: Path | None = None  # where to keep them (None: not kept)
 
     @classmethod

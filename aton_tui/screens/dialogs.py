@@ -14,10 +14,12 @@ from ..widgets.choice_row import ChoiceRow
 
 
 class Confirm(ModalScreen[bool]):
-    """A question answered yes (y, Enter) or no (n, Escape)."""
+    """A question answered yes (y) or no (n, Escape).  Enter presses the focused button, and
+    that is "no" at first: an Enter typed for the board never resigns or spends a token."""
 
+    AUTO_FOCUS = "#no"
     BINDINGS = [
-        Binding("y,enter", "answer(True)", "Yes", priority=True),
+        Binding("y", "answer(True)", "Yes", priority=True),
         Binding("n,escape", "answer(False)", "No", priority=True),
     ]
 

@@ -1,4 +1,8 @@
-"""The end of a game: who won and why, the final scores, rematch, save, back to the lobby."""
+"""The end of a game: who won and why, the final scores, rematch, save, back to the lobby.
+
+Nothing here answers Enter: an Enter meant for the board (a stone placed as the clock
+ran out) must not start the next game.  Each choice has its own key.
+"""
 
 from __future__ import annotations
 
@@ -23,19 +27,27 @@ def headline(outcome: Outcome, seat: Player | None) -> str:
     return "You win!" if winner is seat else "You lose"
 
 
+def offer_sentence(offerer: Player) -> str:
+    """What the player reads when the opponent offers a rematch, with the keys to answer."""
+    return f"{player_name(offerer)} offers a rematch (colours swapped): r accepts, d declines."
+
+
 class EndScreen(ModalScreen[None]):
+    AUTO_FOCUS = ""  # no button takes the focus (None would be the app's "*": the first button)
     BINDINGS = [
         Binding("r", "app.rematch", "Rematch"),
+        Binding("d", "app.decline_rematch", "Decline"),
         Binding("s", "app.save_record", "Save"),
         Binding("l", "app.lobby", "Lobby"),
         Binding("escape", "close", "See the board"),
     ]
 
     def __init__(self, outcome: Outcome, seat: Player | None,
-                 scores: tuple[int, int], can_rematch: bool, can_save: bool) -> None:
+                 scores: tuple[int, int], can_rematch: bool, can_save: bool, offer: Player | None = None) -> None:
         super().__init__(classes="dialog")
         self.outcome, self.seat = outcome, seat
         self.scores, self.can_rematch, self.can_save = scores, can_rematch, can_save
+        self.offer = offer  # the opponent whose rematch offer waits for our answer
 
     def compose(self) -> ComposeResult:
         red, blue = self.scores
@@ -44,18 +56,35 @@ class EndScreen(ModalScreen[None]):
             yield Label(result_sentence(self.outcome), classes="dialog-text", markup=False)
             yield Label(f"Final score:  ● Red {red}  —  ■ Blue {blue}", classes="dialog-text", id="final-score",
                         markup=False)
-            yield Label("", classes="dialog-hint", id="rematch-note", markup=False)
+            yield Label("", classes="dialog-alert", id="rematch-note", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 if self.can_rematch:
-                    yield Button("Rematch (r)", variant="primary", action="app.rematch")
+                    yield Button("Rematch (r)", variant="primary", action="app.rematch", id="rematch")
+                    yield Button("Decline (d)", action="app.decline_rematch", id="decline")
                 if self.can_save:
                     yield Button("Save (s)", action="app.save_record")
                 yield Button("Lobby (l)", action="app.lobby")
                 yield Button("Board (Esc)", action="screen.close")
 
-    def note(self, text: str) -> None:
-        """Say how the rematch stands ("Blue offers a rematch…")."""
-        self.query_one("#rematch-note", Label).update(text)
+    def on_mount(self) -> None:
+        for button in self.query(Button):
+            button.can_focus = False  # clicked or keyed, never pressed by Enter
+        if self.offer is not None:
+            self.offered(self.offer)
+        else:
+            self.note("")
+
+    def offered(self, offerer: Player) -> None:
+        """The opponent offers a rematch: say so where the player looks, with the keys."""
+        self.note(offer_sentence(offerer), answer=True)
+
+    def note(self, text: str, answer: bool = False) -> None:
+        """Say how the rematch stands; ``answer``: an offer waits for ours (Decline is offered)."""
+        label = self.query_one("#rematch-note", Label)
+        label.update(text)
+        label.display = bool(text)
+        for decline in self.query("#decline"):
+            decline.display = answer
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -25,12 +25,12 @@ from aton.game import Phase
 from aton.players import BLUE, PLAYERS, RED, Player
 from aton.views import Decision, View
 from protocol import messages as m
-from protocol.events import RematchDeclined, RematchOffered
+from protocol.events import ChatSaid, RematchDeclined, RematchOffered
 from protocol.game_frames import GameEvent, Numbered
 from server.clock import Timer
 
 from ..board_cursor import BoardCursor
-from ..model import GameModel
+from ..model import LOW_CLOCK_MS, GameModel, countdown
 from ..narrate import narrate, player_name, result_sentence
 from ..playback import Moment, Playback
 from ..widgets.board import Board
@@ -43,7 +43,7 @@ from ..widgets.players import Cartouche, PlayerRow, PlayersPanel
 from ..widgets.score_track import ScoreTrack
 from ..widgets.symbols import SEAT_SYMBOL
 from .dialogs import Confirm, Prompt
-from .end import EndScreen
+from .end import EndScreen, offer_sentence
 from .scoring import ScoringScreen
 
 if TYPE_CHECKING:
@@ -79,6 +79,10 @@ class GameScreen(Screen):
         Binding("space", "skip", "Skip", tooltip="show at once what is still being played back"),
         Binding("e", "show_end", "Result", tooltip="show the result of the game again"),
         Binding("t", "chat", "Chat", tooltip="say something to your opponent"),
+        Binding("R", "app.resign", "Resign", show=False, key_display="R (Shift+r)",
+                tooltip="resign this game (asks first: y resigns, n or Esc plays on)"),
+        Binding("f", "app.toggle_forced", "Forced moves", show=False,
+                tooltip="turn on or off playing a square by itself when it is the only choice"),
         Binding("pageup", "log(-1)", "Log back", show=False, tooltip="scroll the log back"),
         Binding("pagedown", "log(1)", "Log forward", show=False, tooltip="scroll the log forward"),
         Binding("question_mark", "app.help", "Help", key_display="?", tooltip="the rules in short and every key"),
@@ -101,6 +105,8 @@ class GameScreen(Screen):
         self.end_screen: EndScreen | None = None
         self.forced_version: int | None = None
         self.footer_state: tuple = ()
+        self.deciding = False  # whether we had a decision at the last drawing (the bell rings on a new one)
+        self.clock_was_low = False  # our clock was low at the last look (the bell rang for it)
         self.ready = False  # composed and mounted
 
     @property
@@ -126,6 +132,7 @@ class GameScreen(Screen):
         log = self.query_one(GameLog)
         log.note(self._welcome())
         log.add(narrate([n.event for n in self.model.events if n.version <= self.told], self.model.seat))
+        self.set_interval(1.0, self._watch_our_clock)
         self.ready = True
         self._react([])
         self._play()
@@ -206,6 +213,8 @@ class GameScreen(Screen):
             scores = (self.view.red.score, self.view.blue.score)
             self.modals.append(lambda: ScoringScreen(dead, categories, scores))
         self._note_rematch(events)
+        if any(isinstance(e, ChatSaid) and e.player is not self.model.seat for e in events):
+            self.aton.ring()
         self.refresh_view()
         if self.view.outcome is not None and not self.end_shown:
             self.end_shown = True
@@ -235,6 +244,39 @@ class GameScreen(Screen):
         self._show_squares(decision)
         self.query_one("#decision", Static).update(self._decision_line(decision))
         self._sync_footer()
+        self._tell_the_player()
+
+    def _tell_the_player(self) -> None:
+        """The bell when a decision of ours comes, and whose move it is in the terminal's title."""
+        deciding = self.model.decision is not None
+        if deciding and not self.deciding:
+            self.aton.ring()
+        self.deciding = deciding
+        self.aton.show_title(self._title())
+
+    def _watch_our_clock(self) -> None:
+        """Ring once when the clock of our decision runs low."""
+        model = self.model
+        seat = model.seat
+        ms = None if seat is None or model.decision is None else \
+            countdown(model.clock_ms(seat), model.clocks_at, self.aton.clock())
+        low = ms is not None and ms < LOW_CLOCK_MS
+        if low and not self.clock_was_low:
+            self.aton.ring()
+        self.clock_was_low = low
+
+    def _title(self) -> str:
+        """The terminal's title: whose move it is."""
+        model, view = self.model, self.model.view
+        if model.is_over:
+            return "Aton · game over"
+        if model.seat is None:
+            return f"Aton · watching {model.name(RED)} – {model.name(BLUE)}"
+        if model.decision is not None and self.sent is None:
+            return "Aton · your move"
+        if model.opponent in view.pending and not (view.phase is Phase.COMMIT and model.sealed(model.opponent)):
+            return f"Aton · {model.name(model.opponent)} to move"
+        return "Aton · waiting"
 
     def _welcome(self) -> str:
         model = self.model
@@ -453,9 +495,10 @@ class GameScreen(Screen):
     def _end_screen(self) -> EndScreen:
         view = self.view
         assert view.outcome is not None, "the end screen shows a finished game"
+        offer = self.model.opponent if self.model.rematch_offered_to_us else None
         self.end_screen = EndScreen(view.outcome, self.model.seat,
                                     (view.red.score, view.blue.score), can_rematch=self.model.seat is not None,
-                                    can_save=self.aton.check_action("save_record", ()) is True)
+                                    can_save=self.aton.check_action("save_record", ()) is True, offer=offer)
         return self.end_screen
 
     def action_show_end(self) -> None:
@@ -467,17 +510,33 @@ class GameScreen(Screen):
             self.app.push_screen(self.modals.pop(0)(), lambda _: self._next_modal())
 
     def _note_rematch(self, events: list[GameEvent]) -> None:
+        """Say how a rematch stands on the end screen; an offer to us is shown where the player
+        looks: on the end screen, opened again if it was closed, and in a notification."""
         for event in events:
             match event:
-                case RematchOffered(seat):
-                    text = ("You offered a rematch; waiting for the answer…" if seat is self.model.seat
-                            else f"{player_name(seat)} offers a rematch: press r to accept.")
+                case RematchOffered(seat) if seat is not self.model.seat:
+                    self._rematch_offered(seat)
+                    continue
+                case RematchOffered(_):
+                    text = "You offered a rematch; waiting for the answer…"
                 case RematchDeclined(seat):
-                    text = f"{player_name(seat)} declined the rematch."
+                    text = "You declined the rematch." if seat is self.model.seat else \
+                        f"{player_name(seat)} declined the rematch."
                 case _:
                     continue
             if self.end_screen is not None and self.end_screen.is_attached:
                 self.end_screen.note(text)
+
+    def _rematch_offered(self, offerer: Player) -> None:
+        if self.model.seat is None:
+            return
+        self.aton.ring()
+        if self.end_screen is not None and self.end_screen.is_attached:
+            self.end_screen.offered(offerer)
+            return
+        self.aton.notify(offer_sentence(offerer), title="Rematch?", timeout=10)
+        if self.end_shown and self._end_screen not in self.modals:
+            self.modals.append(self._end_screen)  # the end screen, with the offer and its keys
 
     # ------------------------------------------------------------------ the footer
 

@@ -1,4 +1,5 @@
-"""``?``: the rules in short and the key map (made from the screens' own bindings)."""
+"""``?``: how to close it, the rules in short, the clocks, the settings and every key (the key
+tables are made from the screens' own bindings, so they cannot drift from them)."""
 
 from __future__ import annotations
 
@@ -8,25 +9,37 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
+from ..settings import Settings
+
+CLOSING = "**Esc**, **q** or **?** closes this help.  ↑ ↓ PgUp PgDn scroll it."
+
 RULES = """\
 # Aton in short
 
-Two priesthoods, **red ●** and **blue ■**, fight for four temples.  Each round:
+Two priesthoods, **Red ●** and **Blue ■**, fight for four temples.  Each round:
 
-1. **Draw** 4 cards (values 1–4).  Once per game you may **exchange** them for 4 new ones.
+1. **Draw** 4 cards (values 1–4).  Once per game you may **exchange** them for 4 new ones,
+   before you commit.
 2. **Commit** in secret: one card on each of your four **cartouches**.
-3. **Cartouche 1 — points.** The higher card scores 2 × the difference.  40 points wins at once.
-4. **Cartouche 2 — order and removal.** The lower card plays first (ties: lower cartouche 1,
-   then a *war* of deck cards).  It also removes stones: 4 → 2 of the opponent's, 3 → 1,
-   2 → none, 1 → one of your own.  Nobody removes anything in round 1.
-5. **Cartouche 3 — range.** You may use temples 1 up to this value.
-6. **Cartouche 4 — placement.** Place this many stones on empty squares in range.
-   Removed stones go to the **Kingdom of the Dead**.
+3. **Cartouche 1 — points.** The higher card scores 2 × the difference (equal cards: nothing).
+   40 points or more wins at once.
+4. **Cartouche 2 — order and removal.** The lower card plays first (ties: the lower
+   cartouche 1, then a *war* of deck cards).  It also says what its player removes: 4 → 2 of
+   the opponent's stones, 3 → 1, 2 → none, 1 → one of their own.  Nobody removes anything in
+   round 1.
+5. Then each player's **turn**, first player first.  Your cartouches 3 and 4 turn up when
+   your turn starts: the second player's stay hidden until then.
+   - **Cartouche 3 — range.** Your removal and placement use temples 1 up to this value.
+   - **Removal**, as cartouche 2 says, among the stones in range.  Removed stones go to the
+     **Kingdom of the Dead**.
+   - **Cartouche 4 — placement.** Place this many stones on empty squares in range.  Stones
+     that find no empty square there go from your supply to the Kingdom of the Dead.
 
-**Win at once** by owning a whole temple, all 14 yellow or all 14 green squares.
+**Win at once** by owning a whole temple, all 14 yellow or all 14 green squares — checked
+after your whole placement, not at the stone that completes it.
 
-**Scoring round** — when the Kingdom of the Dead holds 8 stones at the end of a round.
-The majority in each category scores:
+**Scoring round** — when the Kingdom of the Dead holds 8 stones or more at the end of a
+round.  The player with more stones in a category scores it; **a tie scores nothing**:
 
 | category | points to the majority |
 |---|---|
@@ -38,41 +51,87 @@ The majority in each category scores:
 | +1 / +2 squares | everyone scores their own bonus squares |
 
 Then the stones in the Kingdom go back to their supplies.  40 points or more after a
-scoring round ends the game: more points wins.
+scoring round ends the game: more points wins, **equal points are a draw**.
+
+The complete rules: `docs/rules.md` in Aton's source.
 
 ## The board
 
 Each square shows its kind on top — **Y** yellow, **G** green, **K** black, **B** blue,
 **+1**/**+2** bonus — and a stone below it: **●** red, **■** blue.  While you choose a square,
 the ones you cannot choose are faded and the cursor's square is lit.
+
+## Clocks
+
+Each decision has its own time (the four cards, each stone to remove or place).  When it
+runs out, a default move is made for you and **⚠** beside your clock counts the time-outs
+in a row; any move of your own starts the count again.  The third time-out in a row loses
+the game on time.
 """
+
+#: How keys are written in the tables (Textual's names are for programs).
+KEY_NAMES = {
+    "left": "←", "right": "→", "up": "↑", "down": "↓", "enter": "Enter", "escape": "Esc",
+    "space": "Space", "backspace": "Backspace", "delete": "Delete", "pageup": "PgUp", "pagedown": "PgDn",
+    "question_mark": "?", "left_square_bracket": "[", "right_square_bracket": "]",
+}
+
+
+def key_label(key: str) -> str:
+    """One key as a player reads it: "←", "Ctrl+q", "Shift+r", "F2", "h"."""
+    key = key.strip()
+    if key in KEY_NAMES:
+        return KEY_NAMES[key]
+    if key.startswith("ctrl+"):
+        return "Ctrl+" + key_label(key[5:])
+    if len(key) == 1 and key.isupper():
+        return f"Shift+{key.lower()}"
+    if key[:1] == "f" and key[1:].isdigit():
+        return key.upper()
+    return key
 
 
 def key_table(title: str, bindings: list[BindingType]) -> str:
-    """A Markdown table of what the keys do; keys that do the same thing share a row."""
+    """A Markdown table of what the keys do; keys that do the same thing share a row, and
+    every key of a binding is shown (``h`` beside ``←``), whatever the footer shows."""
     rows: dict[str, list[str]] = {}
     for binding in bindings:
         if isinstance(binding, Binding) and binding.description:
-            keys = binding.key_display or " ".join(k.strip() for k in binding.key.split(","))
             shown = rows.setdefault(binding.tooltip or binding.description, [])
-            if keys not in shown:
-                shown.append(keys)
+            for key in binding.key.split(","):
+                label = key_label(key)
+                if label not in shown:
+                    shown.append(label)
     lines = [f"## {title}", "", "| keys | do |", "|---|---|"]
     lines += [f"| `{' '.join(keys)}` | {does} |" for does, keys in rows.items()]
     return "\n".join(lines)
 
 
+def settings_text(settings: Settings) -> str:
+    """The player's settings as they stand, and how to change them."""
+    theme = "light" if settings.theme == "aton-light" else "dark"
+    on_off = {True: "on", False: "off"}
+    return "\n".join([
+        "## Settings",
+        "",
+        f"Theme: **{theme}** (F2).  Forced moves made by themselves: **{on_off[settings.auto_forced]}** "
+        f"(f in a game).  Bell: **{on_off[settings.bell]}** (Ctrl+g).  The command palette (Ctrl+p) "
+        "has them too; they are kept for next time.",
+    ])
+
+
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,question_mark,q", "close", "Close help")]
 
-    def __init__(self, keymaps: list[tuple[str, list[BindingType]]]) -> None:
+    def __init__(self, keymaps: list[tuple[str, list[BindingType]]], settings: Settings) -> None:
         super().__init__(classes="dialog")
         self.keymaps = keymaps
+        self.settings = settings
 
     def compose(self) -> ComposeResult:
-        text = "\n\n".join([RULES, *(key_table(title, b) for title, b in self.keymaps)])
+        parts = [CLOSING, RULES, settings_text(self.settings), *(key_table(t, b) for t, b in self.keymaps), CLOSING]
         with VerticalScroll(classes="dialog-box help"):
-            yield Markdown(text)
+            yield Markdown("\n\n".join(parts))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable
 
 from rich.text import Text
+from textual.theme import Theme
 from textual.widgets import RichLog
 
 from aton.players import PLAYERS
@@ -17,20 +18,38 @@ _SEAT_WORDS = {seat: re.compile(rf"\b{player_name(seat)}\b") for seat in PLAYERS
 
 
 class GameLog(RichLog, can_focus=False):
+    """The lines are kept as text, and drawn again in the new theme's colours when it changes
+    (a RichLog keeps the lines it has drawn, colours and all)."""
+
     COMPONENT_CLASSES = {"log--red", "log--blue", "log--round", "log--note"}
 
     def __init__(self, **kwargs) -> None:
         super().__init__(wrap=True, markup=False, highlight=False, min_width=20, **kwargs)
+        self.story: list[tuple[bool, str]] = []  # (a note of the client's own?, the line), oldest first
+
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
 
     def add(self, lines: Iterable[str]) -> None:
         for line in lines:
-            self.write(self._styled(line))
+            self._tell(False, line)
 
     def note(self, line: str) -> None:
         """A line from the client itself (not an event), e.g. a connection notice."""
-        self.write(Text(line, self.get_component_rich_style("log--note")))
+        self._tell(True, line)
 
-    def _styled(self, line: str) -> Text:
+    def _tell(self, note: bool, line: str) -> None:
+        self.story.append((note, line))
+        self.write(self._styled(note, line))
+
+    def _theme_changed(self, _: Theme) -> None:
+        self.clear()
+        for note, line in self.story:
+            self.write(self._styled(note, line))
+
+    def _styled(self, note: bool, line: str) -> Text:
+        if note:
+            return Text(line, self.get_component_rich_style("log--note"))
         if line.startswith("──"):
             return Text(line, self.get_component_rich_style("log--round"))
         text = Text(line)

@@ -11,7 +11,7 @@ from textual.widget import Widget
 
 from aton.players import Player
 
-from ..model import countdown
+from ..model import LOW_CLOCK_MS, countdown
 from ..narrate import player_name
 from .symbols import SEAT_SYMBOL
 
@@ -103,5 +103,5 @@ class PlayersPanel(Widget):
         width = COLUMNS[-1][1]
         if ms is None:
             return Text(text.rjust(width), self.get_component_rich_style("players--clock"))
-        name = "players--clock-low" if ms < 10_000 else "players--clock-running"
+        name = "players--clock-low" if ms < LOW_CLOCK_MS else "players--clock-running"
         return Text(text.rjust(width), self.get_component_rich_style(name))

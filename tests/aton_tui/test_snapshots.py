@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from aton import RED, Outcome, Termination
+from aton import BLUE, RED, Outcome, Termination
 from aton_tui.screens.end import EndScreen
 from aton_tui.screens.game import GameScreen
 from aton_tui.screens.lobby import LobbyScreen
@@ -100,7 +100,10 @@ def test_end_screen(snap_compare, size):
     assert snap_compare(FramesApp(frames), terminal_size=size, run_before=run_before)
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+ISSUE_SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+
+
+@ISSUE_SIZES
 def test_mid_reveal(snap_compare, size):
     """Blue's cartouches 1 to 3 turned over, the fourth not yet: the board still shows the
     round before blue's turn, and the log has told only what is turned."""
@@ -118,3 +121,31 @@ def test_mid_reveal(snap_compare, size):
 
     app = FramesApp(frames_after(script, state), pacing=pacing, reveal_delay=delay)
     assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+def finished_game() -> ScriptedGame:
+    script = ScriptedGame()
+    script.play_until(red_to("commit", round_at_least=2))
+    script.resign(BLUE)
+    return script
+
+
+@ISSUE_SIZES
+def test_help(snap_compare, size):
+    script = ScriptedGame()
+    assert snap_compare(FramesApp(script.frames), press=["question_mark"], terminal_size=size,
+                        run_before=shown(GameScreen, script.version))
+
+
+@ISSUE_SIZES
+def test_end_screen_with_the_opponents_rematch_offer(snap_compare, size):
+    script = finished_game()
+    offer = m.Update(game=12, version=script.version + 1,
+                     events=({"type": "rematch_offered", "player": "blue", "version": script.version + 1},),
+                     view=script.game.view(RED), clocks=script.updates[-1].clocks)
+
+    async def run_before(pilot) -> None:
+        await shown(EndScreen, script.version + 1)(pilot)
+        await pilot.pause(0.2)
+
+    assert snap_compare(FramesApp([*script.frames, offer]), terminal_size=size, run_before=run_before)

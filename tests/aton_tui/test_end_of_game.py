@@ -1,0 +1,97 @@
+"""The end of a game against a person, through a real server: Enter starts nothing, and the
+opponent's rematch offer is shown where the player looks, with the keys to answer it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import Label
+
+from aton_tui.app import AtonApp, Launch
+from aton_tui.screens.end import EndScreen
+from protocol import messages as m
+from server.app import ArbiterServer
+from server.config import ServerConfig
+
+from ..server.players import Recorder
+from .conftest import quiet_settings
+from .driving import game_screen, wait_until
+
+
+@asynccontextmanager
+async def ann_against_bob(tmp_path: Path, size: tuple[int, int] = (80, 24)
+                          ) -> AsyncIterator[tuple[AtonApp, Pilot, Recorder]]:
+    """ann (the client) opens a table on a real server, bob (a protocol client) sits down."""
+    srv = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "end.db")))
+    await srv.start()
+    bob = None
+    app = AtonApp(Launch(name="ann", port=srv.port, start="table", clock="relaxed"), quiet_settings())
+    try:
+        async with app.run_test(size=size) as pilot:
+            await wait_until(pilot, lambda: bool(srv.lobby.tables), what="ann's table")
+            bob = await Recorder.connect(srv.port, "bob", kind="human", lobby=False)
+            await bob.send(m.JoinTable(table=next(iter(srv.lobby.tables))))
+            await bob.expect(m.GameState)
+            await wait_until(pilot, lambda: game_screen(app) is not None and app.screen is game_screen(app),
+                             what="the game screen")
+            yield app, pilot, bob
+    finally:
+        if bob is not None:
+            await bob.close()
+        await srv.stop()
+
+
+async def bob_resigns(app: AtonApp, pilot: Pilot, bob: Recorder) -> None:
+    await bob.send(m.Resign(game=bob.game))
+    await wait_until(pilot, lambda: isinstance(app.screen, EndScreen), what="the end screen")
+
+
+def note(app: AtonApp) -> str:
+    label = app.screen.query_one("#rematch-note", Label)
+    return str(label.render()) if label.display else ""
+
+
+async def test_enter_on_the_end_screen_starts_no_rematch(tmp_path):
+    async with ann_against_bob(tmp_path) as (app, pilot, bob):
+        await bob_resigns(app, pilot, bob)
+        await pilot.pause(0.2)  # Textual gives a new screen its focus after it is shown
+        await pilot.press("enter", "tab", "enter")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, EndScreen)  # nothing was pressed
+        await bob.send(m.Ping(id=99))  # everything ann sent before it has reached the server
+        await bob.until(lambda f: f.reply_to == 99, kind=m.Pong)
+        assert not [e for e in bob.events() if e["type"].startswith("rematch")]
+        await pilot.press("r")  # the rematch has its own key
+        await bob.until(lambda f: any(e["type"] == "rematch_offered" for e in f.events), kind=m.Update)
+
+
+async def test_the_opponents_offer_shows_on_the_end_screen_and_d_declines_it(tmp_path):
+    async with ann_against_bob(tmp_path) as (app, pilot, bob):
+        await bob_resigns(app, pilot, bob)
+        assert note(app) == ""
+        await bob.send(m.Rematch(game=bob.game))
+        await wait_until(pilot, lambda: "offers a rematch" in note(app), what="the offer on the end screen")
+        assert "r accepts, d declines" in note(app)
+        assert app.screen.query_one("#decline").display
+        await pilot.press("d")
+        await bob.until(lambda f: any(e["type"] == "rematch_declined" for e in f.events), kind=m.Update)
+        await wait_until(pilot, lambda: "You declined" in note(app), what="the answer on the end screen")
+        assert not app.screen.query_one("#decline").display
+
+
+async def test_an_offer_made_while_the_player_looks_at_the_board_brings_the_end_screen_back(tmp_path):
+    async with ann_against_bob(tmp_path) as (app, pilot, bob):
+        await bob_resigns(app, pilot, bob)
+        await pilot.press("escape")  # to the board
+        await wait_until(pilot, lambda: app.screen is game_screen(app), what="the board")
+        await bob.send(m.Rematch(game=bob.game))
+        await wait_until(pilot, lambda: isinstance(app.screen, EndScreen) and "offers a rematch" in note(app),
+                         what="the end screen again, with the offer")
+        assert any("offers a rematch" in n.message for n in app._notifications)
+        first_game, first_seat = bob.game, bob.seat
+        await pilot.press("r")  # accepted: the rematch starts, colours swapped
+        state = await bob.expect(m.GameState)
+        assert state.game != first_game and state.seat != first_seat

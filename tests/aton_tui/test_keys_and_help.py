@@ -1,0 +1,159 @@
+"""Keys a player expects (resign, forced moves, bell), the help that lists them and the rules,
+the theme, the bell and the terminal's title; driven by fixed frames."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+from textual.widgets import Markdown
+
+from aton.players import RED
+from aton_tui.app import AtonApp, Frame
+from aton_tui.screens.dialogs import Confirm
+from aton_tui.screens.game import GameScreen
+from aton_tui.screens.help import HelpScreen
+from aton_tui.settings import Settings
+from aton_tui.widgets.game_log import GameLog
+from protocol import messages as m
+from protocol.game_frames import typed
+
+from .driving import wait_until
+from .scripted import FramesApp, ScriptedGame, red_to
+
+
+def on_the_board(app: FramesApp, script: ScriptedGame):
+    return lambda: isinstance(app.screen, GameScreen) and app.model is not None and app.model.version == script.version
+
+
+def help_text(app: AtonApp) -> str:
+    return app.screen.query_one(Markdown).source
+
+
+async def test_shift_r_resigns_after_asking_and_enter_does_not_resign():
+    script = ScriptedGame()
+    app = FramesApp([script.first])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, on_the_board(app, script))
+        await pilot.press("R")
+        assert isinstance(app.screen, Confirm)
+        await pilot.press("enter")  # meant for the board: it answers "Play on"
+        await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), what="the board again")
+        await pilot.press("R", "y")
+        await wait_until(pilot, lambda: app.recording.sent == [m.Resign(game=12)], what="the resignation")
+
+
+async def test_f_turns_the_forced_moves_off_and_on():
+    script = ScriptedGame()
+    app = FramesApp([script.first])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, on_the_board(app, script))
+        assert app.settings.auto_forced
+        await pilot.press("f")
+        assert not app.settings.auto_forced
+        await pilot.press("f")
+        assert app.settings.auto_forced
+
+
+async def test_help_says_how_to_close_it_every_key_and_the_rules_a_player_needs():
+    script = ScriptedGame()
+    app = FramesApp([script.first])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, on_the_board(app, script))
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = help_text(app)
+        assert "**Esc**, **q** or **?** closes this help" in text
+        for keys, does in (("← h → l", "light another cartouche"), ("↑ k ↓ j", "change the card"),
+                           ("Shift+r", "resign this game"), ("f", "playing a square by itself"),
+                           ("Ctrl+g", "turn the bell on or off"), ("F2", "light and dark theme")):
+            assert any(f"`{keys}`" in line and does in line for line in text.splitlines()), (keys, does)
+        for rule in ("a tie scores nothing", "equal points are a draw", "the second player's stay hidden",
+                     "go from your supply to the Kingdom of the Dead", "checked\nafter your whole placement",
+                     "**⚠**", "time-outs\nin a row", "docs/rules.md"):
+            assert rule in text, rule
+        await pilot.press("q")
+        assert isinstance(app.screen, GameScreen)
+
+
+async def test_the_theme_recolours_the_whole_log_and_one_picked_in_the_palette_is_kept(tmp_path: Path):
+    script = ScriptedGame()
+    script.play_until(red_to("place", round_at_least=2))
+    app = FramesApp(script.frames)
+    app.settings = Settings(reveal_delay=0.0, path=tmp_path / "settings.json")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, on_the_board(app, script))
+        log = app.screen.query_one(GameLog)
+
+        def colours() -> set[str]:
+            return {str(segment.style.color) for line in log.lines for segment in line
+                    if segment.style is not None and segment.style.color is not None}
+
+        dark = colours()
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: colours() != dark and app.theme == "aton-light", what="the log recoloured")
+        assert colours().isdisjoint(dark)  # no line kept the dark theme's colours
+        assert json.loads((tmp_path / "settings.json").read_text())["theme"] == "aton-light"
+        app.theme = "aton-dark"  # what Textual's theme picker in the command palette does
+        await wait_until(pilot, lambda: json.loads((tmp_path / "settings.json").read_text())["theme"] == "aton-dark",
+                         what="the palette's theme kept")
+        assert colours() == dark
+
+
+class Rings:
+    """Counts the terminal bells the app rings (a headless app has no terminal to ring)."""
+
+    def __init__(self, app: AtonApp) -> None:
+        self.count = 0
+        app.bell = self.ring  # type: ignore[method-assign]
+
+    def ring(self) -> None:
+        self.count += 1
+
+
+async def rings_in_a_turn(bell: bool) -> int:
+    """The bells while red's decision comes, a chat line from blue, and red's clock runs low."""
+    script = ScriptedGame()
+    script.play_until(red_to("place", round_at_least=2))
+    frames = script.frames
+    waiting = max(i for i, f in enumerate(frames) if f.view["decision"] is None)  # then red decides
+    last = script.updates[-1]
+    low = {**last.clocks, "red": {**last.clocks["red"], "remaining_ms": 5_000}}
+    chat = {"type": "chat", "player": "blue", "name": "Bot (normal)", "text": "hurry"}
+    later = replace(last, version=last.version + 1, events=({**chat, "version": last.version + 1},), clocks=low)
+    app = FramesApp(frames[:waiting + 1], bell=bell)
+    rings = Rings(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, GameScreen) and app.model is not None
+                         and app.model.version == frames[waiting].version)
+        await pilot.pause(1.2)
+        before = rings.count
+        assert app.terminal_title == "Aton · Bot (normal) to move"
+        for frame in (*frames[waiting + 1:], later):  # red's decision, then a chat line and a low clock
+            app.post_message(Frame(typed(frame)))
+        await wait_until(pilot, lambda: app.model is not None and app.model.version == later.version)
+        await pilot.pause(1.2)  # the clock is looked at every second
+        assert app.terminal_title == "Aton · your move"
+        return rings.count - before
+
+
+async def test_the_bell_rings_for_a_decision_a_low_clock_and_a_chat_line():
+    assert await rings_in_a_turn(bell=True) == 3
+
+
+async def test_the_bell_setting_turns_it_off():
+    assert await rings_in_a_turn(bell=False) == 0
+
+
+async def test_the_terminal_title_says_whose_move_it_is():
+    script = ScriptedGame()
+    script.play_until(red_to("commit", round_at_least=2))
+    script.blue_seals()
+    app = FramesApp(script.frames)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, on_the_board(app, script))
+        assert app.terminal_title == "Aton · your move"
+        hand = sorted(script.game.view(RED)["decision"]["hand"])
+        await pilot.press(str(hand[3]), str(hand[0]), str(hand[2]), "enter")  # the fourth goes by itself
+        await wait_until(pilot, lambda: app.terminal_title == "Aton · waiting", what="sealed: nothing to do")
