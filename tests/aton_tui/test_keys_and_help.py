@@ -116,13 +116,13 @@ async def rings_in_a_turn(bell: bool) -> int:
     """The bells while red's decision comes, a chat line from blue, and red's clock runs low."""
     script = ScriptedGame()
     script.play_until(red_to("place", round_at_least=2))
-    frames = script.frames
+    frames: list[m.GameState | m.Update] = [script.first, *script.updates]
     waiting = max(i for i, f in enumerate(frames) if f.view["decision"] is None)  # then red decides
     last = script.updates[-1]
     low = {**last.clocks, "red": {**last.clocks["red"], "remaining_ms": 5_000}}
     chat = {"type": "chat", "player": "blue", "name": "Bot (normal)", "text": "hurry"}
     later = replace(last, version=last.version + 1, events=({**chat, "version": last.version + 1},), clocks=low)
-    app = FramesApp(frames[:waiting + 1], bell=bell)
+    app = FramesApp(list(frames[:waiting + 1]), bell=bell)
     rings = Rings(app)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, GameScreen) and app.model is not None
