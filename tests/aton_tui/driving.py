@@ -3,19 +3,27 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
 
 from textual.pilot import Pilot
 from textual.widget import Widget
 
 from aton.views import Decision
-from aton_tui.app import AtonApp
+from aton_tui.app import AtonApp, Launch
 from aton_tui.model import GameModel
 from aton_tui.screens.end import EndScreen
 from aton_tui.screens.game import GameScreen
 from aton_tui.screens.scoring import ScoringScreen
 from aton_tui.widgets.board import Board
 from aton_tui.widgets.commit_panel import CommitPanel
+from protocol import messages as m
+from server.app import ArbiterServer
+from server.config import ServerConfig
+
+from ..server.players import Recorder
+from .conftest import quiet_settings
 
 GAME_TIMEOUT = 120.0
 
@@ -99,3 +107,26 @@ async def play_to_the_end(pilot: Pilot, act: Callable[[Pilot, AtonApp], Awaitabl
         await act(pilot, app)
         await pilot.pause()
     return seen
+
+
+@asynccontextmanager
+async def ann_against_bob(tmp_path: Path, size: tuple[int, int] = (80, 24)
+                          ) -> AsyncIterator[tuple[AtonApp, Pilot, Recorder]]:
+    """ann (the client) opens a table on a real server, bob (a protocol client) sits down."""
+    srv = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "ann_and_bob.db")))
+    await srv.start()
+    bob = None
+    app = AtonApp(Launch(name="ann", port=srv.port, start="table", clock="relaxed"), quiet_settings())
+    try:
+        async with app.run_test(size=size) as pilot:
+            await wait_until(pilot, lambda: bool(srv.lobby.tables), what="ann's table")
+            bob = await Recorder.connect(srv.port, "bob", kind="human", lobby=False)
+            await bob.send(m.JoinTable(table=next(iter(srv.lobby.tables))))
+            await bob.expect(m.GameState)
+            await wait_until(pilot, lambda: game_screen(app) is not None and app.screen is game_screen(app),
+                             what="the game screen")
+            yield app, pilot, bob
+    finally:
+        if bob is not None:
+            await bob.close()
+        await srv.stop()

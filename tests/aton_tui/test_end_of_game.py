@@ -3,45 +3,15 @@ opponent's rematch offer is shown where the player looks, with the keys to answe
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from pathlib import Path
-
 from textual.pilot import Pilot
 from textual.widgets import Label
 
-from aton_tui.app import AtonApp, Launch
+from aton_tui.app import AtonApp
 from aton_tui.screens.end import EndScreen
 from protocol import messages as m
-from server.app import ArbiterServer
-from server.config import ServerConfig
 
 from ..server.players import Recorder
-from .conftest import quiet_settings
-from .driving import game_screen, wait_until
-
-
-@asynccontextmanager
-async def ann_against_bob(tmp_path: Path, size: tuple[int, int] = (80, 24)
-                          ) -> AsyncIterator[tuple[AtonApp, Pilot, Recorder]]:
-    """ann (the client) opens a table on a real server, bob (a protocol client) sits down."""
-    srv = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "end.db")))
-    await srv.start()
-    bob = None
-    app = AtonApp(Launch(name="ann", port=srv.port, start="table", clock="relaxed"), quiet_settings())
-    try:
-        async with app.run_test(size=size) as pilot:
-            await wait_until(pilot, lambda: bool(srv.lobby.tables), what="ann's table")
-            bob = await Recorder.connect(srv.port, "bob", kind="human", lobby=False)
-            await bob.send(m.JoinTable(table=next(iter(srv.lobby.tables))))
-            await bob.expect(m.GameState)
-            await wait_until(pilot, lambda: game_screen(app) is not None and app.screen is game_screen(app),
-                             what="the game screen")
-            yield app, pilot, bob
-    finally:
-        if bob is not None:
-            await bob.close()
-        await srv.stop()
+from .driving import ann_against_bob, game_screen, wait_until
 
 
 async def bob_resigns(app: AtonApp, pilot: Pilot, bob: Recorder) -> None:

@@ -4,9 +4,12 @@ the theme, the bell and the terminal's title; driven by fixed frames."""
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
 
+from textual.pilot import Pilot
 from textual.widgets import Markdown
 
 from aton.players import RED
@@ -27,15 +30,22 @@ def on_the_board(app: FramesApp, script: ScriptedGame):
     return lambda: isinstance(app.screen, GameScreen) and app.model is not None and app.model.version == script.version
 
 
+@asynccontextmanager
+async def first_round() -> AsyncIterator[tuple[FramesApp, Pilot]]:
+    """The client on the board of a game's first round, both players to commit."""
+    script = ScriptedGame()
+    app = FramesApp([script.first])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, on_the_board(app, script))
+        yield app, pilot
+
+
 def help_text(app: AtonApp) -> str:
     return app.screen.query_one(Markdown).source
 
 
 async def test_shift_r_resigns_after_asking_and_enter_does_not_resign():
-    script = ScriptedGame()
-    app = FramesApp([script.first])
-    async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, on_the_board(app, script))
+    async with first_round() as (app, pilot):
         await pilot.press("R")
         assert isinstance(app.screen, Confirm)
         await pilot.press("enter")  # meant for the board: it answers "Play on"
@@ -45,10 +55,7 @@ async def test_shift_r_resigns_after_asking_and_enter_does_not_resign():
 
 
 async def test_f_turns_the_forced_moves_off_and_on():
-    script = ScriptedGame()
-    app = FramesApp([script.first])
-    async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, on_the_board(app, script))
+    async with first_round() as (app, pilot):
         assert app.settings.auto_forced
         await pilot.press("f")
         assert not app.settings.auto_forced
@@ -57,10 +64,7 @@ async def test_f_turns_the_forced_moves_off_and_on():
 
 
 async def test_help_says_how_to_close_it_every_key_and_the_rules_a_player_needs():
-    script = ScriptedGame()
-    app = FramesApp([script.first])
-    async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, on_the_board(app, script))
+    async with first_round() as (app, pilot):
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         text = help_text(app)
