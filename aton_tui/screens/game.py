@@ -247,8 +247,9 @@ class GameScreen(Screen):
         self._tell_the_player()
 
     def _tell_the_player(self) -> None:
-        """The bell when a decision of ours comes, and whose move it is in the terminal's title."""
-        deciding = self.model.decision is not None
+        """The bell when a decision of ours shows, and whose move it is in the terminal's title.
+        (Our own moves do not ring: the decision stays ours from one stone to the next.)"""
+        deciding = self.model.decision is not None and not self.playback.behind
         if deciding and not self.deciding:
             self.aton.ring()
         self.deciding = deciding
@@ -266,15 +267,15 @@ class GameScreen(Screen):
         self.clock_was_low = low
 
     def _title(self) -> str:
-        """The terminal's title: whose move it is."""
-        model, view = self.model, self.model.view
-        if model.is_over:
+        """The terminal's title: whose move it is, at the moment shown."""
+        model, view = self.model, self.view
+        if view.outcome is not None:
             return "Aton · game over"
         if model.seat is None:
             return f"Aton · watching {model.name(RED)} – {model.name(BLUE)}"
-        if model.decision is not None and self.sent is None:
+        if self.decision is not None:
             return "Aton · your move"
-        if model.opponent in view.pending and not (view.phase is Phase.COMMIT and model.sealed(model.opponent)):
+        if model.opponent in view.pending and not (view.phase is Phase.COMMIT and self._sealed(model.opponent)):
             return f"Aton · {model.name(model.opponent)} to move"
         return "Aton · waiting"
 
