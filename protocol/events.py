@@ -167,3 +167,24 @@ class RematchStarted(ArbiterEvent):
     A game has one rematch: a later `rematch` of it is `not_allowed`."""
 
     game: Annotated[int, GAME_ID]
+
+
+@arbiter_event("clock_paused")
+@dataclass(frozen=True, slots=True)
+class ClockPaused(ArbiterEvent):
+    """That player's clock stopped at their request (`pause`, in a game against a bot the server
+    hosts); `pause_left_s`: the seconds of pausing the game has left."""
+
+    player: Annotated[Player, SEAT]
+    pause_left_s: Annotated[float, Number(0, 86400)]
+
+
+@arbiter_event("clock_resumed")
+@dataclass(frozen=True, slots=True)
+class ClockResumed(ArbiterEvent):
+    """That player's clock runs again where it stopped: they asked, their connection dropped, or
+    the game's pauses used up their time (`pause_left_s` 0). (The end of the game stops every clock
+    without it.)"""
+
+    player: Annotated[Player, SEAT]
+    pause_left_s: Annotated[float, Number(0, 86400)]

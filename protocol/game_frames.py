@@ -63,6 +63,7 @@ class SeatClock:
     remaining_ms: int | None
     action: str | None
     strikes: int
+    paused: bool = False  # stopped at its player's request (since 1.4): it stands at remaining_ms
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,4 +144,5 @@ def _commitments(by_name: dict[str, str]) -> dict[Player, str]:
 
 
 def _clocks(clocks: dict[str, Any]) -> dict[Player, SeatClock]:
-    return {Player.parse(seat): SeatClock(c["remaining_ms"], c["for"], c["strikes"]) for seat, c in clocks.items()}
+    return {Player.parse(seat): SeatClock(c["remaining_ms"], c["for"], c["strikes"], c.get("paused") is True)
+            for seat, c in clocks.items()}

@@ -24,7 +24,7 @@ Map = dict[str, Any]
 Maps = tuple[Map, ...]
 
 PROTOCOL_MAJOR = 1
-PROTOCOL_MINOR = 3
+PROTOCOL_MINOR = 4
 PROTOCOL_VERSION = f"{PROTOCOL_MAJOR}.{PROTOCOL_MINOR}"
 
 MAX_ID = 2**31 - 1
@@ -519,6 +519,20 @@ class Rematch(Message):
 
     game: Annotated[int, GAME_ID]
     accept: Annotated[bool, Bool()] = True
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("pause")
+@dataclass(frozen=True, slots=True)
+class Pause(Message):
+    """Stop your clock (``on``) while you read the help or a dialog, or start it again (since 1.4).
+
+    Only in a game against a bot the server hosts (its ``options`` say ``pause_s``); refused
+    with ``not_allowed`` in a game against a person.  A game's pauses add up to at most
+    ``pause_s`` seconds, then the clock runs on by itself (the event ``clock_resumed``)."""
+
+    game: Annotated[int, GAME_ID]
+    on: Annotated[bool, Bool()] = True
     id: Annotated[int | None, REQUEST_ID] = None
 
 

@@ -35,7 +35,7 @@ from .store import Pause, Store, StoredGame
 
 log = logging.getLogger(__name__)
 
-GAME_MESSAGES = (m.Commit, m.Open, m.Exchange, m.Remove, m.Place, m.Resign, m.Rematch, m.Chat)
+GAME_MESSAGES = (m.Commit, m.Open, m.Exchange, m.Remove, m.Place, m.Resign, m.Rematch, m.Chat, m.Pause)
 #: Moves are paced by the game itself (one decision at a time, and every refused one
 #: counts towards a disconnect), so the message-rate limit does not apply to them.
 PACED_BY_THE_GAME = (m.Commit, m.Open, m.Exchange, m.Remove, m.Place, m.Resign)
@@ -432,7 +432,7 @@ class ArbiterServer:
                    pause: Pause | None = None, **state) -> Room:
         room = Room(game_id=game_id, game=game, options=options, seats=seats, store=self.store,
                     time_control=self.config.time_controls[options["clock"]], lobby=self.lobby, clock=self.clock,
-                    **state)
+                    pause_seconds=self.config.limits.bot_pause_seconds, **state)
         room.on_rematch = self._rematch
         room.on_over = self._game_over
         if pause is not None:

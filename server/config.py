@@ -46,6 +46,9 @@ class Limits:
     #: The most entries of one lobby section sent at once (a snapshot's first page, a lobby_page);
     #: fewer when they would not fit in a frame.
     lobby_page_entries: int = 50
+    #: A game against a bot the server hosts may stop its player's clock on request (``pause``,
+    #: while they read the help or a dialog); its pauses add up to at most this many seconds.
+    bot_pause_seconds: float = 600.0
 
     def public(self) -> dict:
         """The limits a client is told in ``welcome``."""

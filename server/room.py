@@ -69,6 +69,14 @@ class Seat:
     obligation: tuple | None = None  # what the deadline is for
     timer: Timer | None = None
     grace_timer: Timer | None = None
+    paused_at: float | None = None  # the room clock's time when its player stopped this seat's clock (``pause``)
+
+    def time_left(self, now: float) -> float | None:
+        """Seconds left for the current decision at ``now`` (None: none); a stopped clock stands
+        where it stopped."""
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - (now if self.paused_at is None else self.paused_at))
 
     def stored(self) -> dict:
         return {"name": self.name, "kind": self.kind, "token_hash": self.token_hash, "level": self.level}
@@ -111,6 +119,11 @@ class Room:
     _ack_to: tuple | None = None
     on_rematch: Callable[[Room], None] | None = None
     on_over: Callable[[Room], None] | None = None  # called once, when the game ends
+    #: How long the clock of the player of a game against hosted bots may stay paused, in all
+    #: (``Limits.bot_pause_seconds``); what is left of it is ``pause_left``.
+    pause_seconds: float = 0.0
+    pause_left: float = field(init=False)
+    pause_timer: Timer | None = None  # ends the pause when ``pause_left`` runs out
     #: The latest numbered events as each seat (None: everyone else) saw them, recounted in
     #: ``game_state``; kept across a clean restart (``pause``, ``resume_from``).
     recent_events: dict[GameSeat | None, deque] = field(init=False)
@@ -120,6 +133,7 @@ class Room:
 
     def __post_init__(self) -> None:
         self.recent_events = {seat: deque(maxlen=m.LOG_EVENTS) for seat in (None, *self.game.seats)}
+        self.pause_left = self.pause_seconds
 
     def pause(self) -> Pause:
         """What the game needs beyond its moves to resume as it is now (the server is stopping)."""
@@ -127,7 +141,7 @@ class Room:
         log = {"" if receiver is None else str(receiver): list(events)
                for receiver, events in self.recent_events.items()}
         seats = {str(seat): {"for": None if held.obligation is None else held.obligation[0],
-                             "remaining": None if held.deadline is None else max(0.0, held.deadline - now),
+                             "remaining": held.time_left(now),
                              "strikes": held.strikes, "connected": held.participant is not None}
                  for seat, held in self.seats.items()}
         return Pause(self.version, log, seats)
@@ -184,6 +198,8 @@ class Room:
         if seat is None:
             return
         self.seats[seat].participant = None
+        if self.seats[seat].paused_at is not None:
+            self._start_clock(seat)  # nobody reads a help screen on a dropped connection
         if not self.game.is_over:
             self.start_grace(seat)
 
@@ -214,7 +230,12 @@ class Room:
         )
 
     def options_public(self) -> dict:
-        return {**self.options, "time_control": self.time_control.to_dict()}
+        """The table's options as receivers see them; ``pause_s`` (the seconds of pausing left)
+        only in a game its player may pause."""
+        public = {**self.options, "time_control": self.time_control.to_dict()}
+        if any(self._pausable_by(seat) for seat in self.seats):
+            public["pause_s"] = round(self.pause_left, 3)
+        return public
 
     # ----------------------------------------------------------------- what receivers see
 
@@ -236,14 +257,16 @@ class Room:
 
     def clocks(self) -> dict:
         now = self.clock.now()
-        return {
-            str(seat): {
-                "remaining_ms": None if held.deadline is None else max(0, int((held.deadline - now) * 1000)),
+        clocks = {}
+        for seat, held in self.seats.items():
+            left = held.time_left(now)
+            clocks[str(seat)] = {
+                "remaining_ms": None if left is None else int(left * 1000),
                 "for": None if held.obligation is None else held.obligation[0],
                 "strikes": held.strikes,
+                "paused": held.paused_at is not None,
             }
-            for seat, held in self.seats.items()
-        }
+        return clocks
 
     def _visible(self, game_events: Sequence[object]) -> dict[GameSeat | None, list[dict]]:
         """The game's events as each seat may see them; None: everyone else's copy."""
@@ -338,6 +361,12 @@ class Room:
             return
         if isinstance(msg, m.Rematch):
             self._rematch(seat, msg.accept)
+            return
+        if isinstance(msg, m.Pause):
+            if msg.on:
+                self._stop_clock(seat)
+            else:
+                self._start_clock(seat)
             return
         if self.game.is_over:
             raise ProtocolError(ErrorCode.NOT_ALLOWED, "the game is over")
@@ -466,6 +495,9 @@ class Room:
             paused = self.paused_clocks.get(seat)
             if paused is not None and paused[0] == obligation[0]:
                 seconds = min(seconds, paused[1])
+            if held.paused_at is not None:  # the decision's time starts when the pause ends
+                held.deadline = held.paused_at + seconds
+                continue
             held.deadline = self.clock.now() + seconds
             held.timer = self.clock.call_later(seconds, self._timed_out, seat)
 
@@ -475,7 +507,55 @@ class Room:
                 if timer:
                     timer.cancel()
             held.timer = held.grace_timer = None
-            held.deadline = held.obligation = None
+            held.deadline = held.obligation = held.paused_at = None
+        self._stop_pause_timer()
+
+    # ----------------------------------------------------------------- a player's clock stopped (``pause``)
+
+    def _pausable_by(self, seat: GameSeat) -> bool:
+        """Whether ``seat``'s player may pause: a person or a bot client whose every opponent
+        is a bot the server hosts (nobody waits for them but the server)."""
+        return self.seats[seat].kind != "hosted" and all(
+            held.kind == "hosted" for other, held in self.seats.items() if other != seat)
+
+    def _stop_clock(self, seat: GameSeat) -> None:
+        """Stop ``seat``'s clock until it asks again, leaves, or the game's pauses are used up."""
+        held = self.seats[seat]
+        if self.game.is_over:
+            raise ProtocolError(ErrorCode.NOT_ALLOWED, "the game is over")
+        if not self._pausable_by(seat):
+            raise ProtocolError(ErrorCode.NOT_ALLOWED, "only a game against the server's bot can be paused")
+        if held.paused_at is not None:
+            return  # paused already
+        if self.pause_left <= 0:
+            raise ProtocolError(ErrorCode.NOT_ALLOWED,
+                                f"this game's pauses have used up their {self.pause_seconds:g} seconds")
+        held.paused_at = self.clock.now()
+        if held.timer:
+            held.timer.cancel()
+            held.timer = None
+        self.pause_timer = self.clock.call_later(self.pause_left, self._start_clock, seat)
+        self._publish(arbiter_after=[ev.ClockPaused(ev.player_of(seat), self.pause_left).to_wire()])
+
+    def _start_clock(self, seat: GameSeat) -> None:
+        """Start ``seat``'s clock again where it stopped (nothing if it runs)."""
+        held = self.seats[seat]
+        if held.paused_at is None:
+            return
+        now = self.clock.now()
+        paused_for = now - held.paused_at
+        self.pause_left = max(0.0, self.pause_left - paused_for)
+        held.paused_at = None
+        self._stop_pause_timer()
+        if held.deadline is not None:
+            held.deadline += paused_for
+            held.timer = self.clock.call_later(held.deadline - now, self._timed_out, seat)
+        self._publish(arbiter_after=[ev.ClockResumed(ev.player_of(seat), self.pause_left).to_wire()])
+
+    def _stop_pause_timer(self) -> None:
+        if self.pause_timer:
+            self.pause_timer.cancel()
+            self.pause_timer = None
 
     def _timed_out(self, seat: GameSeat) -> None:
         held = self.seats[seat]
@@ -544,3 +624,4 @@ class Room:
             for timer in (held.timer, held.grace_timer):
                 if timer:
                     timer.cancel()
+        self._stop_pause_timer()
