@@ -148,6 +148,7 @@ class AtonApp(App):
         self.lobby_heading = ""  # the lobby's top bar, when it must not say whose lobby it is
         self._lobby_redraw: Timer | None = None  # lobby updates are drawn together, after a moment
         self.terminal_title = ""  # what the terminal's title bar says (show_title)
+        self.pauses_asked: set[int] = set()  # the games whose clock we asked the server to stop
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(DARK_BOARD)
@@ -256,6 +257,8 @@ class AtonApp(App):
     def on_status_changed(self, event: StatusChanged) -> None:
         status, was = event.status, self.status
         self.status = status
+        if status.state != "connected":
+            self.pauses_asked.clear()  # a dropped connection ends the server's pauses
         self.refresh_bindings()  # the retry key works only once the session gave up
         closed = f"The server closed: {self.server_closed}.  " if self.server_closed else ""
         if status.state == "connected":
@@ -492,7 +495,13 @@ class AtonApp(App):
         if isinstance(self.screen, HelpScreen):
             return
         self.push_screen(HelpScreen([("Playing", GameScreen.BINDINGS), ("The lobby", LobbyScreen.BINDINGS),
-                                     ("Everywhere", [*self.BINDINGS, PALETTE_KEY])], self.settings))
+                                     ("Everywhere", [*self.BINDINGS, PALETTE_KEY])], self.settings,
+                                    pause_left=self._pause_left()))
+
+    def _pause_left(self) -> float | None:
+        """The seconds our clock may still stand still in this game (None: it never does)."""
+        model = self.model
+        return model.options["pause_s"] if model is not None and model.can_pause else None
 
     def action_toggle_theme(self) -> None:
         self.theme = "aton-light" if self.theme == "aton-dark" else "aton-dark"
@@ -508,6 +517,17 @@ class AtonApp(App):
         self.settings.save()
         state = "on" if self.settings.auto_forced else "off"
         self.notify(f"Forced moves are made automatically: {state}.", timeout=3)
+
+    def pause_clock(self, model: GameModel, on: bool) -> None:
+        """Stop (or start again) our clock in ``model``'s game, if the server lets it be paused
+        (a game against its bot); asked once per change."""
+        if on == (model.game in self.pauses_asked):
+            return
+        if on and not model.can_pause:
+            return
+        if self.status.state == "connected":
+            self.pauses_asked.symmetric_difference_update({model.game})
+            self.run_worker(self.send(m.Pause(game=model.game, on=on)))
 
     def action_toggle_bell(self) -> None:
         self.settings.bell = not self.settings.bell

@@ -15,7 +15,15 @@ from dataclasses import dataclass, field, replace
 
 from aton.players import BLUE, RED, Player
 from aton.views import Decision, PlayerView, View
-from protocol.events import Disconnected, Reconnected, RematchDeclined, RematchOffered, RematchStarted
+from protocol.events import (
+    ClockPaused,
+    ClockResumed,
+    Disconnected,
+    Reconnected,
+    RematchDeclined,
+    RematchOffered,
+    RematchStarted,
+)
 from protocol.game_frames import GameStateFrame, Numbered, SeatClock, Seated, UpdateFrame
 
 #: A clock with less time than this left is low: drawn in red, and the bell rings once.
@@ -80,6 +88,8 @@ class GameModel:
         for numbered in fresh:
             self._note_presence(numbered)
             self._note_rematch(numbered)
+            if isinstance(numbered.event, (ClockPaused, ClockResumed)):
+                self.options["pause_s"] = numbered.event.pause_left_s
         self._take(frame, now)
         return fresh
 
@@ -153,6 +163,21 @@ class GameModel:
     def sealed(self, seat: Player) -> bool:
         """Whether ``seat`` has committed this round (sealed, or already applied)."""
         return self.commitments.get(seat, "none") != "none" or self.player(seat).committed
+
+    @property
+    def can_pause(self) -> bool:
+        """Whether our clock may be stopped while we read (a game against the server's bot,
+        with pausing time left: its options say ``pause_s``)."""
+        return self.seat is not None and not self.is_over and self.options.get("pause_s", 0) > 0
+
+    def paused(self, seat: Player) -> bool:
+        clock = self.clocks.get(seat)
+        return clock is not None and clock.paused
+
+    def time_left(self, seat: Player, now: float) -> int | None:
+        """``seat``'s milliseconds left at ``now`` (a paused clock stands where it stopped)."""
+        ms = self.clock_ms(seat)
+        return ms if self.paused(seat) else countdown(ms, self.clocks_at, now)
 
     def clock_ms(self, seat: Player) -> int | None:
         """``seat``'s time left when the clocks were read (None: no clock runs for them)."""

@@ -185,6 +185,9 @@ def _line(event: GameEvent, seat: Player | None) -> str | None:
             return f"{player_name(player)} declines the rematch."
         case A.RematchStarted():
             return "The rematch begins, with the colours swapped."
+        case A.ClockResumed(player, pause_left_s=0):  # stopping and starting again go untold
+            whose = "Your" if player is seat else f"{player_name(player)}'s"
+            return f"{whose} time to pause is used up: the clock runs on, help and dialogs or not."
     return None  # an event nobody tells: a newer server's (UnknownEvent), or the engine's own Committed
 
 

@@ -30,7 +30,7 @@ from protocol.game_frames import GameEvent, Numbered
 from server.clock import Timer
 
 from ..board_cursor import BoardCursor
-from ..model import LOW_CLOCK_MS, GameModel, countdown
+from ..model import LOW_CLOCK_MS, GameModel
 from ..narrate import narrate, player_name, result_sentence
 from ..playback import Moment, Playback
 from ..widgets.board import Board
@@ -140,6 +140,15 @@ class GameScreen(Screen):
     def on_unmount(self) -> None:
         if self.pacing is not None:
             self.pacing.cancel()
+        self.aton.pause_clock(self.model, False)  # back in the lobby, the game goes on
+
+    def on_screen_suspend(self) -> None:
+        """The help, a dialog or the palette covers the board: against the server's bot, our
+        clock stops until it is gone."""
+        self.aton.pause_clock(self.model, True)
+
+    def on_screen_resume(self) -> None:
+        self.aton.pause_clock(self.model, False)
 
     def on_resize(self, event: Resize) -> None:
         large = event.size.width >= LARGE[0] and event.size.height >= LARGE[1]
@@ -259,8 +268,7 @@ class GameScreen(Screen):
         """Ring once when the clock of our decision runs low."""
         model = self.model
         seat = model.seat
-        ms = None if seat is None or model.decision is None else \
-            countdown(model.clock_ms(seat), model.clocks_at, self.aton.clock())
+        ms = None if seat is None or model.decision is None else model.time_left(seat, self.aton.clock())
         low = ms is not None and ms < LOW_CLOCK_MS
         if low and not self.clock_was_low:
             self.aton.ring()
@@ -308,6 +316,7 @@ class GameScreen(Screen):
             cartouches=self._cartouches(seat),
             supply=pv.supply, deck=pv.deck, discard=pv.discard, exchange_used=pv.exchange_used,
             clock_ms=model.clock_ms(seat), clock_at=model.clocks_at, strikes=model.strikes(seat),
+            clock_paused=model.paused(seat),
         )
 
     def _cartouches(self, seat: Player) -> tuple[Cartouche, ...]:

@@ -107,6 +107,15 @@ def key_table(title: str, bindings: list[BindingType]) -> str:
     return "\n".join(lines)
 
 
+def pause_text(pause_left: float | None) -> list[str]:
+    """Whether our clock stands still while this help is open (a game against the server's bot)."""
+    if pause_left is None:
+        return []
+    minutes, seconds = divmod(int(pause_left), 60)
+    return [f"*Against the server's bot your clock stands still while the help or a dialog is open: "
+            f"{minutes}:{seconds:02d} of pausing are left in this game.*"]
+
+
 def settings_text(settings: Settings) -> str:
     """The player's settings as they stand, and how to change them."""
     theme = "light" if settings.theme == "aton-light" else "dark"
@@ -123,13 +132,16 @@ def settings_text(settings: Settings) -> str:
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,question_mark,q", "close", "Close help")]
 
-    def __init__(self, keymaps: list[tuple[str, list[BindingType]]], settings: Settings) -> None:
+    def __init__(self, keymaps: list[tuple[str, list[BindingType]]], settings: Settings,
+                 pause_left: float | None = None) -> None:
         super().__init__(classes="dialog")
         self.keymaps = keymaps
         self.settings = settings
+        self.pause_left = pause_left  # seconds our clock may still stand still (None: it does not)
 
     def compose(self) -> ComposeResult:
-        parts = [CLOSING, RULES, settings_text(self.settings), *(key_table(t, b) for t, b in self.keymaps), CLOSING]
+        parts = [CLOSING, *pause_text(self.pause_left), RULES, settings_text(self.settings),
+                 *(key_table(t, b) for t, b in self.keymaps), CLOSING]
         with VerticalScroll(classes="dialog-box help"):
             yield Markdown("\n\n".join(parts))
 

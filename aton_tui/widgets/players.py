@@ -40,6 +40,7 @@ class PlayerRow:
     clock_ms: int | None  # time left when the clocks were read
     clock_at: float  # when they were read (the app's monotonic clock)
     strikes: int
+    clock_paused: bool = False  # stopped while the player reads (a game against the server's bot)
 
 
 def format_clock(ms: int | None) -> str:
@@ -98,7 +99,7 @@ class PlayersPanel(Widget):
         return Text("░░░" if cartouche.state == "back" else " · ", style)
 
     def _clock(self, row: PlayerRow) -> Text:
-        ms = countdown(row.clock_ms, row.clock_at, self.clock())
+        ms = row.clock_ms if row.clock_paused else countdown(row.clock_ms, row.clock_at, self.clock())
         text = format_clock(ms) + (f" ⚠{row.strikes}" if row.strikes else "")
         width = COLUMNS[-1][1]
         if ms is None:

@@ -65,3 +65,14 @@ async def test_an_offer_made_while_the_player_looks_at_the_board_brings_the_end_
         await pilot.press("r")  # accepted: the rematch starts, colours swapped
         state = await bob.expect(m.GameState)
         assert state.game != first_game and state.seat != first_seat
+
+
+async def test_against_a_person_help_does_not_stop_the_clock(tmp_path):
+    async with ann_against_bob(tmp_path) as (app, pilot, bob):
+        await pilot.press("question_mark")
+        await pilot.pause(0.2)
+        await bob.send(m.Ping(id=98))  # everything ann sent before it has reached the server
+        await bob.until(lambda f: f.reply_to == 98, kind=m.Pong)
+        await pilot.press("escape")
+        assert not [e for e in bob.events() if e["type"].startswith("clock_")]
+        assert not any(n.severity == "error" for n in app._notifications)

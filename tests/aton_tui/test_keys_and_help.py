@@ -161,3 +161,31 @@ async def test_the_terminal_title_says_whose_move_it_is():
         hand = sorted(script.game.view(RED)["decision"]["hand"])
         await pilot.press(str(hand[3]), str(hand[0]), str(hand[2]), "enter")  # the fourth goes by itself
         await wait_until(pilot, lambda: app.terminal_title == "Aton · waiting", what="sealed: nothing to do")
+
+
+async def test_against_the_servers_bot_the_clock_stands_still_while_help_is_open(embedded_app):
+    """Through the real server in the client (``aton``): help stops our clock, closing it starts it again."""
+    app = embedded_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, GameScreen) and app.model is not None,
+                         what="the game against the bot")
+        assert app.local is not None
+        model = app.model
+        room = app.local.server.rooms[model.game]
+        held = room.seats[model.seat]
+
+        def told(kind: str) -> int:
+            return sum(1 for n in model.events if getattr(n.event, "TYPE", "") == kind)
+
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: held.paused_at is not None and model.paused(model.seat),
+                         what="the server stopping our clock")
+        assert "your clock stands still while the help or a dialog is open" in help_text(app)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: told("clock_resumed") == 1 and not model.paused(model.seat),
+                         what="our clock running again")
+        assert held.paused_at is None and told("clock_paused") == 1
+        await pilot.press("R")  # a dialog stops it as well
+        await wait_until(pilot, lambda: told("clock_paused") == 2, what="the clock stopped by a dialog")
+        await pilot.press("n")
+        await wait_until(pilot, lambda: told("clock_resumed") == 2, what="the clock running after the dialog")

@@ -29,9 +29,11 @@ ARBITER_EXAMPLES: list[dict[str, object]] = [
     {"type": "rematch_offered", "player": "blue"},
     {"type": "rematch_declined", "player": "red"},
     {"type": "rematch_started", "game": 13},
+    {"type": "clock_resumed", "player": "red", "pause_left_s": 0},  # told only when the pauses are used up
 ]
 #: Arbiter events that are not told, and why.
-SILENT = {"opened": "the client opens by itself: open_requested said so, the reveals show it"}
+SILENT = {"opened": "the client opens by itself: open_requested said so, the reveals show it",
+          "clock_paused": "the player stopped their clock by opening the help or a dialog: nothing to tell"}
 
 
 def lines(*events, seat=RED):

@@ -79,3 +79,14 @@ def test_aton_starts_a_game_in_a_real_terminal_and_quits(terminal, tmp_path):
         time.sleep(0.2)
     assert not terminal.alive(), "aton did not quit on Ctrl+Q"
     assert (tmp_path / "data" / "aton" / "local.db").exists()  # the private database, in the user's data dir
+
+
+def test_the_terminal_title_says_whose_move_it_is(terminal):
+    """The title a real terminal shows (tmux's pane title, set by OSC 2) follows the game."""
+    terminal.wait_for("Put one card on each of your four cartouches")
+    deadline = time.monotonic() + 10
+    title = ""
+    while time.monotonic() < deadline and title != "Aton · your move":
+        title = terminal.run("display-message", "-p", "-t", terminal.target, "#{pane_title}").stdout.strip()
+        time.sleep(0.2)
+    assert title == "Aton · your move"
