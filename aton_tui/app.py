@@ -39,6 +39,7 @@ from .screens.dialogs import Choice, Choices, Confirm, Prompt
 from .screens.game import GameScreen
 from .screens.help import HelpScreen
 from .screens.lobby import LobbyScreen
+from .screenshots import save_svg, screenshot_name, screenshots_dir
 from .session import RETRY_DELAYS, NotConnected, Received, ServerConnection, Session, Status, reason_of
 from .settings import Settings
 from .themes import DARK_BOARD, THEMES
@@ -466,6 +467,19 @@ class AtonApp(App):
         palette offers the game's own commands only (``commands.py``)."""
         if not self.launch.hosted:
             yield from super().get_system_commands(screen)
+
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
+                           time_format: str | None = None) -> str | None:
+        """The palette's Screenshot: an SVG of the screen in Aton's data directory (``screenshots.py``),
+        and a notice of the whole path; the path, or None when it could not be written."""
+        name = filename or screenshot_name(self.wall_clock())
+        try:
+            saved = save_svg(self.export_screenshot(), Path(path) if path else screenshots_dir(), name)
+        except OSError as exc:
+            self.notify(f"Cannot save the screenshot: {exc.strerror}.", severity="error")
+            return None
+        self.notify(f"Screenshot saved to {saved}", timeout=10)
+        return str(saved)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         model = self.model

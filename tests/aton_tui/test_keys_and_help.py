@@ -17,6 +17,7 @@ from aton_tui.app import AtonApp, Frame
 from aton_tui.screens.dialogs import Confirm
 from aton_tui.screens.game import GameScreen
 from aton_tui.screens.help import HelpScreen
+from aton_tui.screenshots import screenshot_name
 from aton_tui.settings import Settings
 from aton_tui.widgets.game_log import GameLog
 from protocol import messages as m
@@ -189,3 +190,22 @@ async def test_against_the_servers_bot_the_clock_stands_still_while_help_is_open
         await wait_until(pilot, lambda: told("clock_paused") == 2, what="the clock stopped by a dialog")
         await pilot.press("n")
         await wait_until(pilot, lambda: told("clock_resumed") == 2, what="the clock running after the dialog")
+
+
+async def test_the_palettes_screenshot_is_saved_in_the_data_directory_and_says_where(tmp_path, monkeypatch):
+    """On a machine without ~/Downloads (Textual's choice), the screenshot still saves."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    folder = tmp_path / "data" / "aton" / "screenshots"
+    async with first_round() as (app, pilot):
+        await pilot.press("ctrl+p")
+        await pilot.press(*"Screenshot")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: folder.exists() and any(folder.iterdir()), what="the screenshot")
+        (saved,) = folder.iterdir()
+        assert saved.name == screenshot_name(app.wall_clock())  # named by the (frozen) time it was taken
+        assert "<svg" in saved.read_text(encoding="utf-8")
+        await wait_until(pilot, lambda: any(str(saved) in n.message for n in app._notifications),
+                         what="a notice of where it went")
+    assert not (tmp_path / "home" / "Downloads").exists()
