@@ -53,6 +53,8 @@ STYLES = Path(__file__).parent / "styles"
 PALETTE_KEY = Binding("ctrl+p", "command_palette", "Commands", tooltip="the command palette: every main action")
 #: The key that tries again once the client gave up reaching its server.
 RETRY_KEY = Binding("r", "retry", "Retry", show=False, tooltip="try again to reach the server, once it gave up")
+#: xterm's title stack (tmux and most terminals know it): keep the terminal's title, give it back on leaving
+SAVE_TITLE, RESTORE_TITLE = "\x1b[22;2t", "\x1b[23;2t"
 #: Seconds between a lobby update and its drawing: the updates that come meanwhile (on a
 #: busy server, every login and every game's new score) are drawn together.
 LOBBY_REDRAW_DELAY = 0.2
@@ -162,6 +164,7 @@ class AtonApp(App):
         self.theme = self.settings.theme
         self.theme_changed_signal.subscribe(self, self._keep_theme)
         self.push_screen(LobbyScreen(self._where()))
+        self.show_title("Aton · lobby")
         self.run_worker(self._run(), name="session", exit_on_error=False)
 
     def _where(self) -> str:
@@ -247,6 +250,7 @@ class AtonApp(App):
     async def _shut_down(self) -> None:
         """Close the connection, then stop our own server (if any), telling whoever is still
         connected to it why; safe to call twice."""
+        self._restore_title()
         if self.session is not None:
             await self.session.close()
         if self.local is not None:
@@ -559,9 +563,16 @@ class AtonApp(App):
         text = "".join(c for c in text if c.isprintable())
         if text == self.terminal_title:
             return
-        self.terminal_title = text
         if not self.is_headless and self._driver is not None:
+            if not self.terminal_title:
+                self._driver.write(SAVE_TITLE)  # the terminal's own title comes back when we leave
             self._driver.write(f"\x1b]2;{text}\x07")
+        self.terminal_title = text
+
+    def _restore_title(self) -> None:
+        if self.terminal_title and not self.is_headless and self._driver is not None:
+            self._driver.write(RESTORE_TITLE)
+            self.terminal_title = ""
 
     def action_play_bot(self) -> None:
         choices = (Choice("level", "Strength", m.BOT_LEVELS, self.launch.level),

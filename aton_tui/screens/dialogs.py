@@ -33,6 +33,8 @@ class Confirm(ModalScreen[bool]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button(f"{self.yes} (y)", variant="primary", id="yes")
                 yield Button(f"{self.no} (n)", id="no")
+            yield Label(f"y: {self.yes.lower()} · n, Esc or Enter: {self.no.lower()}", classes="dialog-hint",
+                        markup=False)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")

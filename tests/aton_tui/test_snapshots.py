@@ -149,3 +149,11 @@ def test_end_screen_with_the_opponents_rematch_offer(snap_compare, size):
         await pilot.pause(0.2)
 
     assert snap_compare(FramesApp([*script.frames, offer]), terminal_size=size, run_before=run_before)
+
+
+@ISSUE_SIZES
+def test_resign_asks_first(snap_compare, size):
+    """Shift+R: the question, with "Play on" focused (what Enter answers)."""
+    script = ScriptedGame()
+    assert snap_compare(FramesApp(script.frames), press=["R"], terminal_size=size,
+                        run_before=shown(GameScreen, script.version))
