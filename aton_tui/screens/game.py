@@ -11,11 +11,13 @@ come from the decision the server sent.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Vertical
+from textual.css.query import NoMatches
 from textual.events import Resize
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
@@ -161,17 +163,19 @@ class GameScreen(Screen):
         if self.acked or fresh:  # the move we sent is answered (or lost with a broken connection)
             self.sent, self.acked = None, False
         self.playback.add([n.event for n in numbered], self.model.view, self.model.commitments)
-        if fresh:  # after a gap: the present at once
-            self.action_skip()
-        else:
+        if not self.ready:  # not composed yet: on_mount starts the playback
+            return
+        with suppress(NoMatches):  # the app is closing and takes the widgets away one by one
+            if fresh:  # after a gap: the present at once
+                self.action_skip()
+                return
+            self.refresh_view()  # the keys: the decision shown may not be the present's any more
             self._play()
 
     # ------------------------------------------------------------------ the playback
 
     def _play(self) -> None:
         """Show the next moment now, unless the pause after the last one is still running."""
-        if not self.ready:  # not composed yet: on_mount starts the playback
-            return
         delay = self.aton.settings.reveal_delay
         if delay <= 0:
             self._show(self.playback.rest())
@@ -184,7 +188,8 @@ class GameScreen(Screen):
         moment = self.playback.next()
         if moment is None:
             return
-        self._show([moment])
+        with suppress(NoMatches):  # as in apply
+            self._show([moment])
         self.pacing = self.aton.pacing.call_later(self.aton.settings.reveal_delay, self._paused)
 
     def _paused(self) -> None:
@@ -192,7 +197,7 @@ class GameScreen(Screen):
 
     def _show(self, moments: list[Moment]) -> None:
         """Tell these moments' events and draw the last one's view."""
-        if not moments or not self.query(GameLog):  # nothing new, or the app is closing
+        if not moments:
             return
         events = [event for moment in moments for event in moment.events]
         self.shown = moments[-1]
@@ -206,9 +211,11 @@ class GameScreen(Screen):
 
     @property
     def decision(self) -> Decision | None:
-        """What the player can decide now: nothing while a move is on its way or the
-        playback has not reached the present."""
-        return None if self.sent is not None or self.playback.behind else self.model.decision
+        """What the player can decide now: the decision of the present, once the playback has
+        shown it (what is still to be shown may not change it: the opponent's exchange, say);
+        nothing while a move is on its way."""
+        decision = self.model.decision
+        return decision if self.sent is None and decision == self.view.decision else None
 
     def _sealed(self, seat: Player) -> bool:
         """Whether ``seat`` has committed this round, at the moment shown."""

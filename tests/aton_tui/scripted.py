@@ -65,6 +65,9 @@ class ScriptedGame:
         """The arbiter announces blue's sealed commitment (not applied yet)."""
         self._publish([{"type": "committed", "player": "blue"}], sealed=("blue",))
 
+    def blue_says(self, text: str) -> None:
+        self._publish([{"type": "chat", "player": "blue", "name": PLAYERS["blue"]["name"], "text": text}])
+
     def _cards(self, seat: Player) -> tuple[int, int, int, int]:
         cards = list(self.game.view(seat)["decision"]["hand"])
         self.rng.shuffle(cards)

@@ -28,7 +28,7 @@ from server.config import ServerConfig
 from ..manual_clock import ManualClock
 from .conftest import quiet_settings
 from .driving import decision_of, model_of, wait_until
-from .scripted import FramesApp, ScriptedGame, blue_opens_a_round, frames_after
+from .scripted import FramesApp, ScriptedGame, blue_opens_a_round, frames_after, red_to
 from .test_chat import log_text
 
 DELAY = 0.35  # the default pause between two moments (Settings.reveal_delay)
@@ -54,6 +54,11 @@ def on_board(app: AtonApp) -> tuple[tuple[Player | None, ...], ...]:
 
 def stones_of(temples: tuple[tuple[Player | None, ...], ...], seat: Player) -> int:
     return sum(row.count(seat) for row in temples)
+
+
+def told(app: AtonApp) -> str:
+    """The log's text, its wrapped lines joined."""
+    return " ".join(log_text(app).split())
 
 
 def cartouches(app: AtonApp, seat: Player) -> list[str]:
@@ -86,7 +91,7 @@ async def test_after_sealing_the_board_waits_for_the_reveal_and_the_turns_come_o
         # the moment after sealing: nothing of the reveal or of blue's turn is shown or told
         assert on_board(app) == before
         assert cartouches(app, BLUE) == ["back"] * 4
-        text = " ".join(log_text(app).split())
+        text = told(app)
         assert "Red has committed" in text
         assert "Cartouche 1" not in text and "Blue places a stone" not in text
         assert game(app).decision is None and app.recording.sent == []
@@ -109,10 +114,10 @@ async def test_after_sealing_the_board_waits_for_the_reveal_and_the_turns_come_o
                           for a, b in zip(t1, t2, strict=True))
             assert changed <= 1
         for _, board, text in seen:
-            told = " ".join(text.split())  # the log's lines wrap
-            placed, own = told.count("Blue places a stone"), told.count("Blue removes own stone")
+            text = " ".join(text.split())  # the log's lines wrap
+            placed, own = text.count("Blue places a stone"), text.count("Blue removes own stone")
             assert placed - own == stones_of(board, BLUE) - stones_of(before, BLUE)
-            assert told.count("Blue removes Red's stone") == stones_of(before, RED) - stones_of(board, RED)
+            assert text.count("Blue removes Red's stone") == stones_of(before, RED) - stones_of(board, RED)
         # the present is reached: the board agrees with the server, and red decides
         assert on_board(app) == present.temples
         decision = game(app).decision
@@ -132,8 +137,29 @@ async def test_space_jumps_to_the_present():
         present = model_of(app).view
         assert on_board(app) == present.temples
         assert cartouches(app, BLUE) == ["up"] * 4
-        assert "Blue places a stone" in " ".join(log_text(app).split())
+        assert "Blue places a stone" in told(app)
         assert game(app).decision is not None and not game(app).playback.behind
+
+
+async def test_the_commitment_takes_keys_while_the_opponents_news_is_still_being_told():
+    """What is still to be played back may not change the player's decision (blue seals, blue
+    chats): the keys work as soon as the decision is shown."""
+    script = ScriptedGame()
+    script.play_until(red_to("commit", round_at_least=2))
+    state = script.game_state()
+    script.blue_seals()
+    script.blue_says("good luck")
+    decision = View.from_dict(state.view).decision
+    assert decision is not None
+    pacing = ManualClock()
+    app = FramesApp(frames_after(script, state), pacing=pacing, reveal_delay=DELAY)
+    async with app.run_test(size=SIZE) as pilot:
+        await started(pilot, app, script)
+        assert game(app).playback.behind and "good luck" not in told(app)
+        await pilot.press(*(str(v) for v in decision.hand), "enter")
+        assert app.recording.sent == [("commit", 12, decision.hand)]
+        await next_moment(pilot, pacing)
+        assert "good luck" in told(app)
 
 
 async def test_without_a_pause_everything_is_shown_at_once():
@@ -208,14 +234,14 @@ async def test_against_the_real_server_the_bots_turn_waits_for_the_reveal(tmp_pa
             # the moment after sealing: the board is empty, the bot's cartouches face down, nothing told
             assert stones_of(on_board(app), bot) == 0
             assert cartouches(app, bot) == ["back"] * 4
-            told = " ".join(log_text(app).split())
-            assert "Cartouche 1" not in told and f"{player_name(bot)} places a stone" not in told
+            text = told(app)
+            assert "Cartouche 1" not in text and f"{player_name(bot)} places a stone" not in text
             assert screen.decision is None
             await idle(pilot, screen, pacing)
-            told = " ".join(log_text(app).split())
+            text = told(app)
             assert on_board(app) == model.view.temples
-            assert told.count(f"{player_name(bot)} places a stone") == stones_of(model.view.temples, bot)
-            assert "Cartouche 4" in told and cartouches(app, bot) == ["up"] * 4
+            assert text.count(f"{player_name(bot)} places a stone") == stones_of(model.view.temples, bot)
+            assert "Cartouche 4" in text and cartouches(app, bot) == ["up"] * 4
             assert screen.decision is not None
             await app.action_quit()
     finally:
