@@ -265,7 +265,7 @@ class GameScreen(Screen):
     def _tell_the_player(self) -> None:
         """The bell when a decision of ours shows, and whose move it is in the terminal's title.
         (Our own moves do not ring: the decision stays ours from one stone to the next.)"""
-        deciding = self.model.decision is not None and not self.playback.behind
+        deciding = self.model.decision is not None and self.view.decision is not None  # at the moment shown
         if deciding and not self.deciding:
             self.aton.ring()
         self.deciding = deciding
