@@ -8,13 +8,14 @@ no move: ``meta.result`` says so, and ``replay`` ends the game there as it did.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .board import SQUARES_PER_TEMPLE, TEMPLES
 from .cards import check_deck
 from .errors import IllegalMove, RecordError
+from .events import Event
 from .game import GameState, new_game
 from .moves import Move, move_from_dict
 from .options import DEFAULT_RULES, Rules
@@ -111,25 +112,49 @@ def _result_of(meta: dict[str, Any]) -> Outcome | None:
         raise RecordError(f"meta.result: {exc}") from None
 
 
-def replay(record: GameRecord) -> GameState:
-    """The state after every move of ``record``, and after the forfeit that ``meta.result``
-    records when the arbiter ended the game (time, abandoned); RecordError names the first
-    illegal move, or says how ``meta.result`` contradicts the moves."""
-    state, _ = new_game(record.seed, record.decks, record.rules)
+@dataclass(frozen=True)
+class Step:
+    """One step of a replay: the move played (None at the start, and for the end the arbiter
+    decided), who played it, and the events it caused.  ``state`` is the game after the step:
+    the same object for every step, moved on by the next one (copy it to keep it)."""
+
+    player: Player | None
+    move: Move | None
+    events: tuple[Event, ...]
+    state: GameState
+
+
+def steps(record: GameRecord) -> Iterator[Step]:
+    """``record`` replayed one step at a time: the start (the opening draw), each move, and
+    the forfeit that ``meta.result`` records when the arbiter ended the game (time, abandoned).
+    RecordError, raised when the replay gets there, names the first illegal move, or says how
+    ``meta.result`` contradicts the moves."""
+    state, opening = new_game(record.seed, record.decks, record.rules)
+    yield Step(None, None, tuple(opening), state)
     for i, (player, move) in enumerate(record.moves):
+        events: list[Event] = []
         try:
-            state.play(player, move)
+            state.play(player, move, events)
         except IllegalMove as exc:
             raise RecordError(f"{player} {move.to_dict()['move']}: {exc}", move_index=i) from None
+        yield Step(player, move, tuple(events), state)
     result = record.result
     if result is not None and state.outcome() is None and result.termination.is_arbiter_decided:
         if result.winner is None:
             raise RecordError(f"meta.result: a game lost on {result.termination} has a winner, not a draw")
-        state.forfeit(result.winner.other, result.termination)
+        events = []
+        state.forfeit(result.winner.other, result.termination, events)
+        yield Step(None, None, tuple(events), state)
     if result is not None and state.outcome() != result:
         ended = state.outcome()
         moves_say = "leave the game unfinished" if ended is None else f"end it as {_told(ended)}"
         raise RecordError(f"meta.result says the game ended as {_told(result)}, but its moves {moves_say}")
+
+
+def replay(record: GameRecord) -> GameState:
+    """The state after every move of ``record`` (and the arbiter's end it records): see ``steps``."""
+    for step in steps(record):
+        state = step.state
     return state
 
 

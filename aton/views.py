@@ -159,9 +159,11 @@ _PENDING_NAMES: dict[tuple[Player, ...], tuple[str, ...]] = {
 }
 
 
-def _player_view(state: GameState, p: Player, viewer: Player | None) -> PlayerView:
+def _player_view(state: GameState, p: Player, known: bool) -> PlayerView:
+    """``p``'s side of the table; ``known``: with their hand and their cartouches face down
+    (what ``p`` knows of themselves)."""
     cartouches = state.cartouches[p]
-    shown = 4 if viewer == p else state.revealed[p]  # a player knows their own cartouches
+    shown = 4 if known else state.revealed[p]
     faces: tuple[int | None, ...] = (
         tuple(cartouches[c] if c < shown else None for c in range(4)) if cartouches else (None,) * 4
     )
@@ -174,7 +176,7 @@ def _player_view(state: GameState, p: Player, viewer: Player | None) -> PlayerVi
         deck=len(state.decks[p]),
         discard=len(state.discard_public[p]) + len(hidden),
         discard_seen=tuple(sorted(state.discard_public[p])),
-        hand=tuple(sorted(state.hands[p])) if viewer == p else None,
+        hand=tuple(sorted(state.hands[p])) if known else None,
         hand_size=len(state.hands[p]),
         committed=cartouches is not None,
         cartouches=faces,
@@ -258,6 +260,17 @@ def stones_of(temples: Sequence[Sequence[str | None]]) -> tuple[int, int]:
 
 def view(state: GameState, player: Player | None) -> View:
     """What ``player`` may know of ``state`` (None: a spectator)."""
+    return _view(state, player, red_known=player is RED, blue_known=player is BLUE)
+
+
+def full_view(state: GameState) -> View:
+    """Everything about ``state``: both hands and every cartouche, face down or not, as a
+    spectator's view with no decision.  Only for a finished game's replay: never sent to a
+    client while the game goes on."""
+    return _view(state, None, red_known=True, blue_known=True)
+
+
+def _view(state: GameState, player: Player | None, red_known: bool, blue_known: bool) -> View:
     return View(
         viewer=player,
         round=state.round,
@@ -266,8 +279,8 @@ def view(state: GameState, player: Player | None) -> View:
         first=state.first,
         active=state.active,
         range=state.range_value if state.active is not None else None,
-        red=_player_view(state, RED, player),
-        blue=_player_view(state, BLUE, player),
+        red=_player_view(state, RED, red_known),
+        blue=_player_view(state, BLUE, blue_known),
         stones=(state.stones[RED], state.stones[BLUE]),
         outcome=state.outcome(),
         decision=None if player is None else decision_for(state, player),
