@@ -42,13 +42,12 @@ from .screens.lobby import LobbyScreen
 from .screenshots import save_svg, screenshot_name, screenshots_dir
 from .session import RETRY_DELAYS, NotConnected, Received, ServerConnection, Session, Status, reason_of
 from .settings import Settings
-from .themes import DARK_BOARD, THEMES
+from .themes import DARK_BOARD, STYLESHEETS, THEMES
 from .widgets.notice import Notice
 
 if TYPE_CHECKING:
     from textual.screen import Screen
 
-STYLES = Path(__file__).parent / "styles"
 #: Textual's own key, listed on the help screen
 PALETTE_KEY = Binding("ctrl+p", "command_palette", "Commands", tooltip="the command palette: every main action")
 #: The key that tries again once the client gave up reaching its server.
@@ -114,7 +113,7 @@ class StatusChanged(Message):
 
 class AtonApp(App):
     TITLE = "Aton"
-    CSS_PATH = [STYLES / f"{name}.tcss" for name in ("app", "board", "game", "lobby", "dialogs")]
+    CSS_PATH = STYLESHEETS
     COMMANDS = App.COMMANDS | {AtonCommands}
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True, tooltip="leave Aton"),

@@ -4,7 +4,8 @@
     aton connect HOST[:PORT] [--name N]           the lobby of a remote server
     aton host [--port P] [--bind A] [--name N] [--clock C]
                                                   serve a LAN game and wait for the opponent
-    aton replay FILE [--json]                     check a record and show its final position
+    aton replay FILE [--as SIDE]                  step through a record (in a terminal)
+    aton replay FILE --final | --json             check a record and print its final position
 
 Only the play commands import Textual (and the server), so ``aton replay`` starts fast.
 """
@@ -25,24 +26,24 @@ from protocol import RELEASE
 from protocol.handoff import HOSTED_VARIABLE, RESUME_VARIABLE
 from protocol.messages import BOT_LEVELS, CLOCKS
 
+from .replay_model import Perspective
+
 EXIT_BAD_RECORD = 2
 DEFAULT_PORT = 2866  # the server's default (server.cli)
 EVERY_ADDRESS = "0.0.0.0"  # where ``aton host`` serves by default
 
 
-def replay_command(path: str, as_json: bool) -> int:
-    """Replay a record; print the final position.  Errors go to stderr with exit status 2."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except OSError as exc:
-        print(f"aton replay: cannot read {path}: {exc.strerror}", file=sys.stderr)
+def replay_command(path: str, as_json: bool = False, final: bool = True, perspective: str = "red") -> int:
+    """Replay a record: print its final position (``final``, or ``as_json``), or open it in the
+    replay viewer.  A record that cannot be read is said on stderr with exit status 2; one that
+    stops replaying too, after the viewer has shown it up to the bad move."""
+    record = read_record(path)
+    if record is None:
         return EXIT_BAD_RECORD
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        print(f"aton replay: {path} is not valid JSON: {exc}", file=sys.stderr)
-        return EXIT_BAD_RECORD
+    if not (final or as_json):
+        return view_record(record, perspective)
     try:
-        state = replay(GameRecord.from_dict(data))
+        state = replay(record)
     except RecordError as exc:
         print(f"aton replay: {exc}", file=sys.stderr)
         return EXIT_BAD_RECORD
@@ -50,6 +51,42 @@ def replay_command(path: str, as_json: bool) -> int:
         print(json.dumps(summary(state)))
     else:
         print(position_text(state))
+    return 0
+
+
+def read_record(path: str) -> GameRecord | None:
+    """The record in the file at ``path``, or None once stderr says why there is none."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except OSError as exc:
+        print(f"aton replay: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        return None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        print(f"aton replay: {path} is not valid JSON: {exc}", file=sys.stderr)
+        return None
+    try:
+        return GameRecord.from_dict(data)
+    except RecordError as exc:
+        print(f"aton replay: {exc}", file=sys.stderr)
+        return None
+
+
+def view_record(record: GameRecord, perspective: str) -> int:
+    """The replay viewer on ``record`` (imports Textual: only in a terminal)."""
+    from .replay_app import ReplayApp
+    from .replay_model import ReplayModel
+    from .settings import Settings, settings_path
+
+    model = ReplayModel(record)
+    chosen = Perspective(perspective)
+    if chosen not in model.perspectives:
+        print("aton replay: --as everything shows a finished game only; this one is not over", file=sys.stderr)
+        return EXIT_BAD_RECORD
+    ReplayApp(model, chosen, Settings.load(settings_path())).run()
+    if model.error is not None:
+        print(f"aton replay: {model.error}", file=sys.stderr)
+        return EXIT_BAD_RECORD
     return 0
 
 
@@ -110,9 +147,15 @@ def build_parser() -> argparse.ArgumentParser:
                          "127.0.0.1 serves this machine only, e.g. for an SSH tunnel")
     hp.add_argument("--name", default=argparse.SUPPRESS, help=name_help)
     hp.add_argument("--clock", choices=CLOCKS, default="normal", help="time per decision (default normal)")
-    rp = commands.add_parser("replay", help="replay an aton-record/1 file and show the final position")
+    rp = commands.add_parser("replay", help="step through an aton-record/1 file (in a terminal), "
+                                            "or print its final position")
     rp.add_argument("file")
-    rp.add_argument("--json", action="store_true", help="print one JSON object instead of a picture")
+    rp.add_argument("--final", action="store_true",
+                    help="print the final position as text (the default when the output is not a terminal)")
+    rp.add_argument("--json", action="store_true", help="print the final position as one JSON object")
+    rp.add_argument("--as", dest="perspective", choices=[p.value for p in Perspective], default="red",
+                    help="whose knowledge the viewer shows at first (default red; v switches; "
+                         "everything: a finished game only)")
     return parser
 
 
@@ -150,7 +193,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "replay":
         try:
-            return replay_command(args.file, args.json)
+            final = args.final or not sys.stdout.isatty()
+            return replay_command(args.file, args.json, final, args.perspective)
         except BrokenPipeError:  # the reader stopped early (`aton replay … | head`): it had what it wanted
             quiet_stdout()
             return 0

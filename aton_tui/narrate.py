@@ -123,8 +123,9 @@ def _line(event: GameEvent, seat: Player | None) -> str | None:
         case E.DeckShuffled(player, size):
             return f"{player_name(player)} shuffles {size} cards into a new deck."
         case E.CardsDrawn(player, cards):
-            if cards:
-                return "You draw " + " ".join(str(c) for c in sorted(cards)) + "."
+            if cards:  # ours, or anyone's in a finished game's replay that shows everything
+                drawn = " ".join(str(c) for c in sorted(cards))
+                return f"You draw {drawn}." if player is seat else f"{player_name(player)} draws {drawn}."
             return None if player is seat else f"{player_name(player)} draws 4 cards."
         case E.Exchanged(player):
             return f"{player_name(player)} spends the exchange token: 4 new cards."

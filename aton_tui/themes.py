@@ -6,7 +6,13 @@ also the defaults, so that Textual's own themes draw a sensible board too.
 
 from __future__ import annotations
 
+from pathlib import Path, PurePath
+
 from textual.theme import Theme
+
+#: The stylesheets of every app of the client (the game's and the replay viewer's), in order.
+STYLESHEETS: list[str | PurePath] = [Path(__file__).parent / "styles" / f"{name}.tcss"
+               for name in ("app", "board", "game", "lobby", "dialogs", "replay")]
 
 DARK_BOARD = {
     "board-bg": "#17130e",

@@ -41,7 +41,7 @@ from ..widgets.game_log import GameLog
 from ..widgets.kingdom import Kingdom
 from ..widgets.legend import Legend
 from ..widgets.notice import Notice
-from ..widgets.players import Cartouche, PlayerRow, PlayersPanel
+from ..widgets.players import Cartouche, PlayerRow, PlayersPanel, cartouche_faces
 from ..widgets.score_track import ScoreTrack
 from ..widgets.symbols import SEAT_SYMBOL
 from .dialogs import Confirm, Prompt
@@ -327,24 +327,10 @@ class GameScreen(Screen):
         )
 
     def _cartouches(self, seat: Player) -> tuple[Cartouche, ...]:
-        player = self.view.player(seat)
         draft = self.query_one(CommitPanel).draft
-        ours = seat is self.model.seat
         sealed = self._sealed(seat)
-        sealed_draft = ours and self.view.phase is Phase.COMMIT and sealed and draft.complete
-        result = []
-        for i, value in enumerate(player.cartouches):
-            if i < player.revealed:
-                result.append(Cartouche("up", value))
-            elif value is not None and ours:  # ours, not yet turned over for the opponent
-                result.append(Cartouche("mine", value))
-            elif sealed_draft:
-                result.append(Cartouche("mine", draft.slots[i]))
-            elif sealed:
-                result.append(Cartouche("back"))
-            else:
-                result.append(Cartouche("empty"))
-        return tuple(result)
+        sealed_draft = seat is self.model.seat and self.view.phase is Phase.COMMIT and sealed and draft.complete
+        return cartouche_faces(self.view.player(seat), sealed, draft.slots if sealed_draft else None)
 
     def _decision_line(self, decision) -> str:
         model, view = self.model, self.view

@@ -54,8 +54,9 @@ class CommitPanel(Widget):
             super().__init__()
             self.button = button
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, read_only: bool = False, **kwargs) -> None:
         super().__init__(**kwargs)
+        self.read_only = read_only  # only shows the hand (a replay): no hint, no buttons, no clicks
         self.draft = CommitDraft(())
         self.first_round = False
         self.can_exchange = False
@@ -69,7 +70,9 @@ class CommitPanel(Widget):
 
     def buttons(self) -> list[tuple[int, str, str]]:
         """(x, label, name) of the buttons on the hand line, right-aligned."""
-        shown = []
+        shown: list[tuple[str, str]] = []
+        if self.read_only:
+            return []
         if self.can_exchange:
             shown.append((" ⇄ Exchange (x) ", "exchange"))
         if self.draft.complete:
@@ -93,7 +96,7 @@ class CommitPanel(Widget):
         for value in self.draft.free:
             hand.append(f" {value} ", self.get_component_rich_style("commit--card"))
             hand.append(" ")
-        if self.draft.free:
+        if self.draft.free and not self.read_only:
             hand.append(HINT, self.get_component_rich_style("commit--hint"))
         for x, label, _ in self.buttons():
             hand.truncate(x - 1, pad=True)
@@ -110,7 +113,7 @@ class CommitPanel(Widget):
 
     def _slot(self, index: int, w: int) -> Text:
         value = self.draft.slots[index]
-        selected = index == self.draft.selected
+        selected = index == self.draft.selected and not self.read_only
         face = f" {value} " if value is not None else " _ " if selected else " · "
         style = self.get_component_rich_style("commit--slot" if value is not None else "commit--slot-empty")
         text = Text()
@@ -124,7 +127,7 @@ class CommitPanel(Widget):
 
     def on_click(self, event: Click) -> None:
         at = event.get_content_offset(self)
-        if at is None:
+        if at is None or self.read_only:
             return
         if at.y == 0:
             for x, label, name in self.buttons():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -10,6 +10,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from aton.players import Player
+from aton.views import PlayerView
 
 from ..model import LOW_CLOCK_MS, countdown
 from ..narrate import player_name
@@ -41,6 +42,26 @@ class PlayerRow:
     clock_at: float  # when they were read (the app's monotonic clock)
     strikes: int
     clock_paused: bool = False  # stopped while the player reads (a game against the server's bot)
+
+
+def cartouche_faces(player: PlayerView, sealed: bool,
+                    draft: Sequence[int | None] | None = None) -> tuple[Cartouche, ...]:
+    """How ``player``'s four cartouches look to the receiver of the view: face up once revealed,
+    "mine" when the receiver knows the card (their own, or the ``draft`` they sealed and the
+    view does not hold yet), face down when ``sealed``, else empty."""
+    faces = []
+    for i, value in enumerate(player.cartouches):
+        if i < player.revealed:
+            faces.append(Cartouche("up", value))
+        elif value is not None:
+            faces.append(Cartouche("mine", value))
+        elif draft is not None:
+            faces.append(Cartouche("mine", draft[i]))
+        elif sealed:
+            faces.append(Cartouche("back"))
+        else:
+            faces.append(Cartouche("empty"))
+    return tuple(faces)
 
 
 def format_clock(ms: int | None) -> str:
