@@ -24,6 +24,8 @@ from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
+from aton.errors import RecordError
+from aton.record import GameRecord
 from protocol import messages as m
 from protocol.events import RematchStarted
 from protocol.game_frames import GameStateFrame, UpdateFrame
@@ -34,11 +36,13 @@ from .lobby_model import LobbyModel
 from .local_server import LocalServer
 from .model import GameModel
 from .record_file import record_filename, save_record
+from .replay_model import Perspective, ReplayModel
 from .saved_sessions import SavedSessions
 from .screens.dialogs import Choice, Choices, Confirm, Prompt
 from .screens.game import GameScreen
 from .screens.help import HelpScreen
 from .screens.lobby import LobbyScreen
+from .screens.replay import ReplayScreen
 from .screenshots import save_svg, screenshot_name, screenshots_dir
 from .session import RETRY_DELAYS, NotConnected, Received, ServerConnection, Session, Status, reason_of
 from .settings import Settings
@@ -144,7 +148,8 @@ class AtonApp(App):
         self.started = False
         self.syncing = False  # a sync was asked for and its game_state has not come yet
         self.lobby_notice = ""  # what the lobby says we wait for
-        self.record_paths: dict[int, Path] = {}  # get_record request id -> where to save the record
+        #: get_record request id -> where to save the record (None: to review it in the replay viewer)
+        self.record_paths: dict[int, Path | None] = {}
         self.banner_text = ""  # connection trouble, shown on every screen
         self.server_closed = ""  # why the server said it closed (its bye), until we are connected again
         self.lobby_heading = ""  # the lobby's top bar, when it must not say whose lobby it is
@@ -326,7 +331,7 @@ class AtonApp(App):
         elif isinstance(frame, m.TableCreated):
             self._table_created(frame)
         elif isinstance(frame, m.GameRecordReply):
-            self._save_record(frame)
+            self._record_came(frame)
         elif isinstance(frame, m.Queued):
             self._set_notice(f"Waiting for an opponent (quick match, {frame.clock} clock).  Esc stops waiting.")
         elif isinstance(frame, m.Left):
@@ -512,6 +517,7 @@ class AtonApp(App):
         if isinstance(self.screen, HelpScreen):
             return
         self.push_screen(HelpScreen([("Playing", GameScreen.BINDINGS), ("The lobby", LobbyScreen.BINDINGS),
+                                     ("Reviewing a game", ReplayScreen.BINDINGS),
                                      ("Everywhere", [*self.BINDINGS, PALETTE_KEY])], self.settings,
                                     pause_left=self._pause_left()))
 
@@ -660,17 +666,40 @@ class AtonApp(App):
 
         self.push_screen(Prompt("Save the game record to the file:", value=record_filename(model.game)), entered)
 
-    async def _ask_for_record(self, game: int, path: Path) -> None:
+    def action_review(self) -> None:
+        """The game just finished, in the replay viewer (its record asked of the server)."""
+        model = self.model
+        if model is not None and model.is_over:
+            self.run_worker(self._ask_for_record(model.game, None))
+
+    async def _ask_for_record(self, game: int, path: Path | None) -> None:
         request = await self.send(m.GetRecord(game=game))
         if request is not None:
             self.record_paths[request] = path
 
-    def _save_record(self, frame: m.GameRecordReply) -> None:
-        path = None if frame.reply_to is None else self.record_paths.pop(frame.reply_to, None)
-        if path is None:
+    def _record_came(self, frame: m.GameRecordReply) -> None:
+        """A record we asked for: saved to the file chosen, or shown in the replay viewer."""
+        if frame.reply_to is None or frame.reply_to not in self.record_paths:
             return
+        path = self.record_paths.pop(frame.reply_to)
+        if path is None:
+            self._review(frame)
+        else:
+            self._save_record(frame.record, path)
+
+    def _review(self, frame: m.GameRecordReply) -> None:
         try:
-            save_record(frame.record, path)
+            replayed = ReplayModel(GameRecord.from_dict(frame.record))
+        except RecordError as exc:
+            self.notify(f"The server's record of game {frame.game} cannot be read: {exc}", severity="error")
+            return
+        model = self.model
+        seat = model.seat if model is not None and model.game == frame.game else None
+        self.push_screen(ReplayScreen(replayed, Perspective.of(seat), at_end=True))
+
+    def _save_record(self, record: dict, path: Path) -> None:
+        try:
+            save_record(record, path)
         except OSError as exc:
             self.notify(f"Cannot save {path}: {exc.strerror}", severity="error")
             return

@@ -1,4 +1,4 @@
-"""The end of a game: who won and why, the final scores, rematch, save, back to the lobby.
+"""The end of a game: who won and why, the final scores, rematch, save, review, back to the lobby.
 
 Nothing here answers Enter: an Enter meant for the board (a stone placed as the clock
 ran out) must not start the next game.  Each choice has its own key.
@@ -38,6 +38,7 @@ class EndScreen(ModalScreen[None]):
         Binding("r", "app.rematch", "Rematch"),
         Binding("d", "app.decline_rematch", "Decline"),
         Binding("s", "app.save_record", "Save"),
+        Binding("v", "app.review", "Review"),
         Binding("l", "app.lobby", "Lobby"),
         Binding("escape", "close", "See the board"),
     ]
@@ -63,6 +64,7 @@ class EndScreen(ModalScreen[None]):
                     yield Button("Decline (d)", action="app.decline_rematch", id="decline")
                 if self.can_save:
                     yield Button("Save (s)", action="app.save_record")
+                yield Button("Review (v)", action="app.review", id="review")
                 yield Button("Lobby (l)", action="app.lobby")
                 yield Button("Board (Esc)", action="screen.close")
 

@@ -13,13 +13,17 @@ import sys
 from dataclasses import replace
 
 import pytest
+from textual.widgets import Button
 
 from aton.moves import Place
-from aton.players import BLUE, RED
+from aton.outcome import Outcome, Termination
+from aton.players import BLUE, RED, Player
 from aton.record import GameRecord
+from aton_tui.app import AtonApp
 from aton_tui.cli import main
 from aton_tui.replay_app import ReplayApp
 from aton_tui.replay_model import Perspective, ReplayModel
+from aton_tui.screens.end import EndScreen
 from aton_tui.screens.replay import ReplayScreen
 from aton_tui.widgets.board import Board
 from aton_tui.widgets.commit_panel import CommitPanel
@@ -28,7 +32,9 @@ from aton_tui.widgets.notice import Notice
 from aton_tui.widgets.players import PlayersPanel
 from aton_tui.widgets.score_track import ScoreTrack
 from aton_tui.widgets.step_log import StepLog
+from protocol import messages as m
 
+from .driving import ann_against_bob, wait_until
 from .replaying import recorded_game
 
 
@@ -61,7 +67,7 @@ def viewer(record: GameRecord, perspective: Perspective = Perspective.RED) -> Re
     return ReplayApp(ReplayModel(record), perspective)
 
 
-def screen_of(app: ReplayApp) -> ReplayScreen:
+def screen_of(app: ReplayApp | AtonApp) -> ReplayScreen:
     assert isinstance(app.screen, ReplayScreen)
     return app.screen
 
@@ -112,6 +118,7 @@ async def test_the_current_move_is_lit_and_a_click_on_a_log_line_goes_there(tmp_
     async with app.run_test(size=(120, 40)) as pilot:
         screen = screen_of(app)
         log = screen.query_one(StepLog)
+        await wait_until(pilot, lambda: bool(log.ends), what="the log written")
         for _ in range(10):
             await pilot.press("right")
         await pilot.pause()
@@ -221,3 +228,23 @@ def test_snapshot_of_the_viewer(snap_compare, size):
         await pilot.pause()
 
     assert snap_compare(ReplayApp(model, Perspective.RED), terminal_size=size, run_before=run_before)
+
+
+async def test_review_on_the_end_screen_opens_the_game_just_played(tmp_path):
+    """Through a real server: bob resigns, ann presses v (Review) and steps through the game
+    from her side; Esc brings the end screen back."""
+    async with ann_against_bob(tmp_path) as (app, pilot, bob):
+        await bob.send(m.Resign(game=bob.game))
+        await wait_until(pilot, lambda: isinstance(app.screen, EndScreen), what="the end screen")
+        assert app.screen.query_one("#review", Button).display
+        await pilot.press("v")
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), what="the replay viewer")
+        screen = screen_of(app)
+        assert app.model is not None and screen.perspective is Perspective.of(app.model.seat)
+        assert screen.index == screen.model.last and screen.model.error is None
+        assert screen.view.outcome == Outcome(Termination.RESIGN, app.model.seat)
+        assert screen.model.name(Player.parse(bob.seat)) == "bob"
+        await pilot.press("home")
+        assert screen.index == 0 and screen.view.outcome is None
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, EndScreen), what="the end screen again")
