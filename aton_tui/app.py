@@ -46,7 +46,7 @@ from .screens.replay import ReplayScreen
 from .screenshots import save_svg, screenshot_name, screenshots_dir
 from .session import RETRY_DELAYS, NotConnected, Received, ServerConnection, Session, Status, reason_of
 from .settings import Settings
-from .themes import DARK_BOARD, STYLESHEETS, THEMES
+from .themes import DARK_BOARD, STYLESHEETS, use_themes
 from .widgets.notice import Notice
 
 if TYPE_CHECKING:
@@ -163,9 +163,7 @@ class AtonApp(App):
     # ------------------------------------------------------------------ life cycle
 
     def on_mount(self) -> None:
-        for theme in THEMES:
-            self.register_theme(theme)
-        self.theme = self.settings.theme
+        use_themes(self, self.settings.theme)
         self.theme_changed_signal.subscribe(self, self._keep_theme)
         self.push_screen(LobbyScreen(self._where()))
         self.show_title("Aton · lobby")

@@ -7,7 +7,7 @@ from textual.app import App
 from .replay_model import Perspective, ReplayModel
 from .screens.replay import ReplayScreen
 from .settings import Settings
-from .themes import DARK_BOARD, STYLESHEETS, THEMES
+from .themes import DARK_BOARD, STYLESHEETS, use_themes
 
 
 class ReplayApp(App[None]):
@@ -27,7 +27,5 @@ class ReplayApp(App[None]):
         return dict(DARK_BOARD)
 
     def on_mount(self) -> None:
-        for theme in THEMES:
-            self.register_theme(theme)
-        self.theme = self.settings.theme
+        use_themes(self, self.settings.theme)
         self.push_screen(ReplayScreen(self.model, self.perspective), lambda _: self.exit())

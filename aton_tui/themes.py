@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path, PurePath
 
+from textual.app import App
 from textual.theme import Theme
 
 #: The stylesheets of every app of the client (the game's and the replay viewer's), in order.
@@ -91,3 +92,10 @@ ATON_LIGHT = Theme(
 )
 
 THEMES = (ATON_DARK, ATON_LIGHT)
+
+
+def use_themes(app: App, theme: str) -> None:
+    """Give ``app`` the client's themes, and show ``theme`` (the player's setting)."""
+    for each in THEMES:
+        app.register_theme(each)
+    app.theme = theme
