@@ -235,7 +235,8 @@ async def test_review_on_the_end_screen_opens_the_game_just_played(tmp_path):
     from her side; Esc brings the end screen back."""
     async with ann_against_bob(tmp_path) as (app, pilot, bob):
         await bob.send(m.Resign(game=bob.game))
-        await wait_until(pilot, lambda: isinstance(app.screen, EndScreen), what="the end screen")
+        await wait_until(pilot, lambda: isinstance(app.screen, EndScreen) and bool(app.screen.query("#review")),
+                         what="the end screen")
         assert app.screen.query_one("#review", Button).display
         await pilot.press("v")
         await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), what="the replay viewer")
