@@ -30,6 +30,12 @@ from protocol.game_frames import GameStateFrame, Numbered, SeatClock, Seated, Up
 LOW_CLOCK_MS = 10_000
 
 
+def has_committed(view: View, commitments: dict[Player, str], seat: Player) -> bool:
+    """Whether ``seat`` has committed this round (sealed, or already applied), by a view and
+    the commitments that came with it."""
+    return commitments.get(seat, "none") != "none" or view.player(seat).committed
+
+
 def countdown(ms: int | None, since: float, now: float) -> int | None:
     """A clock read ``ms`` at ``since``, counted down locally to ``now``."""
     return None if ms is None else max(0, ms - int((now - since) * 1000))
@@ -159,10 +165,6 @@ class GameModel:
         """Whether the opponent offers a rematch that we have not answered."""
         return (self.seat is not None and self.opponent in self.rematch_offers
                 and self.seat not in self.rematch_offers)
-
-    def sealed(self, seat: Player) -> bool:
-        """Whether ``seat`` has committed this round (sealed, or already applied)."""
-        return self.commitments.get(seat, "none") != "none" or self.player(seat).committed
 
     @property
     def can_pause(self) -> bool:

@@ -32,7 +32,7 @@ from protocol.game_frames import GameEvent, Numbered
 from server.clock import Timer
 
 from ..board_cursor import BoardCursor
-from ..model import LOW_CLOCK_MS, GameModel
+from ..model import LOW_CLOCK_MS, GameModel, has_committed
 from ..narrate import narrate, player_name, result_sentence
 from ..playback import Moment, Playback
 from ..widgets.board import Board
@@ -219,7 +219,7 @@ class GameScreen(Screen):
 
     def _sealed(self, seat: Player) -> bool:
         """Whether ``seat`` has committed this round, at the moment shown."""
-        return self.shown.commitments.get(seat, "none") != "none" or self.view.player(seat).committed
+        return has_committed(self.view, self.shown.commitments, seat)
 
     def _react(self, events: list[GameEvent]) -> None:
         """A scoring round or the end to show, and a fresh drawing."""

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from aton.players import BLUE, RED
 from aton_tui.lobby_model import HELD, LobbyModel
-from aton_tui.model import GameModel, countdown
+from aton_tui.model import GameModel, countdown, has_committed
 from protocol import messages as m
 from protocol.game_frames import typed
 
@@ -74,7 +74,8 @@ def test_after_sealing_there_is_nothing_to_decide_until_the_next_round():
                       view=script.first.view, clocks=script.first.clocks,
                       commitments={"red": "sealed", "blue": "none"})
     model.advance(typed(sealed), 0.0)
-    assert model.decision is None and model.sealed(RED) and not model.sealed(BLUE)
+    assert model.decision is None and has_committed(model.view, model.commitments, RED)
+    assert not has_committed(model.view, model.commitments, BLUE)
 
 
 def test_presence_events_mark_a_player_away_and_back():
