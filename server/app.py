@@ -21,7 +21,7 @@ from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import PROTOCOL_MAJOR, PROTOCOL_VERSION, Direction
 
-from .bot_scheduler import BotScheduler
+from .bot_scheduler import BotScheduler, Thinker
 from .clock import Clock, LoopClock
 from .config import ServerConfig
 from .connection import Connection, Outbox
@@ -45,9 +45,10 @@ SHUTDOWN_REASON = "the server is shutting down; your games are kept"
 
 class ArbiterServer:
     """The arbiter.  ``clock`` runs the games' clocks and the retirement of finished games
-    (default: the event loop's)."""
+    (default: the event loop's); ``think`` runs the hosted bots' searches (default: worker
+    processes; a test's own, to end each search when it says)."""
 
-    def __init__(self, config: ServerConfig, clock: Clock | None = None) -> None:
+    def __init__(self, config: ServerConfig, clock: Clock | None = None, think: Thinker | None = None) -> None:
         self.config = config
         self.clock = clock or LoopClock()
         self.limits = config.limits
@@ -62,7 +63,7 @@ class ArbiterServer:
         self.by_token: dict[str, Connection] = {}  # token hash -> live connection
         self.per_address: Counter[str] = Counter()
         self.quotas = Quotas(self.limits)
-        self.bot_scheduler = BotScheduler(config.hosted_bots, self.clock)
+        self.bot_scheduler = BotScheduler(config.hosted_bots, self.clock, think)
         # game seeds, colours and bot seeds: unpredictable, unless a fixed seed is configured
         self.rng = random.SystemRandom() if config.game_seed is None else random.Random(config.game_seed)
         self._next_id = self.store.next_game_id()

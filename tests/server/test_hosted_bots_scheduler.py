@@ -6,44 +6,17 @@ nothing here waits.
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from aton.players import RED
-from server.bot_scheduler import SEARCH_BUDGET_MS, BotScheduler, Decision
+from server.bot_scheduler import SEARCH_BUDGET_MS, BotScheduler
 from server.config import HostedBotSettings
 from server.games import AtonGame
 
 from ..manual_clock import ManualClock
+from .fake_workers import FakeWorkers, settle
 
 HARD_MS = SEARCH_BUDGET_MS["hard"]
-
-
-class FakeWorkers:
-    """Searches that end when the test finishes them, in the order they started."""
-
-    def __init__(self) -> None:
-        self.searches: list[tuple[Decision, float, asyncio.Future]] = []
-
-    def think(self, decision: Decision, budget_ms: float) -> asyncio.Future:
-        search = asyncio.get_running_loop().create_future()
-        self.searches.append((decision, budget_ms, search))
-        return search
-
-    @property
-    def games(self) -> list[int]:
-        """The games whose searches started, in order."""
-        return [decision.game for decision, _, _ in self.searches]
-
-    async def finish(self, index: int, move: dict | None = None) -> None:
-        self.searches[index][2].set_result(move or {"move": "searched"})
-        await settle()
-
-
-async def settle() -> None:
-    for _ in range(3):
-        await asyncio.sleep(0)
 
 
 def a_view() -> dict:
@@ -61,7 +34,7 @@ async def test_games_take_turns_however_many_decisions_one_game_has_waiting():
     flood = [bots.ask(1, "hard", seed, a_view(), None) for seed in range(5)]
     others = [bots.ask(game, "hard", 0, a_view(), None) for game in (2, 3)]
     for index in range(7):
-        await workers.finish(index)
+        await workers.finish(index, {"move": "searched"})
     # first come, first served would be 1 1 1 1 1 2 3
     assert workers.games == [1, 1, 2, 3, 1, 1, 1]
     assert [d.waited_behind for d in others] == [1, 2]  # one decision of each game before it
