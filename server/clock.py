@@ -2,7 +2,8 @@
 
 A room asks a ``Clock`` for the time and schedules its time-outs with it, so tests
 can drive a game's clocks by hand (``tests/manual_clock.py``) instead of
-waiting on real timers.  The server's clock is the event loop's own.
+waiting on real timers; the SSH gateway times idle sessions out on one too.  The
+server's clock is the event loop's own.
 """
 
 from __future__ import annotations

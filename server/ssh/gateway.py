@@ -25,6 +25,7 @@ from pathlib import Path
 
 import asyncssh
 
+from ..clock import Clock, LoopClock
 from ..config import ServerConfig, SSHConfig
 from ..lobby import reserved_names
 from ..resume_tokens import ResumeTokens
@@ -199,9 +200,11 @@ class SSHGateway:
     """asyncssh server whose sessions run the Textual client against the game server."""
 
     def __init__(self, config: SSHConfig, game_host: str, game_port: int, db_path: str, tokens: ResumeTokens,
-                 server_name: str = ServerConfig.server_name) -> None:
-        """``tokens``: the game server's resume tokens (``ArbiterServer.tokens``); each key's is one of them."""
+                 server_name: str = ServerConfig.server_name, clock: Clock | None = None) -> None:
+        """``tokens``: the game server's resume tokens (``ArbiterServer.tokens``); each key's is one of them.
+        ``clock`` times idle sessions out (default: the event loop's; a test's own, to move it by hand)."""
         self.config = config
+        self.clock = clock or LoopClock()
         self.limits = config.limits
         self.game_host = local_address(game_host)
         self.game_port = game_port

@@ -43,6 +43,7 @@ from asyncssh.packet import PacketDecodeError, SSHPacket
 
 from protocol import handoff
 
+from ..clock import Timer
 from ..config import SSHLimits
 from .forkserver import ForkServerSupervisor, ForkServerUnavailable, spawn
 from .identity import Identity
@@ -434,8 +435,8 @@ class GameSession(asyncssh.SSHServerSession):
         self.child: PtyChild | None = None
         self.home: str | None = None
         self.bucket = InputBucket(gateway.limits.input_rate, gateway.limits.input_burst)
-        self.last_input = time.monotonic()
-        self.idle_timer: asyncio.TimerHandle | None = None
+        self.last_input = gateway.clock.now()
+        self.idle_timer: Timer | None = None
         self.ending = False
         self.farewell: tuple[str, int] | None = None
         self.closed = asyncio.get_running_loop().create_future()
@@ -541,7 +542,7 @@ class GameSession(asyncssh.SSHServerSession):
             (self.chan.pause_reading if blocked else self.chan.resume_reading)()
 
     def data_received(self, data: bytes, datatype) -> None:
-        self.last_input = time.monotonic()
+        self.last_input = self.gateway.clock.now()
         if not self.bucket.take(len(data)):
             log.warning("%s: input above %d bytes/s: dropped", self.link.who, self.gateway.limits.input_rate)
             self.link.drop("too much input")
@@ -572,15 +573,15 @@ class GameSession(asyncssh.SSHServerSession):
     # ------------------------------------------------------------------ the end
 
     def _arm_idle_timer(self) -> None:
-        loop = asyncio.get_running_loop()
-        idle = self.gateway.limits.idle_timeout
-        due = self.last_input + idle
-        self.idle_timer = loop.call_at(loop.time() + max(0.0, due - time.monotonic()) + 0.01, self._idle_check)
+        """Check for idleness when the last key press is ``idle_timeout`` old (a hundredth later, never early)."""
+        clock = self.gateway.clock
+        due = self.last_input + self.gateway.limits.idle_timeout
+        self.idle_timer = clock.call_later(max(0.0, due - clock.now()) + 0.01, self._idle_check)
 
     def _idle_check(self) -> None:
         if self.ending:
             return
-        if time.monotonic() - self.last_input >= self.gateway.limits.idle_timeout:
+        if self.gateway.clock.now() - self.last_input >= self.gateway.limits.idle_timeout:
             self.end(f"Closed after {duration(self.gateway.limits.idle_timeout)} without a key press. "
                      "Your games are kept: log in again to play on.", 1)
         else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from server.clock import Clock
 from server.config import SSHConfig, SSHLimits
 
 from .terminal import Stack
@@ -13,9 +14,9 @@ from .terminal import Stack
 async def stack_factory(tmp_path):
     stacks: list[Stack] = []
 
-    async def make(guests: bool = True, fork_server: bool = True, **limits) -> Stack:
+    async def make(guests: bool = True, fork_server: bool = True, clock: Clock | None = None, **limits) -> Stack:
         config = SSHConfig(guests=guests, fork_server=fork_server, limits=SSHLimits(**limits))
-        stack = await Stack(tmp_path / f"s{len(stacks)}", config).start()
+        stack = await Stack(tmp_path / f"s{len(stacks)}", config, clock).start()
         stacks.append(stack)
         return stack
 

@@ -19,8 +19,11 @@ import asyncssh
 
 from protocol.handoff import CLIENT_MODULE, CLIENT_NAME, FORKSERVER_NAME
 from server.app import ArbiterServer
+from server.clock import Clock
 from server.config import ServerConfig, SSHConfig
 from server.ssh import SSHGateway
+
+from ..conftest import GAME_SEED
 
 ANSI = re.compile(rb"\x1b\[[0-9;?<>=$]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Za-z0-9]|\x1b[=>78]")
 CURSOR_TO = re.compile(rb"\x1b\[(\d+);(\d+)H")
@@ -34,16 +37,19 @@ def plain(data: bytes) -> str:
 class Stack:
     """A game server and its gateway, started and stopped together."""
 
-    def __init__(self, tmp_path: Path, ssh: SSHConfig) -> None:
+    def __init__(self, tmp_path: Path, ssh: SSHConfig, clock: Clock | None = None) -> None:
+        """``clock``: the gateway's (idle sessions), by default the event loop's."""
         self.db = str(tmp_path / "aton.db")
-        self.server = ArbiterServer(ServerConfig(port=0, db_path=self.db))
+        self.server = ArbiterServer(ServerConfig(port=0, db_path=self.db, game_seed=GAME_SEED))
         self.ssh = replace(ssh, port=0, data_dir=ssh.data_dir or str(tmp_path))
+        self.clock = clock
         self._gateway: SSHGateway | None = None
         self.stopped = False
 
     async def start(self) -> Stack:
         await self.server.start()
-        self._gateway = SSHGateway(self.ssh, "127.0.0.1", self.server.port, self.db, self.server.tokens)
+        self._gateway = SSHGateway(self.ssh, "127.0.0.1", self.server.port, self.db, self.server.tokens,
+                                   clock=self.clock)
         await self._gateway.start()
         return self
 

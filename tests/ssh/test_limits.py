@@ -8,19 +8,36 @@ is loopback on Linux): the client's socket is bound to 127.0.0.2, 127.0.0.3 and 
 from __future__ import annotations
 
 import asyncio
-import time
 from collections import Counter
+from collections.abc import Callable
 
 import asyncssh
 import pytest
 
-from .terminal import LOBBY, client_children, connect, open_terminal, sit_down_against_a_bot
+from server.ssh.session import GameSession
+
+from ..manual_clock import ManualClock
+from .terminal import LOBBY, Stack, client_children, connect, open_terminal, sit_down_against_a_bot
 
 REFUSED = (asyncssh.DisconnectError, ConnectionError)
 
 
 def key() -> asyncssh.SSHKey:
     return asyncssh.generate_private_key("ssh-ed25519")
+
+
+def session_of(stack: Stack, username: str) -> GameSession:
+    """The gateway's game session of the player who logged in as ``username``."""
+    (session,) = (s for s in stack.gateway.games if s.link.username == username)
+    return session
+
+
+async def until(condition: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    """Wait (a few loop turns at a time) until ``condition()``; ``timeout`` only bounds the wait."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, f"gave up waiting for {what}"
+        await asyncio.sleep(0.01)
 
 
 async def close(*conns: asyncssh.SSHClientConnection) -> None:
@@ -45,14 +62,13 @@ async def test_connections_per_address_and_in_total_are_capped(stack_factory):
 
 
 async def test_logins_in_progress_are_capped_and_timed_out(stack_factory):
-    stack = await stack_factory(max_unauthenticated=1, login_timeout=1.0)
+    # the version line may take longer than the test: only the login time-out can close the silent one
+    stack = await stack_factory(max_unauthenticated=1, login_timeout=1.0, banner_timeout=3600)
     reader, writer = await asyncio.open_connection("127.0.0.1", stack.port)  # says nothing at all
     assert (await reader.readline()).startswith(b"SSH-2.0-AtonGateway")
     with pytest.raises(REFUSED, match="too many logins in progress"):
         await connect(stack.port, "b", key())
-    started = time.monotonic()
-    assert await asyncio.wait_for(reader.read(), 5) is not None  # closed by the login timeout
-    assert time.monotonic() - started < 3
+    assert await asyncio.wait_for(reader.read(), 30) == b""  # closed by the login time-out
     writer.close()
     # a connection that logs in but never opens a session is closed after the login time too
     idle = await connect(stack.port, "b", key())
@@ -150,19 +166,22 @@ async def test_a_connection_that_sends_no_version_line_is_closed_soon(stack_fact
 
 
 async def test_an_idle_session_is_closed_and_typing_keeps_one_open(stack_factory):
-    stack = await stack_factory(idle_timeout=3.0)
+    clock = ManualClock()  # the gateway's: idleness is counted on it alone
+    stack = await stack_factory(clock=clock, idle_timeout=3.0)
     typist, sleeper = await connect(stack.port, "typist", key()), await connect(stack.port, "sleeper", key())
     (tchan, tterm), (_schan, sterm) = await asyncio.gather(open_terminal(typist), open_terminal(sleeper))
-    started = time.monotonic()
-    while not sterm.closed.is_set():
+    await asyncio.gather(tterm.wait_for(LOBBY, timeout=20), sterm.wait_for(LOBBY, timeout=20))
+    typing, sleeping = (session_of(stack, name) for name in ("typist", "sleeper"))
+    for _ in range(3):  # a key every 2 s of the gateway's clock
+        clock.advance(2.0)
+        assert not typing.ending
+        assert sleeping.ending == (clock.now() > 3.0)  # closed once 3 s passed without a key, not before
         tchan.write(b"z")  # no binding: nothing happens but the key press
-        await asyncio.sleep(0.4)
-        assert time.monotonic() - started < 10, "the idle session was never closed"
-    assert time.monotonic() - started > 2.5
+        await until(lambda: typing.last_input == clock.now(), "the gateway to get the key press")
+    await asyncio.wait_for(sterm.closed.wait(), 10)
     assert "Closed after 3 seconds without a key press" in sterm.text() and sterm.exit_status == 1
     assert b"\x1b[?1049l" in sterm.output  # the terminal put back before the message
     assert not tterm.closed.is_set()
-    await tterm.wait_for(LOBBY, timeout=15)
     assert len(stack.gateway.child_pids()) == 1
     await close(typist, sleeper)
     await stack.settled()
