@@ -23,6 +23,9 @@ async def test_the_palette_over_ssh_offers_the_games_commands_only(stack):
         mark = len(term.output)
         chan.write(empty)
         await term.wait_for("Search for commands", since=mark)  # (keys typed sooner may be lost)
+        # and every command listed: else the query's own answer might be what the screen still
+        # shows ("No matches found" for the last query), and then it is never drawn again
+        await term.wait_for("Quick match", since=mark)
         mark = len(term.output)
         chan.write(query.encode())
         await term.wait_for(shown, since=mark)
