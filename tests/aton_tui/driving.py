@@ -22,6 +22,7 @@ from protocol import messages as m
 from server.app import ArbiterServer
 from server.config import ServerConfig
 
+from ..conftest import GAME_SEED
 from ..server.players import Recorder
 from .conftest import quiet_settings
 
@@ -38,6 +39,13 @@ async def wait_until(pilot: Pilot, condition: Callable[[], bool], timeout: float
 
 def game_screen(app: AtonApp) -> GameScreen | None:
     return next((s for s in app.screen_stack if isinstance(s, GameScreen)), None)
+
+
+def game_screen_shown(app: AtonApp) -> bool:
+    """The game screen is on top and composed: its widgets are there to query.  (It is on the
+    screen stack, and the game's model is there, a few loop turns before its widgets are.)"""
+    screen = game_screen(app)
+    return screen is not None and app.screen is screen and screen.is_mounted
 
 
 def screen_of(app: AtonApp) -> GameScreen:
@@ -113,7 +121,7 @@ async def play_to_the_end(pilot: Pilot, act: Callable[[Pilot, AtonApp], Awaitabl
 async def ann_against_bob(tmp_path: Path, size: tuple[int, int] = (80, 24)
                           ) -> AsyncIterator[tuple[AtonApp, Pilot, Recorder]]:
     """ann (the client) opens a table on a real server, bob (a protocol client) sits down."""
-    srv = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "ann_and_bob.db")))
+    srv = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "ann_and_bob.db"), game_seed=GAME_SEED))
     await srv.start()
     bob = None
     app = AtonApp(Launch(name="ann", port=srv.port, start="table", clock="relaxed"), quiet_settings())
@@ -123,8 +131,7 @@ async def ann_against_bob(tmp_path: Path, size: tuple[int, int] = (80, 24)
             bob = await Recorder.connect(srv.port, "bob", kind="human", lobby=False)
             await bob.send(m.JoinTable(table=next(iter(srv.lobby.tables))))
             await bob.expect(m.GameState)
-            await wait_until(pilot, lambda: game_screen(app) is not None and app.screen is game_screen(app),
-                             what="the game screen")
+            await wait_until(pilot, lambda: game_screen_shown(app), what="the game screen")
             yield app, pilot, bob
     finally:
         if bob is not None:

@@ -7,7 +7,7 @@ from aton_tui.screens.dialogs import Prompt
 from aton_tui.widgets.game_log import GameLog
 from protocol import messages as m
 
-from .driving import ann_against_bob, game_screen, screen_of, wait_until
+from .driving import ann_against_bob, game_screen_shown, screen_of, wait_until
 
 
 def log_text(app: AtonApp) -> str:
@@ -32,8 +32,7 @@ async def test_t_says_a_line_to_a_human_opponent_and_both_logs_show_the_chat(tmp
 async def test_there_is_no_chat_with_a_bot(embedded_app):
     app = embedded_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: game_screen(app) is not None and app.screen is game_screen(app),
-                         what="the game screen")
+        await wait_until(pilot, lambda: game_screen_shown(app), what="the game screen")
         assert app.screen.check_action("chat", ()) is False
         await pilot.press("t")
         await pilot.pause(0.1)

@@ -21,7 +21,7 @@ from protocol.client import Client
 
 from ..server.players import matched_pair, public_games
 from .conftest import quiet_settings
-from .driving import game_screen, model_of, wait_until
+from .driving import game_screen, game_screen_shown, model_of, my_turn, screen_of, wait_until
 from .test_session import bob_plays
 
 
@@ -84,9 +84,10 @@ async def test_a_bot_game_starts_from_the_lobby_dialog(server):
 async def test_a_lost_connection_shows_a_banner_and_the_game_resumes(embedded_app):
     app = embedded_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: game_screen(app) is not None and model_of(app).decision is not None)
+        # the game screen on top and drawn (a decision alone comes before its screen is composed)
+        await wait_until(pilot, lambda: my_turn(app), what="the game screen with our decision")
         game = model_of(app).game
-        banner = app.screen.query_one("#banner")
+        banner = screen_of(app).query_one("#banner")
         shown: list[tuple[bool, str]] = []  # what the banner showed each time it changed
         show = app._banner
 
@@ -110,13 +111,18 @@ async def test_a_burst_of_lobby_updates_is_drawn_once(server):
                          what="the lobby")
         screen = app.screen
         assert isinstance(screen, LobbyScreen)
-        with patch.object(screen, "refresh_lists", wraps=screen.refresh_lists) as drawing:
+        # the redraw waits longer than any burst could take, however slow the machine: the test
+        # sees the arrivals come in, then makes the one redraw they wait for happen
+        with patch("aton_tui.app.LOBBY_REDRAW_DELAY", 3600), \
+                patch.object(screen, "refresh_lists", wraps=screen.refresh_lists) as drawing:
             others = await asyncio.gather(*(Client.connect("127.0.0.1", server.port, name=f"p{n}", lobby=False)
                                             for n in range(12)))
             try:
-                await wait_until(pilot, lambda: rows(app, "players") == 13, what="twelve arrivals drawn")
-                drawn = drawing.call_count
-                assert 1 <= drawn <= 4, f"twelve arrivals were drawn {drawn} times"
+                await wait_until(pilot, lambda: len(app.lobby.players) == 13, what="twelve arrivals")
+                assert drawing.call_count == 0 and rows(app, "players") == 1  # none drawn on its own
+                assert app._lobby_redraw is not None  # one redraw waits for them all
+                app._refresh_lobby()  # what that timer does when it fires
+                assert drawing.call_count == 1 and rows(app, "players") == 13
             finally:
                 for other in others:
                     await other.close()
@@ -131,8 +137,7 @@ async def test_watching_a_game_in_progress_tells_its_story_so_far(server):
         await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen) and rows(app, "games") == 1,
                          what="the game in the lobby")
         await pilot.press("tab", "enter")
-        await wait_until(pilot, lambda: game_screen(app) is not None and app.screen is game_screen(app),
-                         what="the game screen")
+        await wait_until(pilot, lambda: game_screen_shown(app), what="the game screen")
         log = "\n".join("".join(s.text for s in line) for line in app.screen.query_one(GameLog).lines)
         assert "── Round 2 ──" in log and "── Round 3 ──" in log, log
         assert model_of(app).seat is None

@@ -16,7 +16,7 @@ from server.config import ServerConfig
 
 from ..server.players import Recorder
 from .conftest import quiet_settings
-from .driving import game_screen, model_of, wait_until
+from .driving import game_screen_shown, model_of, wait_until
 from .test_chat import log_text
 
 CLICKABLE_NAME = "[@click=app.resign]bo[/]"  # 24 characters, a valid name
@@ -57,8 +57,7 @@ async def test_names_chat_and_server_messages_are_shown_literally_and_run_nothin
                              what="bob's table in ann's lobby, under his literal name")
             await pilot.press("j")
             await bob.expect(m.GameState)
-            await wait_until(pilot, lambda: game_screen(app) is not None and app.screen is game_screen(app),
-                             what="the game screen")
+            await wait_until(pilot, lambda: game_screen_shown(app), what="the game screen")
             top_bar = app.screen.query_one("#top-bar", Static)
             assert CLICKABLE_NAME in shown(top_bar)
 
