@@ -25,7 +25,7 @@ from pathlib import Path
 
 import asyncssh
 
-from ..clock import Clock, LoopClock
+from ..clock import Clock, LoopClock, Timer
 from ..config import ServerConfig, SSHConfig
 from ..lobby import reserved_names
 from ..resume_tokens import ResumeTokens
@@ -61,8 +61,8 @@ class Link(asyncssh.SSHServer):
         self.authenticated = False
         self.admitted = False
         self.channels = 0
-        self.banner_timer: asyncio.TimerHandle | None = None
-        self.session_timer: asyncio.TimerHandle | None = None
+        self.banner_timer: Timer | None = None
+        self.session_timer: Timer | None = None
         self.closed = False
 
     @property
@@ -83,7 +83,7 @@ class Link(asyncssh.SSHServer):
             loop.call_soon(self._refuse, refusal)
         else:
             self.admitted = True
-            self.banner_timer = loop.call_later(self.gateway.limits.banner_timeout, self._banner_due)
+            self.banner_timer = self.gateway.clock.call_later(self.gateway.limits.banner_timeout, self._banner_due)
 
     def _refuse(self, reason: str) -> None:
         if self.conn is not None:
@@ -167,8 +167,7 @@ class Link(asyncssh.SSHServer):
     def _arm_session_timer(self) -> None:
         """A connection with no session for the login time is closed (it holds a slot)."""
         if self.session_timer is None and self.channels == 0:
-            self.session_timer = asyncio.get_running_loop().call_later(
-                self.gateway.limits.login_timeout, self._no_session)
+            self.session_timer = self.gateway.clock.call_later(self.gateway.limits.login_timeout, self._no_session)
 
     def _no_session(self) -> None:
         self.session_timer = None
@@ -202,7 +201,8 @@ class SSHGateway:
     def __init__(self, config: SSHConfig, game_host: str, game_port: int, db_path: str, tokens: ResumeTokens,
                  server_name: str = ServerConfig.server_name, clock: Clock | None = None) -> None:
         """``tokens``: the game server's resume tokens (``ArbiterServer.tokens``); each key's is one of them.
-        ``clock`` times idle sessions out (default: the event loop's; a test's own, to move it by hand)."""
+        ``clock`` runs the gateway's own time-outs (the version line, a session to start, idleness;
+        the login's is asyncssh's): the event loop's by default, a test's own to move it by hand."""
         self.config = config
         self.clock = clock or LoopClock()
         self.limits = config.limits
