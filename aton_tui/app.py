@@ -27,7 +27,7 @@ from textual.worker import Worker, WorkerState
 from aton.errors import RecordError
 from aton.record import GameRecord
 from protocol import messages as m
-from protocol.events import RematchStarted
+from protocol.events import RematchOffered, RematchStarted
 from protocol.game_frames import GameStateFrame, UpdateFrame
 from server.clock import Clock, LoopClock
 
@@ -39,6 +39,7 @@ from .record_file import record_filename, save_record
 from .replay_model import Perspective, ReplayModel
 from .saved_sessions import SavedSessions
 from .screens.dialogs import Choice, Choices, Confirm, Prompt
+from .screens.end import FROM_THE_LOBBY, EndScreen, offer_sentence
 from .screens.game import GameScreen
 from .screens.help import HelpScreen
 from .screens.lobby import LobbyScreen
@@ -412,6 +413,9 @@ class AtonApp(App):
             return
         if screen is not None:
             screen.apply(events)
+        elif model.rematch_offered_to_us and any(isinstance(n.event, RematchOffered) for n in events):
+            self.ring()  # back in the lobby: the offer comes where the player is, with what answers it
+            self.notify(offer_sentence(model.opponent, FROM_THE_LOBBY), title="Rematch?", timeout=15)
         if any(isinstance(numbered.event, RematchStarted) for numbered in events):
             self.notify("The rematch begins.", timeout=3)
 
@@ -514,9 +518,10 @@ class AtonApp(App):
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
-        self.push_screen(HelpScreen([("Playing", GameScreen.BINDINGS), ("The lobby", LobbyScreen.BINDINGS),
-                                     ("Reviewing a game", ReplayScreen.BINDINGS),
-                                     ("Everywhere", [*self.BINDINGS, PALETTE_KEY])], self.settings,
+        keymaps = [("Playing", GameScreen.BINDINGS), ("The end of a game", EndScreen.BINDINGS),
+                   ("The lobby", LobbyScreen.BINDINGS), ("Reviewing a game", ReplayScreen.BINDINGS),
+                   ("Everywhere", [*self.BINDINGS, PALETTE_KEY])]
+        self.push_screen(HelpScreen(keymaps, self.settings,
                                     pause_left=self._pause_left()))
 
     def _pause_left(self) -> float | None:

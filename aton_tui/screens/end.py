@@ -27,20 +27,25 @@ def headline(outcome: Outcome, seat: Player | None) -> str:
     return "You win!" if winner is seat else "You lose"
 
 
-def offer_sentence(offerer: Player) -> str:
+#: How to answer a rematch offer from the lobby, where r and d mean other things
+FROM_THE_LOBBY = "in the command palette (Ctrl+P), Rematch accepts and Decline the rematch declines"
+
+
+def offer_sentence(offerer: Player, keys: str = "r accepts, d declines") -> str:
     """What the player reads when the opponent offers a rematch, with the keys to answer."""
-    return f"{player_name(offerer)} offers a rematch (colours swapped): r accepts, d declines."
+    return f"{player_name(offerer)} offers a rematch (colours swapped): {keys}."
 
 
 class EndScreen(ModalScreen[None]):
     AUTO_FOCUS = ""  # no button takes the focus (None would be the app's "*": the first button)
     BINDINGS = [
-        Binding("r", "app.rematch", "Rematch"),
-        Binding("d", "app.decline_rematch", "Decline"),
-        Binding("s", "app.save_record", "Save"),
-        Binding("v", "app.review", "Review"),
-        Binding("l", "app.lobby", "Lobby"),
-        Binding("escape", "close", "See the board"),
+        Binding("r", "app.rematch", "Rematch", tooltip="offer a rematch, or accept the opponent's (colours swapped)"),
+        Binding("d", "app.decline_rematch", "Decline", tooltip="decline the opponent's offer of a rematch"),
+        Binding("s", "app.save_record", "Save", tooltip="save the game's record to a file"),
+        Binding("v", "app.review", "Review", tooltip="review the game just played, move by move"),
+        Binding("l", "app.lobby", "Lobby", tooltip="back to the lobby"),
+        Binding("escape", "close", "See the board",
+                tooltip="close the result and look at the board (e shows it again)"),
     ]
 
     def __init__(self, outcome: Outcome, seat: Player | None,

@@ -76,3 +76,16 @@ async def test_against_a_person_help_does_not_stop_the_clock(tmp_path):
         await pilot.press("escape")
         assert not [e for e in bob.events() if e["type"].startswith("clock_")]
         assert not any(n.severity == "error" for n in app._notifications)
+
+
+async def test_an_offer_that_comes_while_the_player_is_in_the_lobby_is_shown_there(tmp_path):
+    async with ann_against_bob(tmp_path) as (app, pilot, bob):
+        await bob_resigns(app, pilot, bob)
+        await pilot.press("l")  # to the lobby
+        await wait_until(pilot, lambda: game_screen(app) is None, what="the lobby")
+        await bob.send(m.Rematch(game=bob.game))
+        await wait_until(pilot, lambda: any("offers a rematch" in n.message and "Ctrl+P" in n.message
+                                            for n in app._notifications), what="the offer, in the lobby")
+        assert app.check_action("decline_rematch", ()) is True
+        await app.run_action("decline_rematch")
+        await bob.until(lambda f: any(e["type"] == "rematch_declined" for e in f.events), kind=m.Update)

@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
 
+from textual.command import CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import Markdown
 
@@ -72,7 +73,8 @@ async def test_help_says_how_to_close_it_every_key_and_the_rules_a_player_needs(
         assert "**Esc**, **q** or **?** closes this help" in text
         for keys, does in (("← h → l", "light another cartouche"), ("↑ k ↓ j", "change the card"),
                            ("Shift+r", "resign this game"), ("f", "playing a square by itself"),
-                           ("Ctrl+g", "turn the bell on or off"), ("F2", "light and dark theme")):
+                           ("Ctrl+g", "turn the bell on or off"), ("F2", "light and dark theme"),
+                           ("r", "offer a rematch, or accept"), ("d", "decline the opponent's offer")):
             assert any(f"`{keys}`" in line and does in line for line in text.splitlines()), (keys, does)
         for rule in ("a tie scores nothing", "equal points are a draw", "the second player's stay hidden",
                      "go from your supply to the Kingdom of the Dead", "checked\nafter your whole placement",
@@ -100,7 +102,13 @@ async def test_the_theme_recolours_the_whole_log_and_one_picked_in_the_palette_i
         await wait_until(pilot, lambda: colours() != dark and app.theme == "aton-light", what="the log recoloured")
         assert colours().isdisjoint(dark)  # no line kept the dark theme's colours
         assert json.loads((tmp_path / "settings.json").read_text())["theme"] == "aton-light"
-        app.theme = "aton-dark"  # what Textual's theme picker in the command palette does
+        await pilot.press("ctrl+p", *"Theme")  # Textual's theme picker, in the command palette
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette), what="the list of themes")
+        await pilot.press(*"aton-dark")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
         await wait_until(pilot, lambda: json.loads((tmp_path / "settings.json").read_text())["theme"] == "aton-dark",
                          what="the palette's theme kept")
         assert colours() == dark
