@@ -638,5 +638,5 @@ def decision_sentence(state: GameState, player: Player) -> str | None:
     if phase is REMOVE:
         if state.target is player:
             return f"Remove one of your own stones from {temples}"
-        return f"Remove {n} of {state.target}'s stones from {temples}"
+        return f"Remove {n} of {str(state.target).capitalize()}'s stones from {temples}"
     return f"Place {n} {stones} in {temples}"

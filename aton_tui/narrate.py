@@ -20,17 +20,17 @@ from protocol.game_frames import GameEvent
 
 CARTOUCHE_ROLES = {1: "points", 2: "order and removal", 3: "range", 4: "placement"}
 
-#: Why the winner won, after "Red wins: ".
+#: Why the winner won, after "Red wins: " ({loser}: the other player's colour).
 REASONS = {
     Termination.POINTS: "reached 40 points with cartouche 1",
     Termination.TEMPLE: "filled a whole temple",
     Termination.YELLOW: "holds all 14 yellow squares",
     Termination.GREEN: "holds all 14 green squares",
-    Termination.SCORING: "has more points after a scoring round reached 40",
+    Termination.SCORING: "more points when a scoring round reached 40",
     Termination.ROUND_LIMIT: "has more points at the round limit",
-    Termination.RESIGN: "won by resignation",
-    Termination.TIME: "won on time",
-    Termination.ABANDONED: "won: the opponent left the game",
+    Termination.RESIGN: "{loser} resigned",
+    Termination.TIME: "{loser} ran out of time",
+    Termination.ABANDONED: "{loser} left the game",
 }
 _ACTIONS = {"commit": "committing", "open": "opening the commitment", "move": "moving"}
 
@@ -52,10 +52,12 @@ def stones(n: int) -> str:
 
 def result_sentence(outcome: Outcome) -> str:
     """'Red wins: filled a whole temple.' or 'A draw: equal points.'"""
-    if outcome.is_draw:
+    winner = outcome.winner
+    if winner is None:
         at_the_limit = outcome.termination is Termination.ROUND_LIMIT
         return "A draw at the round limit." if at_the_limit else "A draw: equal points."
-    return f"{player_name(outcome.winner)} wins: {REASONS[outcome.termination]}."
+    reason = REASONS[outcome.termination].format(loser=player_name(winner.other))
+    return f"{player_name(winner)} wins: {reason}."
 
 
 def narrate(events: Iterable[GameEvent], seat: Player | None) -> Iterator[str]:
@@ -136,8 +138,8 @@ def _line(event: GameEvent, seat: Player | None) -> str | None:
         case A.Opened():
             return None  # the client opens by itself: open_requested said it, the reveals show it
         case E.PointsScored(player, points, higher, lower, total):
-            return (f"{player_name(player)} scores {points}: cartouche 1 {higher} beats {lower} "
-                    f"(2 × the difference) — now {total}.")
+            return (f"{player_name(player)} scores {points}: cartouche 1 shows {higher} against {lower} "
+                    f"(2 × the difference), now {total}.")
         case E.WarCardsTurned(red, blue):
             return f"War! Cartouches 1 and 2 tie; deck tops turned up: Red {red}, Blue {blue}."
         case E.TurnOrderDecided():

@@ -50,7 +50,7 @@ class GameResult:
         """One line for the terminal, e.g. ``game 12: won as red against Bot (easy), 41–23 (points), 9 rounds``."""
         mine, theirs = self.scores[self.seat], self.scores[self.seat.other]
         return (f"game {self.game}: {self.verdict} as {self.seat} against {self.opponent}, "
-                f"{mine}–{theirs} ({self.outcome.termination}), {self.rounds} rounds")
+                f"{mine}–{theirs} ({self.outcome.termination}), {self.rounds} round{'' if self.rounds == 1 else 's'}")
 
 
 @dataclass(frozen=True)

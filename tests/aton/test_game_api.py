@@ -101,10 +101,10 @@ def test_a_copy_is_independent():
 
 def test_the_decision_in_one_sentence():
     state, _ = committed((1, 4, 3, 2), (2, 4, 1, 1), blue_stones=[(1, 0), (2, 0)])
-    assert decision_sentence(state, RED) == "Remove 2 of blue's stones from temples 1–3"
+    assert decision_sentence(state, RED) == "Remove 2 of Blue's stones from temples 1–3"
     assert decision_sentence(state, BLUE) is None
     play(state, (RED, Remove(1, 0)))
-    assert decision_sentence(state, RED) == "Remove 1 of blue's stones from temples 1–3"
+    assert decision_sentence(state, RED) == "Remove 1 of Blue's stones from temples 1–3"
     play(state, (RED, Remove(2, 0)))
     assert decision_sentence(state, RED) == "Place 2 stones in temples 1–3"
     state, _ = committed((1, 1, 1, 1), (2, 4, 1, 1), red_stones=[(1, 0)])

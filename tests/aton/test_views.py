@@ -88,7 +88,7 @@ def test_during_the_first_turn_the_second_players_c3_c4_are_face_down():
 def test_the_acting_players_decision_names_the_legal_squares():
     state, _ = committed((1, 4, 2, 2), (2, 4, 1, 1), blue_stones=[(1, 0), (2, 11), (3, 0)])
     assert view(state, RED).decision == Decision(
-        kind="remove", sentence="Remove 2 of blue's stones from temples 1–2", count=2, range=2,
+        kind="remove", sentence="Remove 2 of Blue's stones from temples 1–2", count=2, range=2,
         owner=BLUE, squares=((1, 0), (2, 11)))
     assert view(state, RED).to_dict()["decision"]["owner"] == "blue"
     assert view(state, BLUE).decision is None

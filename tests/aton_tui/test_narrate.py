@@ -61,7 +61,7 @@ def test_the_turn_order_says_why(reason, words):
 
 def test_points_and_a_turn_say_where_they_come_from():
     assert lines({"type": "points_scored", "player": "blue", "points": 4, "higher": 3, "lower": 1, "total": 9}) == [
-        "Blue scores 4: cartouche 1 3 beats 1 (2 × the difference) — now 9."]
+        "Blue scores 4: cartouche 1 shows 3 against 1 (2 × the difference), now 9."]
     turn = lines({"type": "turn_started", "player": "red", "range": 3, "removal": -1, "placement": 2})[0]
     assert "temples 1–3" in turn and "one of their own" in turn and "places 2 stones" in turn
 
@@ -128,7 +128,9 @@ def test_results_name_the_winner_and_the_reason():
     assert result_sentence(Outcome(Termination.TEMPLE, BLUE)) == "Blue wins: filled a whole temple."
     assert result_sentence(Outcome(Termination.SCORING, None)) == "A draw: equal points."
     assert result_sentence(Outcome(Termination.ROUND_LIMIT, None)) == "A draw at the round limit."
-    assert result_sentence(Outcome(Termination.TIME, RED)) == "Red wins: won on time."
+    assert result_sentence(Outcome(Termination.TIME, RED)) == "Red wins: Blue ran out of time."
+    assert result_sentence(Outcome(Termination.RESIGN, BLUE)) == "Blue wins: Red resigned."
+    assert result_sentence(Outcome(Termination.ABANDONED, RED)) == "Red wins: Blue left the game."
 
 
 @pytest.mark.parametrize("termination", list(Termination), ids=str)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import socket
 from collections.abc import Awaitable, Callable
 
 import pytest
 
-from aton import BLUE, RED, Termination
-from bots.network import Backoff, NetworkBot
+from aton import BLUE, RED, Outcome, Termination
+from bots.network import Backoff, GameResult, NetworkBot
 from bots.strategy import make_strategy
 from protocol import messages as m
 from protocol.client import Client
@@ -73,6 +74,13 @@ async def test_two_network_bots_play_complete_games(server):
     assert first.line().startswith(f"game {first.game}: {first.verdict} as {first.seat} against bob, ")
     assert f"({first.outcome.termination.value})" in first.line()
     assert len(lines) == 4
+
+
+def test_a_result_line_counts_one_round_in_the_singular():
+    result = GameResult(game=3, seat=RED, outcome=Outcome(Termination.RESIGN, BLUE), scores=(0, 0), rounds=1,
+                        opponent="bob")
+    assert result.line() == "game 3: lost as red against bob, 0–0 (resign), 1 round"
+    assert dataclasses.replace(result, rounds=2).line().endswith(", 2 rounds")
 
 
 async def test_a_bot_whose_connection_drops_mid_game_comes_back_and_finishes(server):
