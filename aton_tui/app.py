@@ -17,9 +17,12 @@ from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.events import Resize
+from textual.geometry import Size
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.theme import Theme
+from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
@@ -47,8 +50,10 @@ from .screens.replay import ReplayScreen
 from .screenshots import save_svg, screenshot_name, screenshots_dir
 from .session import RETRY_DELAYS, NotConnected, Received, ServerConnection, Session, Status, reason_of
 from .settings import Settings
+from .sizes import ROOMY_WIDTH, too_small
 from .themes import DARK_BOARD, STYLESHEETS, use_themes
 from .widgets.notice import Notice
+from .widgets.too_small import TooSmall
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -120,6 +125,7 @@ class AtonApp(App):
     TITLE = "Aton"
     CSS_PATH = STYLESHEETS
     COMMANDS = App.COMMANDS | {AtonCommands}
+    HORIZONTAL_BREAKPOINTS = [(0, "-slim"), (ROOMY_WIDTH, "-roomy")]  # every screen's class for its width
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True, tooltip="leave Aton"),
         Binding("f2", "toggle_theme", "Light/dark", show=False, tooltip="switch between the light and dark theme"),
@@ -166,9 +172,24 @@ class AtonApp(App):
     def on_mount(self) -> None:
         use_themes(self, self.settings.theme)
         self.theme_changed_signal.subscribe(self, self._keep_theme)
+        self.screen_change_signal.subscribe(self, self._guard_size)
         self.push_screen(LobbyScreen(self._where()))
         self.show_title("Aton · lobby")
         self.run_worker(self._run(), name="session", exit_on_error=False)
+
+    def on_resize(self, event: Resize) -> None:
+        self._guard_size(self.screen, event.size)
+
+    def _guard_size(self, screen: Screen, size: Size | None = None) -> None:
+        """On a terminal smaller than the minimum, the screen on top gives way to a notice saying so."""
+        size = size or self.size
+        small = too_small(size)
+        notices = screen.query_children(TooSmall)
+        if notices:
+            notices.first().show(size)
+        elif small:
+            screen.mount(TooSmall(size))
+        screen.set_class(small, "-too-small")
 
     def _where(self) -> str:
         if self.launch.hosted:  # over SSH: the address is the gateway's own loopback, not the player's business

@@ -99,7 +99,7 @@ class Prompt(ModalScreen[str | None]):
         self.question, self.value, self.placeholder, self.max_length = question, value, placeholder, max_length
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog-box"):
+        with Vertical(classes="dialog-box prompt"):
             yield Label(self.question, classes="dialog-text", markup=False)
             yield Input(value=self.value, placeholder=self.placeholder, max_length=self.max_length)
             yield Label("Enter accepts · Esc cancels", classes="dialog-hint", markup=False)

@@ -14,19 +14,22 @@ from collections.abc import Callable
 from contextlib import suppress
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Vertical
 from textual.css.query import NoMatches
 from textual.events import Resize
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from aton.events import CategoryScored, ScoringStarted
 from aton.game import Phase
 from aton.players import BLUE, PLAYERS, RED, Player
 from aton.views import Decision, View
 from protocol import messages as m
+from protocol.clocks import TimeControl
 from protocol.events import ChatSaid, RematchDeclined, RematchOffered
 from protocol.game_frames import GameEvent, Numbered
 from server.clock import Timer
@@ -35,13 +38,15 @@ from ..board_cursor import BoardCursor
 from ..model import LOW_CLOCK_MS, GameModel, has_committed
 from ..narrate import narrate, player_name, result_sentence
 from ..playback import Moment, Playback
+from ..sizes import LARGE, LOG_HEIGHT, ROOMY_HEIGHT
 from ..widgets.board import Board
 from ..widgets.commit_panel import CommitPanel
+from ..widgets.fitted_footer import FittedFooter
 from ..widgets.game_log import GameLog
 from ..widgets.kingdom import Kingdom
 from ..widgets.legend import Legend
 from ..widgets.notice import Notice
-from ..widgets.players import Cartouche, PlayerRow, PlayersPanel, cartouche_faces
+from ..widgets.players import Cartouche, PlayerRow, PlayersPanel, cartouche_faces, strikes_note
 from ..widgets.score_track import ScoreTrack
 from ..widgets.symbols import SEAT_SYMBOL
 from .dialogs import Confirm, Prompt
@@ -54,7 +59,6 @@ if TYPE_CHECKING:
 CARD = Binding.Group("Card")
 TEMPLE = Binding.Group("Temple")
 MOVE = Binding.Group("Move", compact=True)
-LARGE = (120, 40)  # from this size on, the board's tiles grow
 
 
 def _digits(action: str, group: Binding.Group, tooltip: str) -> list[Binding]:
@@ -66,9 +70,9 @@ class GameScreen(Screen):
         *_digits("card", CARD, "put a card of that value on the lit cartouche"),
         Binding("left,h", "cartouche(-1)", "Cartouche", key_display="←→", tooltip="light another cartouche"),
         Binding("right,l", "cartouche(1)", "Cartouche", show=False, tooltip="light another cartouche"),
-        Binding("up,k", "change(1)", "Change card", key_display="↑↓",
+        Binding("up,k", "change(1)", "Change", key_display="↑↓",
                 tooltip="change the card on the lit cartouche"),
-        Binding("down,j", "change(-1)", "Change card", show=False, tooltip="change the card on the lit cartouche"),
+        Binding("down,j", "change(-1)", "Change", show=False, tooltip="change the card on the lit cartouche"),
         Binding("backspace,delete", "take_back", "Take back", tooltip="take the lit cartouche's card back"),
         Binding("enter", "seal", "Seal", tooltip="seal your four cartouches (final)"),
         Binding("x", "exchange", "Exchange", tooltip="spend your exchange token for 4 new cards (asks first)"),
@@ -90,6 +94,9 @@ class GameScreen(Screen):
         Binding("question_mark", "app.help", "Help", key_display="?", tooltip="the rules in short and every key"),
         Binding("ctrl+l", "app.lobby", "Lobby", show=False, tooltip="back to the lobby"),
     ]
+
+    #: keys that leave a narrow footer first (help lists them all)
+    FOOTER_SPARE = ("change", "take_back", "cartouche", "app.quit", "show_end")
 
     def __init__(self, model: GameModel) -> None:
         super().__init__()
@@ -126,11 +133,18 @@ class GameScreen(Screen):
                 yield PlayersPanel(self.aton.clock)
                 yield Static("", id="decision", markup=False)
                 yield CommitPanel()
-                yield Legend()
+                yield Legend(self.max_strikes)
             yield GameLog(id="log")
-        yield Footer(compact=True, show_command_palette=False)
+        yield FittedFooter()
+
+    @property
+    def max_strikes(self) -> int:
+        """The time-outs in a row that lose the game at this table."""
+        control = self.model.options.get("time_control") or {}
+        return int(control.get("max_strikes", TimeControl.max_strikes))
 
     def on_mount(self) -> None:
+        self.query_one(PlayersPanel).tooltip = strikes_note(self.max_strikes)
         log = self.query_one(GameLog)
         log.note(self._welcome())
         log.add(narrate([n.event for n in self.model.events if n.version <= self.told], self.model.seat))
@@ -153,8 +167,21 @@ class GameScreen(Screen):
         self.aton.pause_clock(self.model, False)
 
     def on_resize(self, event: Resize) -> None:
-        large = event.size.width >= LARGE[0] and event.size.height >= LARGE[1]
+        width, height = event.size
+        large = width >= LARGE.width and height >= LARGE.height
+        compact = not large and height < ROOMY_HEIGHT
         self.set_class(large, "-large")
+        self.set_class(compact, "-compact")
+        self.set_class(compact and height < LOG_HEIGHT, "-log-folds")
+        self.call_after_refresh(self._fit_legend)
+
+    def _fit_legend(self) -> None:
+        """The reminder of the rules shows where it fits whole (large terminals, below the players)."""
+        side = self.query_one("#side")
+        legend = self.query_one(Legend)
+        others = [w for w in side.children if w.display and w is not legend]
+        taken = sum(w.outer_size.height + w.styles.margin.height for w in others)
+        legend.set_class(self.has_class("-large") and side.size.height - taken >= legend.needed_height, "-fits")
 
     # ------------------------------------------------------------------ from the server
 
@@ -261,6 +288,7 @@ class GameScreen(Screen):
         self.query_one("#decision", Static).update(self._decision_line(decision))
         self._sync_footer()
         self._tell_the_player()
+        self.call_after_refresh(self._fit_legend)
 
     def _tell_the_player(self) -> None:
         """The bell when a decision of ours shows, and whose move it is in the terminal's title.
@@ -302,14 +330,22 @@ class GameScreen(Screen):
                 f"? shows the rules and the keys.")
 
     def _top_line(self) -> str:
+        """Round, game and who plays whom; what does not fit the width is left out, names shortened last."""
         model = self.model
-        round_text = f"Round {self.view.round}"
         if model.seat is None:
-            who = f"watching {model.name(RED)} (red) vs {model.name(BLUE)} (blue)"
+            who = f"watching {model.name(RED)} (Red) vs {model.name(BLUE)} (Blue)"
         else:
             who = (f"you are {SEAT_SYMBOL[model.seat]} {player_name(model.seat)} against "
                    f"{model.name(model.opponent)}")
-        return f" ATON  ·  {round_text}  ·  game {model.game}  ·  {who}"
+        room = self.size.width - 1
+        parts = ["ATON", f"Round {self.view.round}", f"game {model.game}", who]
+        for shown in (parts, parts[1:], [parts[1], parts[3]]):
+            line = "  ·  ".join(shown)
+            if cell_len(line) <= room:
+                break
+        text = Text(" " + line)
+        text.truncate(room + 1, overflow="ellipsis")
+        return text.plain
 
     def _row(self, seat: Player) -> PlayerRow:
         model, view = self.model, self.view
@@ -335,14 +371,15 @@ class GameScreen(Screen):
     def _decision_line(self, decision) -> str:
         model, view = self.model, self.view
         if view.outcome is not None:
-            return "Game over. " + result_sentence(view.outcome) + "  (e: result, l: lobby)"
+            return self._fitting("Game over. " + result_sentence(view.outcome) + "  (e: the result)",
+                                 "Game over. " + result_sentence(view.outcome), result_sentence(view.outcome))
         if self.sent is not None:
             return "Sending…"
         if decision is not None:
             if decision.kind == "commit":
-                return f"▶ {decision.sentence}, then Enter."
-            line = f"▶ {decision.sentence}: Enter or a click on a lit square."
-            return line if len(line) < self.size.width - 2 else f"▶ {decision.sentence}."
+                return self._fitting(f"▶ {decision.sentence}, then Enter.", f"▶ {decision.sentence}.")
+            return self._fitting(f"▶ {decision.sentence}: Enter or a click on a lit square.",
+                                 f"▶ {decision.sentence}.")
         if view.phase is Phase.COMMIT:
             waiting = [s for s in PLAYERS if not self._sealed(s)]
             if model.seat is not None and model.seat not in waiting:
@@ -352,12 +389,18 @@ class GameScreen(Screen):
         verb = "removing stones" if view.phase is Phase.REMOVE else "placing stones"
         return f"{player_name(view.active)} is {verb} (temples 1–{view.range})…"
 
+    def _fitting(self, *lines: str) -> str:
+        """The first of ``lines`` that fits the decision line (the last one if none does)."""
+        room = self.size.width - 2
+        return next((line for line in lines if cell_len(line) <= room), lines[-1])
+
     # ------------------------------------------------------------------ committing
 
     def _show_commit(self, decision) -> None:
         panel = self.query_one(CommitPanel)
         committing = decision is not None and decision.kind == "commit"
         panel.display = committing
+        self.set_class(committing, "-committing")
         if committing:
             key = (self.model.view.round, decision.hand)
             if key != self.committing_for:

@@ -16,9 +16,10 @@ from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
 from textual.events import Resize
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Label, Static
+from textual.widgets import DataTable, Label, Static
 
 from ..lobby_model import LobbyModel, SectionWindow
+from ..widgets.fitted_footer import FittedFooter
 from ..widgets.notice import Notice
 
 if TYPE_CHECKING:
@@ -45,6 +46,8 @@ class LobbyScreen(Screen):
                 tooltip="the previous page of the selected list"),
         Binding("question_mark", "app.help", "Help", key_display="?", tooltip="the rules in short and every key"),
     ]
+    #: keys that leave a narrow footer first (help lists them all)
+    FOOTER_SPARE = ("previous_page", "next_page", "join", "watch", "app.join_invite", "app.quit")
     WIDE = 120  # from this width on, the three lists stand side by side
 
     def __init__(self, where: str) -> None:
@@ -76,7 +79,7 @@ class LobbyScreen(Screen):
                 yield Label("Players online", classes="section-title", markup=False)
                 yield Label(id="players-pages", classes="section-pages", markup=False)
                 yield DataTable(id="players", cursor_type="row", zebra_stripes=True)
-        yield Footer(compact=True, show_command_palette=False)
+        yield FittedFooter()
 
     def on_mount(self) -> None:
         self.query_one("#tables", DataTable).add_columns("table", "host", "clock", "waiting")

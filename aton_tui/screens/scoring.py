@@ -15,6 +15,7 @@ from aton.events import CategoryScored
 from aton.players import BLUE, PLAYERS, RED
 
 from ..narrate import player_name
+from ..sizes import ROOMY_WIDTH
 
 #: what the majority scores in each category (the help screen says it at length)
 RULES = {
@@ -39,8 +40,10 @@ class Breakdown(Widget):
     def render(self) -> Table:
         seat_style = {seat: self.get_component_rich_style(f"breakdown--{seat}") for seat in PLAYERS}
         table = Table(box=None, pad_edge=False)
+        rules = self.app.size.width >= ROOMY_WIDTH  # what each category scores: where there is room
         table.add_column("category")
-        table.add_column("majority scores", style=self.get_component_rich_style("breakdown--rule"))
+        if rules:
+            table.add_column("majority scores", style=self.get_component_rich_style("breakdown--rule"))
         table.add_column(Text("● Red", seat_style[RED]), justify="right")
         table.add_column(Text("■ Blue", seat_style[BLUE]), justify="right")
         table.add_column("points", justify="right")
@@ -52,11 +55,11 @@ class Breakdown(Widget):
                 if points:
                     gains.append(("  " if gains else "") + f"{player_name(seat)} +{points}", seat_style[seat])
             title = c.title[0].upper() + c.title[1:]
-            table.add_row(title, RULES.get(c.category, ""), str(c.red_count), str(c.blue_count),
-                          gains or Text("—"))
+            rule = (RULES.get(c.category, ""),) if rules else ()
+            table.add_row(title, *rule, str(c.red_count), str(c.blue_count), gains or Text("—"))
         total = Text.assemble((f"Red +{totals[RED]}", seat_style[RED]), "  ",
                               (f"Blue +{totals[BLUE]}", seat_style[BLUE]))
-        table.add_row(Text("total", self.get_component_rich_style("breakdown--total")), "", "", "", total)
+        table.add_row(Text("total", self.get_component_rich_style("breakdown--total")), *[""] * (2 + rules), total)
         return table
 
 
@@ -73,7 +76,7 @@ class ScoringScreen(ModalScreen[None]):
                         markup=False)
             yield Breakdown(self.categories)
             red, blue = self.scores
-            yield Label(f"Scores now: red {red}, blue {blue}.  The Kingdom's stones go back to the supplies.",
+            yield Label(f"Scores now: Red {red}, Blue {blue}.\nThe Kingdom's stones go back to the supplies.",
                         markup=False)
             yield Button("Continue (Enter)", variant="primary", id="continue")
 

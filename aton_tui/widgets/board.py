@@ -59,9 +59,19 @@ class Geometry:
             tile_h, row_gap = 2, 0
         else:
             tile_h, row_gap = 1, 0
-        tile_w = max(3, min(9, (width - 3 * TEMPLE_GAP) // 16 - 1))
+        tile_w = max(2, min(9, (width - 3 * TEMPLE_GAP + 1) // 16 - 1))
         total = 16 * (tile_w + 1) - 1 + 3 * TEMPLE_GAP
         return cls(tile_w, tile_h, row_gap, max(0, (width - total) // 2))
+
+    @property
+    def mark_column(self) -> int:
+        """The column of a tile where a stone's symbol or a free square's "·" stands."""
+        return (self.tile_w - 1) // 2
+
+    @property
+    def mark_line(self) -> int:
+        """The line of a tile (below its kind's tag) where a stone's symbol or a "·" stands."""
+        return 1 + (self.tile_h - 2) // 2
 
     @property
     def temple_width(self) -> int:
@@ -178,30 +188,30 @@ class Board(Widget):
         if line == 0:
             style = self.get_component_rich_style("board--cursor") if square == self.cursor else kind_style
             text = (tag if len(tag) > 1 or w < 5 else " " + tag).ljust(w)[:w]
-            if square == self.cursor:
-                text = ("▶" + tag).ljust(w)[:w]
+            if square == self.cursor and len(tag) < w:
+                text = ("▶" + tag).ljust(w)
             return [Segment(text, style)]
+        middle = line == geo.mark_line
         if owner is None:
-            mark = "·" if self.choosing and square in self.legal else " "
+            mark = "·" if middle and self.choosing and square in self.legal else " "
             legal_style = kind_style + self.get_component_rich_style("board--legal", partial=True)
-            middle = line == (geo.tile_h) // 2 or geo.tile_h == 2
-            return [Segment((mark if middle else " ").center(w), legal_style)]
-        return self._chip_line(owner, line, geo, kind_style, muted)
+            column = geo.mark_column
+            return [Segment(" " * column + mark + " " * (w - column - 1), legal_style)]
+        return self._chip_line(owner, middle, geo, kind_style, muted)
 
-    def _chip_line(self, owner: Player, line: int, geo: Geometry, kind_style: Style, muted: bool) -> list[Segment]:
-        w = geo.tile_w
-        chip_w = 2 if w <= 4 else w - 2
-        pad_left = w - chip_w - 1 if w <= 4 else 1
-        pad_right = w - chip_w - pad_left
+    def _chip_line(self, owner: Player, middle: bool, geo: Geometry, kind_style: Style, muted: bool) -> list[Segment]:
+        """A line of a stone's chip: centred on the tile's mark column, the symbol on the middle line."""
+        w, column = geo.tile_w, geo.mark_column
+        pad_left = 1 if w >= 5 else 0
+        half = column - pad_left
         chip_style = self.get_component_rich_style(f"board--{owner}-stone")
         if muted:
             chip_style = self._mute(chip_style)
-        middle = 1 + (geo.tile_h - 2) // 2
-        symbol = SEAT_SYMBOL[owner] if line == middle else " "
+        symbol = SEAT_SYMBOL[owner] if middle else " "
         return [
             Segment(" " * pad_left, kind_style),
-            Segment(symbol.center(chip_w), chip_style),
-            Segment(" " * pad_right, kind_style),
+            Segment(" " * half + symbol + " " * half, chip_style),
+            Segment(" " * (w - pad_left - 2 * half - 1), kind_style),
         ]
 
     def _single_line(self, square: Square, kind: SquareKind, owner: Player | None, kind_style: Style,
@@ -212,11 +222,12 @@ class Board(Widget):
             kind_style = self.get_component_rich_style("board--cursor")
         if owner is None:
             return [Segment(tag.center(w), kind_style)]
-        tag = tag[-1] if w - len(tag) < 2 else tag
+        chip_w = 2 if w >= 3 else 1  # the stone and a space, or the stone alone
+        tag = tag if len(tag) <= w - chip_w else tag[-1]
         chip_style = self.get_component_rich_style(f"board--{owner}-stone")
         if muted:
             chip_style = self._mute(chip_style)
-        return [Segment(tag.ljust(w - 2), kind_style), Segment(SEAT_SYMBOL[owner] + " ", chip_style)]
+        return [Segment(tag.ljust(w - chip_w), kind_style), Segment((SEAT_SYMBOL[owner] + " ")[:chip_w], chip_style)]
 
     @staticmethod
     def _tag(kind: SquareKind, geo: Geometry) -> str:

@@ -18,24 +18,40 @@ from aton.board import describe_temples
 
 from ..commit_draft import CARTOUCHES, CommitDraft
 
-LABELS = ("C1 points", "C2 order & removal", "C3 range", "C4 placement")
+#: each cartouche's title, long and short
+LABELS = (("C1 points", "C2 order & removal", "C3 range", "C4 placement"),
+          ("C1 points", "C2 order", "C3 range", "C4 place"))
 HAND_LABEL = "Hand "
 CARD_WIDTH = 4  # " 3 " and a space
-HINT = "  ← type a number or click a card"
+HINTS = ("  ← type a number or click a card", "  ← type a number", "")
+GAP = 2  # between two cartouches' columns
 
 
-def meaning(cartouche: int, value: int, first_round: bool) -> str:
-    """What ``value`` does on ``cartouche`` (0-3), in a few words."""
+def meaning(cartouche: int, value: int, first_round: bool, short: bool = False) -> str:
+    """What ``value`` does on ``cartouche`` (0-3), in a few words (``short``: fewer)."""
     if cartouche == 0:
-        return "2× diff if higher"
+        return "2× difference" if short else "2× diff if higher"
     if cartouche == 1:
         if first_round:
-            return "none in round 1"
-        return {1: "removes 1 of yours", 2: "no removal", 3: "removes 1 of theirs",
-                4: "removes 2 of theirs"}[value]
+            return "none: round 1" if short else "none in round 1"
+        if value == 2:
+            return "no removal"
+        whose = "yours" if value == 1 else "theirs"
+        count = 2 if value == 4 else 1
+        return f"{count} of {whose}" if short else f"removes {count} of {whose}"
     if cartouche == 2:
         return describe_temples(value)
+    if short:
+        return f"{value} stone{'s' if value > 1 else ''}"
     return f"places {value} stone{'s' if value > 1 else ''}"
+
+
+def column_widths(short: bool) -> tuple[int, ...]:
+    """Each cartouche's column: its title or its longest meaning, and a gap."""
+    labels = LABELS[short]
+    return tuple(max(len(labels[i]), *(len(meaning(i, v, first, short)) for v in range(1, 5)
+                                       for first in (False, True))) + GAP
+                 for i in range(CARTOUCHES))
 
 
 class CommitPanel(Widget):
@@ -84,31 +100,42 @@ class CommitPanel(Widget):
             placed.append((x, label, name))
         return sorted(placed)
 
-    def slot_width(self) -> int:
-        return max(10, min(24, self.size.width // CARTOUCHES))
+    @property
+    def short(self) -> bool:
+        """Short titles and meanings: the long ones do not fit the width."""
+        return sum(column_widths(False)) > self.size.width
+
+    def columns(self) -> tuple[int, ...]:
+        """The x where each cartouche's column starts."""
+        widths = column_widths(self.short)
+        return tuple(sum(widths[:i]) for i in range(CARTOUCHES))
 
     # ------------------------------------------------------------------ drawing
 
     def render(self) -> Text:
-        w = self.slot_width()
+        short = self.short
+        widths = column_widths(short)
         label_style = self.get_component_rich_style("commit--label")
+        buttons = self.buttons()
+        room = buttons[0][0] - 1 if buttons else self.size.width
         hand = Text(HAND_LABEL, label_style)
         for value in self.draft.free:
             hand.append(f" {value} ", self.get_component_rich_style("commit--card"))
             hand.append(" ")
         if self.draft.free and not self.read_only:
-            hand.append(HINT, self.get_component_rich_style("commit--hint"))
-        for x, label, _ in self.buttons():
+            hint = next(h for h in HINTS if hand.cell_len + len(h) <= room)
+            hand.append(hint, self.get_component_rich_style("commit--hint"))
+        for x, label, _ in buttons:
             hand.truncate(x - 1, pad=True)
             hand.append(" ")
             hand.append(label, self.get_component_rich_style("commit--button"))
         labels, slots, meanings = Text(), Text(), Text()
-        for i, label in enumerate(LABELS):
-            labels.append(label[: w - 1].ljust(w), label_style)
+        for i, (label, w) in enumerate(zip(LABELS[short], widths, strict=True)):
+            labels.append(label.ljust(w), label_style)
             slots.append_text(self._slot(i, w))
             card = self.draft.slots[i]
-            gloss = meaning(i, card, self.first_round) if card is not None else ""
-            meanings.append(gloss[: w - 1].ljust(w), self.get_component_rich_style("commit--meaning"))
+            gloss = meaning(i, card, self.first_round, short) if card is not None else ""
+            meanings.append(gloss.ljust(w), self.get_component_rich_style("commit--meaning"))
         return Text("\n").join([hand, labels, slots, meanings])
 
     def _slot(self, index: int, w: int) -> Text:
@@ -141,7 +168,7 @@ class CommitPanel(Widget):
                 return
             self.draft.put(free[card])
         else:
-            index = min(CARTOUCHES - 1, at.x // self.slot_width())
+            index = max(i for i, x in enumerate(self.columns()) if x <= at.x)
             if index == self.draft.selected and self.draft.slots[index] is not None:
                 self.draft.take_back()
             else:

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable
 
 from rich.text import Text
+from textual.events import Resize
 from textual.theme import Theme
 from textual.widgets import RichLog
 
@@ -19,13 +20,15 @@ _SEAT_WORDS = {seat: re.compile(rf"\b{player_name(seat)}\b") for seat in PLAYERS
 
 class GameLog(RichLog, can_focus=False):
     """The lines are kept as text, and drawn again in the new theme's colours when it changes
-    (a RichLog keeps the lines it has drawn, colours and all)."""
+    and wrapped again when the width changes (a RichLog keeps the lines as it has drawn them,
+    colours, width and all)."""
 
     COMPONENT_CLASSES = {"log--red", "log--blue", "log--round", "log--note"}
 
     def __init__(self, **kwargs) -> None:
         super().__init__(wrap=True, markup=False, highlight=False, min_width=20, **kwargs)
         self.story: list[tuple[bool, str]] = []  # (a note of the client's own?, the line), oldest first
+        self.drawn_width: int | None = None  # the width every line is wrapped at (None: not all at one)
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
@@ -41,8 +44,20 @@ class GameLog(RichLog, can_focus=False):
     def _tell(self, note: bool, line: str) -> None:
         self.story.append((note, line))
         self.write(self._styled(note, line))
+        if self.scrollable_content_region.width != self.drawn_width:
+            self.drawn_width = None  # written at another width (or none, folded away): to be drawn again
+
+    def on_resize(self, _: Resize) -> None:
+        width = self.scrollable_content_region.width
+        if width and width != self.drawn_width:  # (no width: folded away, or not laid out yet)
+            self._redraw()
+            self.drawn_width = width
 
     def _theme_changed(self, _: Theme) -> None:
+        self._redraw()
+
+    def _redraw(self) -> None:
+        """Every line again, at the width and in the colours of now."""
         self.clear()
         for note, line in self.story:
             self.write(self._styled(note, line))

@@ -5,25 +5,27 @@ from __future__ import annotations
 from textual.widgets import Static
 
 REMINDER = """\
-[b]Reading the board[/b]
-  yellow (Y) · green (G) · black (K) · blue (B) · +1 / +2 bonus squares
-  ● a red stone · ■ a blue stone · faded squares cannot be chosen now
-
-[b]The cartouches[/b]
-  C1 points     the higher card scores 2 × the difference
-  C2 order      the lower card plays first, and it removes stones:
-                4 → 2 of theirs, 3 → 1 of theirs, 1 → 1 of yours (none in round 1)
-  C3 range      temples 1 up to this card
-  C4 placement  place this many stones
-
-[b]Scoring round[/b] when the Kingdom of the Dead holds 8 stones
-  temple 1 the difference · temple 2 5 · temple 3 1 per stone
-  temple 4 3 per blue square · black squares 8 · bonus squares +1/+2 each
-
-[b]Win at once[/b] with a whole temple, all 14 yellow or all 14 green squares,
-  or 40 points"""
+[b]Board[/b]    Y yellow · G green · K black · B blue · +1/+2 bonus · ● Red · ■ Blue
+[b]C1[/b] points    the higher card scores 2 × the difference
+[b]C2[/b] order     the lower card plays first and removes stones:
+             4 → 2 of theirs, 3 → 1 of theirs, 1 → 1 of yours (none in round 1)
+[b]C3[/b] range     temples 1 up to this card      [b]C4[/b] placing  this many stones
+[b]Scoring[/b]  once the Kingdom holds 8 stones: temple 1 the difference, temple 2 5,
+         temple 3 1 per stone, temple 4 3 per blue square, black 8, bonus +1/+2
+[b]Win[/b]      a whole temple, all 14 yellow or all 14 green squares, or 40 points
+[b]⚠n[/b]       n time-outs in a row, each played by default: {strikes} lose the game\
+"""
+#: the reminder's height, in lines
+LINES = REMINDER.count("\n") + 1
 
 
 class Legend(Static):
-    def __init__(self, **kwargs) -> None:
-        super().__init__(REMINDER, **kwargs)
+    """The reminder; ``max_strikes``: the time-outs in a row that lose the game at this table."""
+
+    def __init__(self, max_strikes: int, **kwargs) -> None:
+        super().__init__(REMINDER.format(strikes=max_strikes), **kwargs)
+
+    @property
+    def needed_height(self) -> int:
+        """The lines it takes whole."""
+        return LINES + self.styles.padding.height

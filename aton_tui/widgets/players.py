@@ -16,8 +16,31 @@ from ..model import LOW_CLOCK_MS, countdown
 from ..narrate import player_name
 from .symbols import SEAT_SYMBOL
 
-NAME_WIDTH = 24
-COLUMNS = (("supply", 7), ("deck", 5), ("discard", 8), ("exchange", 9), ("time", 7))
+CARTOUCHES_HEADER = " pts ord rng plc "
+
+
+@dataclass(frozen=True)
+class Columns:
+    """The table's columns for a width: the name's, then (title, width) of the counts, time last."""
+
+    name: int
+    counts: tuple[tuple[str, int], ...]
+
+    @property
+    def width(self) -> int:
+        return self.name + len(CARTOUCHES_HEADER) + sum(width for _, width in self.counts)
+
+
+#: every column, when the panel is 78 wide (an 80-column terminal); the time column holds "12:34 ⚠2"
+FULL = Columns(23, (("supply", 7), ("deck", 5), ("discard", 8), ("exchange", 9), ("time", 9)))
+#: narrower: the deck and the discard pile are left out
+NARROW = Columns(22, (("supply", 7), ("⇄", 3), ("time", 9)))
+
+
+def strikes_note(max_strikes: int) -> str:
+    """What the ⚠ beside a clock means (the panel's tooltip, the legend and help say it)."""
+    return (f"⚠n after a clock: that player's time ran out n times in a row and the server "
+            f"played a default move each time; {max_strikes} time-outs in a row lose the game on time.")
 
 
 @dataclass(frozen=True)
@@ -87,30 +110,38 @@ class PlayersPanel(Widget):
     def on_mount(self) -> None:
         self.set_interval(1.0, self.refresh)
 
-    def render(self) -> Text:
-        header = Text(" " * NAME_WIDTH + " pts ord rng plc ", self.get_component_rich_style("players--header"))
-        for title, width in COLUMNS:
-            header.append(title.rjust(width), self.get_component_rich_style("players--header"))
-        return Text("\n").join([header, *(self._row(row) for row in self.rows)])
+    def columns(self) -> Columns:
+        return FULL if self.size.width >= FULL.width else NARROW
 
-    def _row(self, row: PlayerRow) -> Text:
+    def render(self) -> Text:
+        columns = self.columns()
+        header_style = self.get_component_rich_style("players--header")
+        header = Text(" " * columns.name + CARTOUCHES_HEADER, header_style)
+        for title, width in columns.counts:
+            header.append(title.rjust(width), header_style)
+        return Text("\n").join([header, *(self._row(row, columns) for row in self.rows)])
+
+    def _row(self, row: PlayerRow, columns: Columns) -> Text:
         own = self.get_component_rich_style(f"players--{row.seat}")
         muted = self.get_component_rich_style("players--muted")
         line = Text()
         line.append("▶ " if row.to_move else "  ", self.get_component_rich_style("players--to-move"))
         label = f"{SEAT_SYMBOL[row.seat]} {player_name(row.seat)}"
         who = row.name + (" (you)" if row.you else "") + ("" if row.connected else " ✕")
+        name = Text(who, muted)
+        name.truncate(columns.name - len(label) - 3, overflow="ellipsis", pad=True)  # in cells: wide letters
         line.append(label, own)
-        line.append(" " + who[: NAME_WIDTH - len(label) - 3].ljust(NAME_WIDTH - len(label) - 3), muted)
+        line.append(" ")
+        line.append_text(name)
         line.append(" ")
         for cartouche in row.cartouches:
             line.append_text(self._card(cartouche))
             line.append(" ")
-        exchange = "used" if row.exchange_used else "⇄ ready"
-        values = (str(row.supply), str(row.deck), str(row.discard), exchange)
-        for (_, width), value in zip(COLUMNS[:-1], values, strict=True):  # the last, time, is the clock
-            line.append(value.rjust(width))
-        line.append_text(self._clock(row))
+        values = {"supply": str(row.supply), "deck": str(row.deck), "discard": str(row.discard),
+                  "exchange": "used" if row.exchange_used else "⇄ ready", "⇄": "–" if row.exchange_used else "⇄"}
+        for title, width in columns.counts[:-1]:  # the last, time, is the clock
+            line.append(values[title].rjust(width))
+        line.append_text(self._clock(row, columns.counts[-1][1]))
         return line
 
     def _card(self, cartouche: Cartouche) -> Text:
@@ -119,10 +150,9 @@ class PlayersPanel(Widget):
             return Text(f" {cartouche.value} ", style)
         return Text("░░░" if cartouche.state == "back" else " · ", style)
 
-    def _clock(self, row: PlayerRow) -> Text:
+    def _clock(self, row: PlayerRow, width: int) -> Text:
         ms = row.clock_ms if row.clock_paused else countdown(row.clock_ms, row.clock_at, self.clock())
         text = format_clock(ms) + (f" ⚠{row.strikes}" if row.strikes else "")
-        width = COLUMNS[-1][1]
         if ms is None:
             return Text(text.rjust(width), self.get_component_rich_style("players--clock"))
         name = "players--clock-low" if ms < LOW_CLOCK_MS else "players--clock-running"

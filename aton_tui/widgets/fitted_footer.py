@@ -1,0 +1,43 @@
+"""The footer of keys, fitted to the terminal's width: nothing in it is ever cut in half.
+
+When the keys that work now do not all fit on the line, the screen's spare keys leave
+the footer, least needed first, until the rest fits.  A screen names them in
+``FOOTER_SPARE`` (actions, without their parameters); ``?`` still lists every key.
+"""
+
+from __future__ import annotations
+
+from textual.events import Resize
+from textual.widget import Widget
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+
+class FittedFooter(Footer):
+    def __init__(self) -> None:
+        super().__init__(compact=True, show_command_palette=False)
+
+    async def recompose(self) -> None:
+        await super().recompose()
+        self.call_after_refresh(self._fit)
+
+    def on_resize(self, _: Resize) -> None:
+        for key in self.query(FooterKey):
+            key.display = True
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        """Leave out spare keys, in their order, until the keys are no wider than the line."""
+        width = sum(self._width(child) for child in self.children if child.display)
+        shown = [key for key in self.query(FooterKey) if key.display and "-grouped" not in key.classes]
+        for action in getattr(self.screen, "FOOTER_SPARE", ()):
+            if width <= self.scrollable_content_region.width:
+                return
+            for key in shown:
+                if key.action.partition("(")[0] == action:
+                    width -= self._width(key)
+                    key.display = False
+
+    @staticmethod
+    def _width(widget: Widget) -> int:
+        return widget.outer_size.width + widget.styles.margin.width
