@@ -1,4 +1,4 @@
-"""What the screens look like, as SVG snapshots at 80×24 and at 160×48.
+"""What the screens look like, as SVG snapshots at 80×24, 120×40, 160×48 and the smallest size (60×18).
 
 Every screen is driven by fixed frames (``scripted``): a seeded game with seeded
 choices, no server, frozen clocks.  After a deliberate change of the looks, run
@@ -20,7 +20,11 @@ from ..manual_clock import ManualClock
 from .driving import wait_until
 from .scripted import FramesApp, ScriptedGame, blue_opens_a_round, frames_after, just_scored, red_to
 
-SIZES = pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
+#: (size, theme): every screen at the default size, the large layout, the smallest size, in both themes
+LOOKS = [((80, 24), "aton-dark"), ((120, 40), "aton-dark"), ((160, 48), "aton-dark"), ((60, 18), "aton-dark"),
+         ((80, 24), "aton-light"), ((120, 40), "aton-light"), ((60, 18), "aton-light")]
+SIZES = pytest.mark.parametrize(("size", "theme"), LOOKS, ids=[
+    f"{w}x{h}" + ("" if theme == "aton-dark" else "-light") for (w, h), theme in LOOKS])
 NOW = 1_700_000_000
 
 
@@ -51,39 +55,39 @@ def shown(screen_type: type, version: int | None = None):
 
 
 @SIZES
-def test_lobby(snap_compare, size):
-    assert snap_compare(FramesApp([lobby_frame()]), terminal_size=size, run_before=shown(LobbyScreen))
+def test_lobby(snap_compare, size, theme):
+    assert snap_compare(FramesApp([lobby_frame()], theme=theme), terminal_size=size, run_before=shown(LobbyScreen))
 
 
 @SIZES
-def test_commit_phase(snap_compare, size):
+def test_commit_phase(snap_compare, size, theme):
     script = ScriptedGame()
     script.play_until(red_to("commit", round_at_least=2))
     script.blue_seals()
     hand = script.game.view(RED)["decision"]["hand"]
     press = [str(hand[-1]), str(hand[0])]  # the highest card on C1, the lowest on C2
-    assert snap_compare(FramesApp(script.frames), press=press, terminal_size=size,
+    assert snap_compare(FramesApp(script.frames, theme=theme), press=press, terminal_size=size,
                         run_before=shown(GameScreen, script.version))
 
 
 @SIZES
-def test_placement_with_legal_squares(snap_compare, size):
+def test_placement_with_legal_squares(snap_compare, size, theme):
     script = ScriptedGame()
     script.play_until(red_to("place", round_at_least=3))
-    assert snap_compare(FramesApp(script.frames), press=["right"], terminal_size=size,
+    assert snap_compare(FramesApp(script.frames, theme=theme), press=["right"], terminal_size=size,
                         run_before=shown(GameScreen, script.version))
 
 
 @SIZES
-def test_scoring_breakdown(snap_compare, size):
+def test_scoring_breakdown(snap_compare, size, theme):
     script = ScriptedGame()
     script.play_until(just_scored)
-    assert snap_compare(FramesApp(script.frames), terminal_size=size,
+    assert snap_compare(FramesApp(script.frames, theme=theme), terminal_size=size,
                         run_before=shown(ScoringScreen, script.version))
 
 
 @SIZES
-def test_end_screen(snap_compare, size):
+def test_end_screen(snap_compare, size, theme):
     script = ScriptedGame(seed=9)
     script.play_until(lambda s: False, limit=2000)
     assert script.game.outcome() == Outcome(Termination.TEMPLE, RED)
@@ -97,10 +101,10 @@ def test_end_screen(snap_compare, size):
             await pilot.press("enter")
         await shown(EndScreen, script.version)(pilot)
 
-    assert snap_compare(FramesApp(frames), terminal_size=size, run_before=run_before)
+    assert snap_compare(FramesApp(frames, theme=theme), terminal_size=size, run_before=run_before)
 
 
-ISSUE_SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+ISSUE_SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40), (60, 18)], ids=["80x24", "120x40", "60x18"])
 
 
 @ISSUE_SIZES
@@ -156,4 +160,12 @@ def test_resign_asks_first(snap_compare, size):
     """Shift+R: the question, with "Play on" focused (what Enter answers)."""
     script = ScriptedGame()
     assert snap_compare(FramesApp(script.frames), press=["R"], terminal_size=size,
+                        run_before=shown(GameScreen, script.version))
+
+
+def test_too_small(snap_compare):
+    """Below the smallest size, the notice instead of the game."""
+    script = ScriptedGame()
+    script.play_until(red_to("commit", round_at_least=2))
+    assert snap_compare(FramesApp(script.frames), terminal_size=(50, 15),
                         run_before=shown(GameScreen, script.version))
