@@ -21,8 +21,8 @@ from textual.events import Resize
 from textual.geometry import Size
 from textual.message import Message
 from textual.notifications import SeverityLevel
-from textual.theme import Theme
 from textual.screen import Screen
+from textual.theme import Theme
 from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState

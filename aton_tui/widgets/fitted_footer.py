@@ -8,9 +8,10 @@ the footer, least needed first, until the rest fits.  A screen names them in
 from __future__ import annotations
 
 from textual.events import Resize
+from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+from textual.widgets._footer import FooterKey, KeyGroup
 
 
 class FittedFooter(Footer):
@@ -19,25 +20,33 @@ class FittedFooter(Footer):
 
     async def recompose(self) -> None:
         await super().recompose()
-        self.call_after_refresh(self._fit)
+        self._fit()
 
     def on_resize(self, _: Resize) -> None:
         for key in self.query(FooterKey):
             key.display = True
-        self.call_after_refresh(self._fit)
+        self._fit()
 
     def _fit(self) -> None:
-        """Leave out spare keys, in their order, until the keys are no wider than the line."""
+        """Leave out spare keys, in their order, until the keys are no wider than the line.
+
+        Widths are measured from what each key draws, not from the layout: a screen under a
+        dialog changes its keys without being laid out again."""
+        room = self.screen.size.width - self.styles.gutter.width
         width = sum(self._width(child) for child in self.children if child.display)
         shown = [key for key in self.query(FooterKey) if key.display and "-grouped" not in key.classes]
         for action in getattr(self.screen, "FOOTER_SPARE", ()):
-            if width <= self.scrollable_content_region.width:
+            if width <= room:
                 return
             for key in shown:
                 if key.action.partition("(")[0] == action:
                     width -= self._width(key)
                     key.display = False
 
-    @staticmethod
-    def _width(widget: Widget) -> int:
-        return widget.outer_size.width + widget.styles.margin.width
+    def _width(self, widget: Widget) -> int:
+        """The columns ``widget`` takes in the footer's row, margins included."""
+        if isinstance(widget, KeyGroup):
+            inner = sum(self._width(child) for child in widget.children if child.display)
+        else:
+            inner = widget.get_content_width(Size(0, 0), Size(0, 0))
+        return inner + widget.styles.gutter.width + widget.styles.margin.width
