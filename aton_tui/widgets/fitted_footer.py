@@ -32,6 +32,8 @@ class FittedFooter(Footer):
 
         Widths are measured from what each key draws, not from the layout: a screen under a
         dialog changes its keys without being laid out again."""
+        if not self.is_attached:  # its screen was closed meanwhile
+            return
         room = self.screen.size.width - self.styles.gutter.width
         width = sum(self._width(child) for child in self.children if child.display)
         shown = [key for key in self.query(FooterKey) if key.display and "-grouped" not in key.classes]
