@@ -19,8 +19,10 @@ class FittedFooter(Footer):
         super().__init__(compact=True, show_command_palette=False)
 
     async def recompose(self) -> None:
-        await super().recompose()
-        self._fit()
+        async with self.batch():  # fitted before it is drawn: never a frame with keys cut off
+            await super().recompose()
+            self._fit()
+        self.call_after_refresh(self._fit)  # and again once laid out (the keys' styles all applied)
 
     def on_resize(self, _: Resize) -> None:
         for key in self.query(FooterKey):

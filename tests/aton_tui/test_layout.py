@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from textual.pilot import Pilot
+from textual.widgets._footer import FooterKey
 
 from aton import RED, Outcome, Termination
 from aton_tui.app import AtonApp
@@ -60,6 +61,8 @@ async def shown(pilot: Pilot, script: ScriptedGame, screen_type: type = GameScre
     assert isinstance(app, AtonApp)
     await wait_until(pilot, lambda: isinstance(app.screen, screen_type) and app.model is not None
                      and app.model.version == script.version, what=screen_type.__name__)
+    if screen_type is GameScreen:
+        await wait_until(pilot, lambda: bool(app.screen.query(FooterKey)), what="the footer's keys")
     await pilot.pause()
 
 
