@@ -8,8 +8,12 @@ chosen side could know then.
 from __future__ import annotations
 
 import json
+import os
+import shlex
+import shutil
 import subprocess
 import sys
+import time
 from dataclasses import replace
 
 import pytest
@@ -20,7 +24,7 @@ from aton.outcome import Outcome, Termination
 from aton.players import BLUE, RED, Player
 from aton.record import GameRecord
 from aton_tui.app import AtonApp
-from aton_tui.cli import main
+from aton_tui.cli import main, replay_command
 from aton_tui.replay_app import ReplayApp
 from aton_tui.replay_model import Perspective, ReplayModel
 from aton_tui.screens.end import EndScreen
@@ -36,6 +40,7 @@ from protocol import messages as m
 
 from .driving import ann_against_bob, wait_until
 from .replaying import recorded_game
+from .test_terminal import Tmux
 
 
 def replay_json(record: GameRecord, moves: int, tmp_path) -> dict:
@@ -216,6 +221,10 @@ def test_the_command_line_keeps_json_and_prints_text_with_final(tmp_path, capsys
     path.write_text(json.dumps(bad.to_dict()), encoding="utf-8")
     assert main(["replay", str(path), "--final"]) == 2
     assert "move 3: red place:" in capsys.readouterr().err
+    unfinished = replace(record, moves=record.moves[:30])
+    path.write_text(json.dumps(unfinished.to_dict()), encoding="utf-8")
+    assert replay_command(str(path), final=False, perspective="everything") == 2  # before any viewer opens
+    assert "a finished game only" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
@@ -249,3 +258,31 @@ async def test_review_on_the_end_screen_opens_the_game_just_played(tmp_path):
         assert screen.index == 0 and screen.view.outcome is None
         await pilot.press("escape")
         await wait_until(pilot, lambda: isinstance(app.screen, EndScreen), what="the end screen again")
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_aton_replay_opens_the_viewer_in_a_real_terminal(tmp_path):
+    """``aton replay FILE`` with a terminal on standard output: the viewer, its keys, q quits (status 0)."""
+    path, status = tmp_path / "game.json", tmp_path / "status"
+    path.write_text(json.dumps(recorded_game().to_dict()), encoding="utf-8")
+    env = f"env HOME={shlex.quote(str(tmp_path))} XDG_CONFIG_HOME={shlex.quote(str(tmp_path / 'config'))} " \
+          "TERM=xterm-256color"
+    command = f"cd {shlex.quote(os.getcwd())} && {env} {shlex.quote(sys.executable)} -m aton_tui.cli replay " \
+              f"{shlex.quote(str(path))}; echo $? > {shlex.quote(str(status))}; sleep 60"
+    tmux = Tmux(command)
+    try:
+        screen = tmux.wait_for("You draw")  # the log, written once it knows its width
+        for part in ("ATON replay", "as Red saw it", "Start (79 moves)", "Temple 4", "ann (you)"):
+            assert part in screen, part
+        assert all(len(line) <= 80 for line in screen.splitlines())
+        tmux.keys("End")
+        assert "Blue wins" in tmux.wait_for("Move 79/79")
+        tmux.keys("v")
+        tmux.wait_for("as Blue saw it")
+        tmux.keys("q")
+        deadline = time.monotonic() + 20
+        while not status.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert status.read_text().strip() == "0"
+    finally:
+        tmux.kill()
