@@ -174,6 +174,13 @@ class GameScreen(Screen):
         self.set_class(compact, "-compact")
         self.set_class(compact and height < LOG_HEIGHT, "-log-folds")
         self.call_after_refresh(self._fit_legend)
+        if self.ready:
+            self.call_after_refresh(self._refit)
+
+    def _refit(self) -> None:
+        """The top bar and the decision line choose their wording by the width: choose again."""
+        with suppress(NoMatches):  # the app is closing and takes the widgets away one by one
+            self.refresh_view()
 
     def _fit_legend(self) -> None:
         """The reminder of the rules shows where it fits whole (large terminals, below the players)."""

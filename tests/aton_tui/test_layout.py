@@ -219,6 +219,21 @@ async def test_the_log_wraps_again_at_a_new_width():
         on_screen(app, long_line)  # one line again at 80 columns
 
 
+async def test_the_lines_fitted_to_the_width_are_fitted_again_when_it_changes():
+    """The decision line chooses its wording by the width (as the top bar does): shrinking the
+    terminal chooses again instead of cutting the wording chosen for the wider one."""
+    script = placing()
+    app = FramesApp(script.frames)
+    async with app.run_test(size=LARGE) as pilot:
+        await shown(pilot, script)
+        on_screen(app, "Enter or a click on a lit square.")
+        await pilot.resize_terminal(*SMALLEST)
+        await pilot.pause()
+        await pilot.pause()
+        decision = next(line.strip() for line in screen_text(app) if line.strip().startswith("▶ Place"))
+        assert decision.endswith("."), decision
+
+
 async def test_the_reminder_beside_the_board_shows_whole_at_120x40():
     for script in (committing(), placing()):
         app = FramesApp(script.frames)
