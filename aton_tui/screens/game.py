@@ -295,7 +295,6 @@ class GameScreen(Screen):
         self.query_one("#decision", Static).update(self._decision_line(decision))
         self._sync_footer()
         self._tell_the_player()
-        self.call_after_refresh(self._fit_legend)
 
     def _tell_the_player(self) -> None:
         """The bell when a decision of ours shows, and whose move it is in the terminal's title.
@@ -407,7 +406,10 @@ class GameScreen(Screen):
         panel = self.query_one(CommitPanel)
         committing = decision is not None and decision.kind == "commit"
         panel.display = committing
-        self.set_class(committing, "-committing")
+        if committing != self.has_class("-committing"):
+            self.set_class(committing, "-committing")
+            if self.has_class("-large"):  # the reminder may fit now, or no longer
+                self.call_after_refresh(self._fit_legend)
         if committing:
             key = (self.model.view.round, decision.hand)
             if key != self.committing_for:
