@@ -21,7 +21,7 @@ from protocol import RELEASE
 from .app import ArbiterServer
 from .config import Limits, ServerConfig, SSHConfig, SSHLimits
 from .export import export_games
-from .store import StoreFailed
+from .store import NewerSchema, StoreFailed
 
 DEFAULT_PORT = 2866
 LIMIT_DEFAULTS = Limits()
@@ -169,7 +169,11 @@ async def run_server(config: ServerConfig, ssh: SSHConfig | None = None) -> None
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "export":
-        paths = export_games(args.export_db, args.out)
+        try:
+            paths = export_games(args.export_db, args.out)
+        except NewerSchema as exc:
+            print(f"aton-server: {exc}", file=sys.stderr)
+            return 1
         print(f"exported {len(paths)} game(s) to {args.out}")
         return 0
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
@@ -178,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     config = ServerConfig(host=args.host, port=args.port, db_path=str(db), limits=limits(args))
     try:
         asyncio.run(run_server(config, ssh_config(args, db)))
-    except (SSHListenError, StoreFailed) as exc:
+    except (SSHListenError, StoreFailed, NewerSchema) as exc:
         print(f"aton-server: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:

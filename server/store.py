@@ -22,51 +22,83 @@ from pathlib import Path
 
 from .private_files import keep_private, private_umask
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY,
-    seed INTEGER NOT NULL,
-    rules TEXT NOT NULL,
-    options TEXT NOT NULL,
-    seats TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('playing', 'over')),
-    result TEXT,
-    version INTEGER NOT NULL DEFAULT 0,
-    created REAL NOT NULL,
-    finished REAL
-);
-CREATE TABLE IF NOT EXISTS moves (
-    game INTEGER NOT NULL REFERENCES games(id),
-    seq INTEGER NOT NULL,
-    seat TEXT NOT NULL,
-    move TEXT NOT NULL,
-    at REAL NOT NULL,
-    PRIMARY KEY (game, seq)
-);
-CREATE TABLE IF NOT EXISTS seals (
-    game INTEGER NOT NULL REFERENCES games(id),
-    seat TEXT NOT NULL,
-    digest BLOB,
-    move TEXT,
-    nonce BLOB,
-    PRIMARY KEY (game, seat)
-);
-CREATE TABLE IF NOT EXISTS pauses (
-    game INTEGER PRIMARY KEY REFERENCES games(id),
-    version INTEGER NOT NULL,
-    log TEXT NOT NULL,
-    seats TEXT NOT NULL
-);
-"""
-#: Columns added since a table was first released, for databases made by an earlier version
-#: (``CREATE TABLE IF NOT EXISTS`` leaves an existing table as it is): (table, column,
+#: The tables as the last release before schema versions (``PRAGMA user_version`` 0) made them.
+TABLES_BEFORE_VERSIONS = (
+    """CREATE TABLE IF NOT EXISTS games (
+        id INTEGER PRIMARY KEY,
+        seed INTEGER NOT NULL,
+        rules TEXT NOT NULL,
+        options TEXT NOT NULL,
+        seats TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('playing', 'over')),
+        result TEXT,
+        version INTEGER NOT NULL DEFAULT 0,
+        created REAL NOT NULL,
+        finished REAL
+    )""",
+    """CREATE TABLE IF NOT EXISTS moves (
+        game INTEGER NOT NULL REFERENCES games(id),
+        seq INTEGER NOT NULL,
+        seat TEXT NOT NULL,
+        move TEXT NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (game, seq)
+    )""",
+    """CREATE TABLE IF NOT EXISTS seals (
+        game INTEGER NOT NULL REFERENCES games(id),
+        seat TEXT NOT NULL,
+        digest BLOB,
+        move TEXT,
+        nonce BLOB,
+        PRIMARY KEY (game, seat)
+    )""",
+    """CREATE TABLE IF NOT EXISTS pauses (
+        game INTEGER PRIMARY KEY REFERENCES games(id),
+        version INTEGER NOT NULL,
+        log TEXT NOT NULL,
+        seats TEXT NOT NULL
+    )""",
+)
+#: Columns those releases added to a table already released, for a database made by an earlier
+#: one (``CREATE TABLE IF NOT EXISTS`` leaves an existing table as it is): (table, column,
 #: declaration, the statement that fills it from what such a database holds, if any).
-ADDED_COLUMNS = (
+COLUMNS_ADDED_BEFORE_VERSIONS = (
     ("seals", "nonce", "BLOB", None),
     # A seal held its cards only (an Aton commit); their column stays, unread.
     ("seals", "move", "TEXT",
      "UPDATE seals SET move = json_object('move', 'commit', 'cards', json(cards)) WHERE cards IS NOT NULL"),
 )
+
+
+def _columns(db: sqlite3.Connection, table: str) -> set[str]:
+    return {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+
+
+def _unversioned_to_1(db: sqlite3.Connection) -> None:
+    """Any database of the releases before schema versions (or a new, empty one) to version 1:
+    the tables it lacks, and the columns added to them since their first release."""
+    for statement in TABLES_BEFORE_VERSIONS:
+        db.execute(statement)
+    for table, column, declaration, fill in COLUMNS_ADDED_BEFORE_VERSIONS:
+        if column not in _columns(db, table):
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+            if fill is not None:
+                db.execute(fill)
+
+
+#: The migrations, in order: the n-th (from 1) brings a database of schema version n - 1 to
+#: version n.  Each runs in one transaction with the version it makes, so a database is always
+#: at one version or the next, never between.  Add a migration at the end; never change one
+#: that was released.
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    _unversioned_to_1,
+)
+#: The schema version this code reads and writes.
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class NewerSchema(Exception):
+    """The database was written by a newer release; this one refuses to open it."""
 
 
 class StoreFailed(Exception):
@@ -118,18 +150,60 @@ class Store:
             keep_private(self.path)
         with private_umask():  # the files SQLite creates now: the database, its -wal and -shm
             self.db = sqlite3.connect(self.path, isolation_level=None)
+            try:
+                self.schema_version = self._refuse_newer()
+            except NewerSchema:
+                self.db.close()
+                raise
             self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.executescript(SCHEMA)
-        self._add_new_columns()
+        self._migrate()
 
-    def _add_new_columns(self) -> None:
-        for table, column, declaration, fill in ADDED_COLUMNS:
-            if column not in {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}:
-                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
-                if fill is not None:
-                    self.db.execute(fill)
+    def _refuse_newer(self) -> int:
+        """The database's schema version; NewerSchema (before anything is written) if it is
+        newer than this code's."""
+        version: int = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise NewerSchema(
+                f"{self.path} was written by a newer release of aton-server (schema version {version}; "
+                f"this release knows versions up to {SCHEMA_VERSION}): run the newer release, "
+                "or restore a backup made before it")
+        return version
+
+    def _migrate(self) -> None:
+        """Bring the schema to ``SCHEMA_VERSION``, one migration per transaction.  A database
+        that holds anything is first copied beside itself (``backup_before_migrating``)."""
+        if self.schema_version == SCHEMA_VERSION:
+            return
+        if self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+            self.backup_before_migrating()
+        for version in range(self.schema_version + 1, SCHEMA_VERSION + 1):
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                MIGRATIONS[version - 1](self.db)
+                self.db.execute(f"PRAGMA user_version = {version}")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
+            self.schema_version = version
+
+    def backup_before_migrating(self) -> Path | None:
+        """Copy the database, as it is, to ``<path>.schema-<version>.bak`` (0600), unless it
+        lives in memory or that copy exists already (from an earlier start); return the copy."""
+        if str(self.path) == ":memory:":
+            return None
+        copy = self.path.with_name(f"{self.path.name}.schema-{self.schema_version}.bak")
+        if copy.exists():
+            return copy
+        with private_umask():
+            target = sqlite3.connect(copy)
+        try:
+            self.db.backup(target)
+        finally:
+            target.close()
+        return copy
 
     def close(self) -> None:
         if self.failure is None:

@@ -1,0 +1,140 @@
+"""Schema versions: a database made before them (tests/fixtures/store-v0.sqlite, see
+tests/fixtures/make_store_v0.py) opens under this code with every game kept, resumable and
+exportable; a database newer than the code is refused; each migration is all or nothing."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from aton_tui.cli import main as aton_main
+from protocol import messages as m
+from server import store as store_module
+from server.app import ArbiterServer
+from server.config import ServerConfig
+from server.store import SCHEMA_VERSION, NewerSchema, Store
+
+from ..manual_clock import ManualClock
+from .players import Recorder
+from .test_crash_safety import ROOT
+
+FIXTURE = Path(__file__).parent.parent / "fixtures" / "store-v0.sqlite"
+#: The resume token the fixture's blue player was given (printed by make_store_v0).
+BLUE_TOKEN = "BAjAzxrnSh4ODtEKpVPvpZ3oLuWrQdisPikj0O6wEI0"
+#: What the fixture holds, read with sqlite3 alone: game id -> (status, moves).
+FIXTURE_GAMES = {1: ("over", 80), 2: ("over", 94), 3: ("over", 82), 4: ("playing", 8)}
+
+
+@pytest.fixture
+def old_db(tmp_path) -> Path:
+    """A copy of the fixture database (the fixture itself is never written)."""
+    copy = tmp_path / "aton.db"
+    shutil.copy(FIXTURE, copy)
+    return copy
+
+
+def rows(path: Path, sql: str) -> list[tuple]:
+    db = sqlite3.connect(path)
+    try:
+        return db.execute(sql).fetchall()
+    finally:
+        db.close()
+
+
+def test_the_fixture_is_a_database_from_before_schema_versions():
+    assert rows(FIXTURE, "PRAGMA user_version") == [(0,)]
+    games = rows(FIXTURE, "SELECT g.id, g.status, count(m.seq) FROM games g JOIN moves m ON m.game = g.id "
+                          "GROUP BY g.id")
+    assert {gid: (status, moves) for gid, status, moves in games} == FIXTURE_GAMES
+
+
+def test_an_unversioned_database_is_migrated_with_every_game_and_move_kept(old_db):
+    before = rows(old_db, "SELECT game, seq, seat, move, at FROM moves ORDER BY game, seq")
+    games_before = rows(old_db, "SELECT id, seed, rules, options, seats, status, result, version FROM games")
+    store = Store(old_db)
+    assert store.schema_version == SCHEMA_VERSION
+    loaded = {g.id: g for g in store.load_games()}
+    assert {gid: (g.status, len(g.moves)) for gid, g in loaded.items()} == FIXTURE_GAMES
+    assert loaded[4].seals["red"]["digest"] is not None and loaded[4].pause is not None
+    store.close()
+    assert rows(old_db, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
+    assert rows(old_db, "SELECT game, seq, seat, move, at FROM moves ORDER BY game, seq") == before
+    assert rows(old_db, "SELECT id, seed, rules, options, seats, status, result, version FROM games") == games_before
+    # the database as it was is kept beside it, and opening again migrates nothing more
+    backup = old_db.with_name("aton.db.schema-0.bak")
+    assert rows(backup, "PRAGMA user_version") == [(0,)]
+    assert rows(backup, "SELECT game, seq, seat, move, at FROM moves ORDER BY game, seq") == before
+    assert backup.stat().st_mode & 0o777 == 0o600
+    Store(old_db).close()
+    assert rows(old_db, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
+
+
+async def test_the_unfinished_game_of_an_old_database_resumes_on_the_real_server(old_db):
+    server = ArbiterServer(ServerConfig(host="127.0.0.1", port=0, db_path=str(old_db)), clock=ManualClock())
+    await server.start()
+    try:
+        assert set(server.rooms) == {4}
+        blue = await Recorder.connect(server.port, "ignored", kind="bot", resume=BLUE_TOKEN, lobby=False)
+        state = await blue.expect(m.GameState)
+        assert (state.game, state.seat, state.view["round"]) == (4, "blue", 2)
+        decision = blue.my_decision()
+        assert decision is not None and decision["kind"] == "commit"
+        assert state.commitments == {"red": "sealed", "blue": "none"}
+        await blue.close()
+    finally:
+        await server.stop()
+
+
+def test_every_game_of_an_old_database_is_exported_and_replays(old_db, tmp_path, capsys):
+    out = tmp_path / "records"
+    done = subprocess.run([sys.executable, "-m", "server.cli", "export", "--db", str(old_db), "--out", str(out)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"exported 4 game(s) to {out}"
+    for gid, (status, moves) in FIXTURE_GAMES.items():
+        record = json.loads((out / f"game-{gid}.json").read_text())
+        assert (record["meta"]["status"], len(record["moves"])) == (status, moves)
+        capsys.readouterr()
+        assert aton_main(["replay", str(out / f"game-{gid}.json"), "--json"]) == 0
+        final = json.loads(capsys.readouterr().out)
+        assert (final["winner"] is None) == (status == "playing")
+        if status == "over":
+            assert final["winner"] == record["meta"]["result"]["winner"]
+
+
+def test_a_database_newer_than_the_code_is_refused_and_left_as_it_was(tmp_path):
+    path = tmp_path / "aton.db"
+    Store(path).close()
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    content = path.read_bytes()
+    with pytest.raises(NewerSchema, match=f"schema version {SCHEMA_VERSION + 1}; this release knows versions up to"):
+        Store(path)
+    assert path.read_bytes() == content
+    done = subprocess.run([sys.executable, "-m", "server.cli", "--port", "0", "--db", str(path)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"aton-server: {path} was written by a newer release of aton-server")
+    assert "Traceback" not in done.stderr
+
+
+def test_a_failing_migration_leaves_the_database_at_the_version_before(old_db, monkeypatch):
+    def half_done(db: sqlite3.Connection) -> None:
+        db.execute("CREATE TABLE half (x)")
+        raise sqlite3.OperationalError("the disk is full")
+
+    migrations = (*store_module.MIGRATIONS, half_done)
+    monkeypatch.setattr(store_module, "MIGRATIONS", migrations)
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", len(migrations))
+    with pytest.raises(sqlite3.OperationalError, match="the disk is full"):
+        Store(old_db)
+    assert rows(old_db, "PRAGMA user_version") == [(len(migrations) - 1,)]
+    assert rows(old_db, "SELECT name FROM sqlite_master WHERE name = 'half'") == []
+    assert rows(old_db, "SELECT count(*) FROM moves") == [(sum(moves for _, moves in FIXTURE_GAMES.values()),)]
