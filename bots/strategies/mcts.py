@@ -35,12 +35,14 @@ import gc
 import math
 import random
 import time
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 
 from aton.board import RANGE_MASK, mask_of, square_set
 from aton.game import COMMIT, OVER, GameState
-from aton.moves import EXCHANGE, Commit, Exchange, place_move, remove_move
+from aton.moves import EXCHANGE, Commit, Exchange, Move, Place, Remove, place_move, remove_move
+from aton.options import DEFAULT_RULES, Rules
 from aton.players import PLAYERS, Player
 from aton.sampling import Sampler
 from aton.views import View
@@ -59,6 +61,15 @@ from ..evaluation import (
 from ..strategy import Strategy, decision_of, player_of, register
 
 _NEG = -1e9
+
+#: How the search guesses the opponent's commit (see the module doc and ``commit_arms``).
+OPPONENT_MODELS = ("quick", "lookahead", "random", "mix")
+#: The search's defaults: rounds played out after the current one at a square decision and at
+#: a commit, the opponent's commit, and the noise of the cheap commit policy.
+DEPTH = 1
+COMMIT_DEPTH = 0
+OPP_MODEL = "random"
+OPP_NOISE = 2.0
 
 #: An assignment of a hand to cartouches 1-4.
 Cards = tuple[int, int, int, int]
@@ -251,6 +262,179 @@ def rollout(state: GameState, me: Player, rounds: int, rng: random.Random) -> fl
 ArmsEvaluator = Callable[[list[int], list[float]], None]
 
 
+@dataclass(frozen=True)
+class Arms:
+    """One decision's options as the search compares them: an engine move per arm, and the
+    evaluator that plays a sample of arms on one fresh determinization.
+
+    A square decision has an arm per *class* of interchangeable squares (``masks``: the
+    legal squares each arm stands for; its move is the class's lowest one).  A commit has
+    an arm per distinct assignment of the hand, and one for the exchange when it is on offer.
+    """
+
+    moves: tuple[Move, ...]
+    evaluate: ArmsEvaluator
+    masks: tuple[int, ...] = ()
+
+    def arm_of(self, move: Move) -> int | None:
+        """The arm that ``move`` stands for (None: no arm, e.g. a resignation)."""
+        if self.masks:
+            if isinstance(move, (Place, Remove)) and move.index >= 0:
+                bit = 1 << move.index
+                return next((a for a, mask in enumerate(self.masks) if mask & bit), None)
+            return None
+        return self.moves.index(move) if move in self.moves else None
+
+
+def commit_arms(
+    view: View,
+    rng: random.Random,
+    *,
+    depth: int = COMMIT_DEPTH,
+    opp_model: str = OPP_MODEL,
+    opp_noise: float = OPP_NOISE,
+    rules: Rules = DEFAULT_RULES,
+) -> Arms:
+    """The arms of the commit (or exchange) decision in ``view``: each assignment, and the
+    exchange while it is on offer, played against an opponent commit drawn per sample
+    (``opp_model``), then rolled out for ``depth`` more rounds.  ``rng`` drives the samples."""
+    me = player_of(view)
+    opp = me.other
+    decision = decision_of(view)
+    moves: list[Move] = [commit_of(cards) for cards in commit_options(decision.hand)]
+    if decision.can_exchange:
+        moves.append(EXCHANGE)
+    if len(moves) == 1:
+        return Arms(tuple(moves), _nothing_to_compare)
+    clear_caches()
+    sampler = Sampler(view, rules)
+
+    def evaluate_arms(arms: list[int], totals: list[float]) -> None:
+        state = sampler.sample(rng)
+        if state.cartouches[opp] is None:
+            if opp_model == "lookahead":
+                state.play(opp, lookahead_commit(state, opp, rng, opp_noise))
+            elif opp_model == "random" or (opp_model == "mix" and rng.random() < 0.5):
+                opp_options = _options(state.hands[opp])
+                state.play(opp, opp_options[int(rng.random() * len(opp_options))][4])
+            else:
+                state.play(opp, quick_commit(state, opp, rng, opp_noise))
+        for a in arms:
+            s = state.copy()
+            move = moves[a]
+            s.play(me, move)
+            if move is EXCHANGE:
+                s.play(me, quick_commit(s, me, rng, noise=0.0))
+            totals[a] += rollout(s, me, depth, rng)
+
+    return Arms(tuple(moves), evaluate_arms)
+
+
+def square_arms(view: View, rng: random.Random, *, depth: int = DEPTH, rules: Rules = DEFAULT_RULES) -> Arms:
+    """The arms of the removal or placement decision in ``view``: one per class of legal
+    squares, each played on the sample and rolled out to the end of the round and ``depth``
+    more.  ``rng`` drives the samples."""
+    me = player_of(view)
+    decision = decision_of(view)
+    legal = mask_of(decision.squares)
+    masks = tuple(legal & mask for mask in CLASS_MASKS if legal & mask)
+    make = place_move if decision.kind == "place" else remove_move
+    moves = tuple(make(lowest_square(mask)) for mask in masks)
+    if len(masks) == 1:
+        return Arms(moves, _nothing_to_compare, masks)
+    clear_caches()
+    sampler = Sampler(view, rules)
+
+    def evaluate_arms(arms: list[int], totals: list[float]) -> None:
+        state = sampler.sample(rng)
+        for a in arms:
+            s = state.copy()
+            s.play(me, moves[a])
+            totals[a] += rollout(s, me, depth, rng) if s.phase is not OVER else win_probability(s, me)
+
+    return Arms(moves, evaluate_arms, masks)
+
+
+def _nothing_to_compare(arms: list[int], totals: list[float]) -> None:
+    raise AssertionError("a decision with one option is not searched")
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long one search runs: ``iterations`` evaluations of an arm (reproducible for a
+    seed on any machine), else until ``clock()`` (seconds) passes ``start + seconds``."""
+
+    iterations: int | None = None
+    start: float = 0.0
+    seconds: float = 0.0
+    clock: Callable[[], float] = time.perf_counter
+
+
+@dataclass(frozen=True)
+class Halving:
+    """The outcome of sequential halving: the best arm, and per arm the sum of its values
+    and the number of samples it was evaluated on (the arms dropped early have fewer)."""
+
+    best: int
+    totals: tuple[float, ...]
+    counts: tuple[int, ...]
+    used: int  # evaluations, all arms together
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """The garbage collector off for a search: it makes no cycles, collections would only cost time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def sequential_halving(n: int, evaluate_arms: ArmsEvaluator, budget: Budget) -> Halving:
+    """Sequential halving over ``n`` arms: each phase evaluates every remaining arm on the
+    same fresh samples, then keeps the better half; the phases share the budget."""
+    with gc_paused():
+        return _halving_loop(n, evaluate_arms, budget)
+
+
+def _halving_loop(n: int, evaluate_arms: ArmsEvaluator, budget: Budget) -> Halving:
+    arms = list(range(n))
+    totals = [0.0] * n
+    counts = [0] * n
+    phases = max(1, math.ceil(math.log2(n)))
+    used = 0
+    clock = None if budget.iterations is not None else budget.clock
+    for phase in range(phases):
+        if clock is None:
+            assert budget.iterations is not None
+            share = (budget.iterations - used) // (phases - phase)
+            rounds = max(1, share // len(arms))
+            for _ in range(rounds):
+                evaluate_arms(arms, totals)
+            used += rounds * len(arms)
+            for a in arms:
+                counts[a] += rounds
+        else:
+            phase_end = budget.start + budget.seconds * (phase + 1) / phases
+            rounds = 0
+            while True:
+                evaluate_arms(arms, totals)
+                rounds += 1
+                used += len(arms)
+                if clock() >= phase_end:
+                    break
+            for a in arms:
+                counts[a] += rounds
+        if len(arms) <= 1:
+            break
+        arms.sort(key=lambda a: totals[a] / counts[a], reverse=True)
+        arms = arms[: max(1, (len(arms) + 1) // 2)]
+    return Halving(arms[0], tuple(totals), tuple(counts), used)
+
+
 @register("mcts")
 class MCTSStrategy(Strategy):
     """Determinized Monte-Carlo search with sequential halving (see the module doc)."""
@@ -260,10 +444,10 @@ class MCTSStrategy(Strategy):
         seed: int | None = None,
         budget_ms: float = 500,
         iterations: int | None = None,
-        depth: int = 1,
-        opp_noise: float = 2.0,
-        opp_model: str = "random",
-        commit_depth: int | None = 0,
+        depth: int = DEPTH,
+        opp_noise: float = OPP_NOISE,
+        opp_model: str = OPP_MODEL,
+        commit_depth: int | None = COMMIT_DEPTH,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         """``clock`` (seconds) measures ``budget_ms``; a test may pass its own."""
@@ -273,8 +457,8 @@ class MCTSStrategy(Strategy):
         self.iterations = iterations
         self.depth = depth
         self.opp_noise = opp_noise
-        if opp_model not in ("quick", "lookahead", "random", "mix"):
-            raise ValueError(f"opp_model must be quick, lookahead, random or mix, got {opp_model!r}")
+        if opp_model not in OPPONENT_MODELS:
+            raise ValueError(f"opp_model must be one of {', '.join(OPPONENT_MODELS)}, got {opp_model!r}")
         self.commit_depth = depth if commit_depth is None else commit_depth
         self.opp_model = opp_model
         self._cached: tuple[View, Cards] | None = None
@@ -285,94 +469,22 @@ class MCTSStrategy(Strategy):
 
     def _search_commit(self, view: View) -> Cards | Exchange:
         """The best root option: an assignment (tuple) or EXCHANGE."""
-        me = player_of(view)
-        opp = me.other
-        decision = decision_of(view)
-        options: list[Cards | Exchange] = list(commit_options(decision.hand))
-        if decision.can_exchange:
-            options.append(EXCHANGE)
-        if len(options) == 1:
-            return options[0]
-        moves = [o if isinstance(o, Exchange) else commit_of(o) for o in options]
-        clear_caches()
-        sampler = Sampler(view)
-        rng = self.rng
-        depth = self.commit_depth
-        opp_noise = self.opp_noise
+        arms = commit_arms(view, self.rng, depth=self.commit_depth, opp_model=self.opp_model,
+                           opp_noise=self.opp_noise)
+        move = arms.moves[self._best(arms)]
+        return move if isinstance(move, Exchange) else _cards(move)
 
-        opp_model = self.opp_model
-
-        def evaluate_arms(arms: list[int], totals: list[float]) -> None:
-            state = sampler.sample(rng)
-            if state.cartouches[opp] is None:
-                if opp_model == "lookahead":
-                    state.play(opp, lookahead_commit(state, opp, rng, opp_noise))
-                elif opp_model == "random" or (opp_model == "mix" and rng.random() < 0.5):
-                    opp_options = _options(state.hands[opp])
-                    state.play(opp, opp_options[int(rng.random() * len(opp_options))][4])
-                else:
-                    state.play(opp, quick_commit(state, opp, rng, opp_noise))
-            for a in arms:
-                s = state.copy()
-                move = moves[a]
-                s.play(me, move)
-                if move is EXCHANGE:
-                    s.play(me, quick_commit(s, me, rng, noise=0.0))
-                totals[a] += rollout(s, me, depth, rng)
-
-        best = self._halving(len(options), evaluate_arms)
-        return options[best]
-
-    def _halving(self, n: int, evaluate_arms: ArmsEvaluator) -> int:
-        """Sequential halving over ``n`` arms: each phase evaluates every remaining arm on
-        the same fresh samples, then keeps the better half; the phases share the budget."""
-        enabled = gc.isenabled()
-        gc.disable()  # the search makes no cycles; collections would only cost time
-        try:
-            return self._halving_loop(n, evaluate_arms)
-        finally:
-            if enabled:
-                gc.enable()
-
-    def _halving_loop(self, n: int, evaluate_arms: ArmsEvaluator) -> int:
-        arms = list(range(n))
-        totals = [0.0] * n
-        counts = [0] * n
-        phases = max(1, math.ceil(math.log2(n)))
-        used = 0
+    def _best(self, arms: Arms) -> int:
+        """The arm the search picks (the only one, without searching, when there is one)."""
+        if len(arms.moves) == 1:
+            return 0
         if self.iterations is not None:
-            budget = self.iterations
-            clock = None
-        else:
-            clock = self.clock
-            start = self._started  # when the strategy was asked, set-up included
-            budget_s = self.budget_ms / 1000.0 * 0.97
-        for phase in range(phases):
-            if clock is None:
-                share = (budget - used) // (phases - phase)
-                rounds = max(1, share // len(arms))
-                for _ in range(rounds):
-                    evaluate_arms(arms, totals)
-                used += rounds * len(arms)
-                for a in arms:
-                    counts[a] += rounds
-            else:
-                phase_end = start + budget_s * (phase + 1) / phases
-                rounds = 0
-                while True:
-                    evaluate_arms(arms, totals)
-                    rounds += 1
-                    used += len(arms)
-                    if clock() >= phase_end:
-                        break
-                for a in arms:
-                    counts[a] += rounds
-            if len(arms) <= 1:
-                break
-            arms.sort(key=lambda a: totals[a] / counts[a], reverse=True)
-            arms = arms[: max(1, (len(arms) + 1) // 2)]
-        self.last_iterations = used
-        return arms[0]
+            budget = Budget(self.iterations)
+        else:  # counted from when the strategy was asked, set-up included
+            budget = Budget(None, self._started, self.budget_ms / 1000.0 * 0.97, self.clock)
+        found = sequential_halving(len(arms.moves), arms.evaluate, budget)
+        self.last_iterations = found.used
+        return found.best
 
     def exchange(self, view: View) -> bool:
         self._started = self.clock()
@@ -396,32 +508,8 @@ class MCTSStrategy(Strategy):
     # -- squares
 
     def _search_square(self, view: View) -> tuple[int, int]:
-        me = player_of(view)
-        decision = decision_of(view)
-        legal = mask_of(decision.squares)
-        classes = [cls for cls in range(20) if legal & CLASS_MASKS[cls]]
-        if len(classes) == 1:
-            return self._pick(legal & CLASS_MASKS[classes[0]])
-        clear_caches()
-        sampler = Sampler(view)
-        rng = self.rng
-        placing = decision.kind == "place"
-        make = place_move if placing else remove_move
-        moves = [make(lowest_square(legal & CLASS_MASKS[cls])) for cls in classes]
-        depth = self.depth
-
-        def evaluate_arms(arms: list[int], totals: list[float]) -> None:
-            state = sampler.sample(rng)
-            for a in arms:
-                s = state.copy()
-                s.play(me, moves[a])
-                totals[a] += rollout(s, me, depth, rng) if s.phase is not OVER else win_probability(s, me)
-
-        best = self._halving(len(classes), evaluate_arms)
-        return self._pick(legal & CLASS_MASKS[classes[best]])
-
-    def _pick(self, mask: int) -> tuple[int, int]:
-        return self.rng.choice(square_set(mask))
+        arms = square_arms(view, self.rng, depth=self.depth)
+        return self.rng.choice(square_set(arms.masks[self._best(arms)]))
 
     def place(self, view: View) -> tuple[int, int]:
         self._started = self.clock()
@@ -430,6 +518,12 @@ class MCTSStrategy(Strategy):
     def remove(self, view: View) -> tuple[int, int]:
         self._started = self.clock()
         return self._search_square(view)
+
+
+def _cards(move: Move) -> Cards:
+    """The assignment of a commit arm's move."""
+    assert isinstance(move, Commit), "a commit arm is a Commit or the exchange"
+    return move.cards
 
 
 def _without_exchange(view: View) -> View:
