@@ -37,28 +37,33 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from aton.game import COMMIT, GameState
 from aton.moves import Move, move_from_dict
 from aton.players import PLAYERS, RED, Player
 from aton.record import GameRecord, steps
 from aton.views import View, view
 
-from .strategies.mcts import Arms, Budget, commit_arms, gc_paused, sequential_halving, square_arms
+from .strategies.mcts import ArmsEvaluator, Budget, commit_arms, gc_paused, sequential_halving, square_arms
 from .strategy import decision_of
 from .tournament import derive_seed
 
 __all__ = [
     "DEFAULT_ITERATIONS",
     "FORMAT",
+    "SIDE_SUFFIX",
     "THRESHOLDS",
     "AnalysisCancelled",
     "AnalysisSettings",
     "DecisionAnalysis",
     "GameAnalysis",
     "Judgement",
+    "PlayedDecision",
     "PlayerSummary",
     "analyse",
     "judge",
+    "judge_decision",
     "load_beside",
+    "played_decisions",
     "record_digest",
     "save_beside",
     "side_path",
@@ -70,6 +75,16 @@ FORMAT = "aton-analysis/1"
 #: Play-outs per judged decision when no budget is given (see docs/analysis.md: about a
 #: quarter of a second per decision here, tens of seconds for a 15-round game).
 DEFAULT_ITERATIONS = 2000
+
+#: What the side file's name adds to the record's (without its ``.json``).
+SIDE_SUFFIX = ".analysis.json"
+
+#: How the opponent's commit is guessed when a commit's options are valued (not chosen): by
+#: the one-ply look-ahead, a sensible player.  The bot's own choice among commits assumes a
+#: random one (robust, docs/bots.md), which makes every commit look too good: the two
+#: players' chances at the commits of one round added up to 1.28 on average against a
+#: random opponent, 1.07 against the look-ahead (27 rounds of greedy games, docs/analysis.md).
+VALUATION_OPP_MODEL = "lookahead"
 
 #: Decimal places kept of a winning chance (the estimate's noise is far above them).
 CHANCE_DIGITS = 4
@@ -315,8 +330,8 @@ def record_digest(record: GameRecord) -> str:
 
 
 @dataclass(frozen=True)
-class _Decision:
-    """A decision to judge: the move played and its player's view just before it."""
+class PlayedDecision:
+    """A decision of the record: the move played and its player's view just before it."""
 
     move_index: int
     player: Player
@@ -324,7 +339,7 @@ class _Decision:
     view: View
 
 
-def _decisions(record: GameRecord) -> list[_Decision]:
+def played_decisions(record: GameRecord) -> list[PlayedDecision]:
     """The decisions of ``record`` that may be judged: each move but a resignation, with its
     player's view (the record replays here: RecordError names its first bad move)."""
     found = []
@@ -332,10 +347,25 @@ def _decisions(record: GameRecord) -> list[_Decision]:
     for index, step in enumerate(steps(record)):
         if index < len(moves):
             player, move = moves[index]
-            seen = view(step.state, player)
+            seen = view(_before_the_opponent_committed(step.state, player), player)
             if seen.decision is not None and move.to_dict()["move"] != "resign":
-                found.append(_Decision(index, player, move, seen))
+                found.append(PlayedDecision(index, player, move, seen))
     return found
+
+
+def _before_the_opponent_committed(state: GameState, player: Player) -> GameState:
+    """``state`` as it was before the opponent's commit of this round, when ``player`` has yet
+    to commit: the commits are simultaneous, and the record's order of the two says nothing
+    the player knew (the opponent's cards are face down either way).  So both commits of a
+    round are judged alike, each against an opponent still to choose."""
+    opponent = player.other
+    cards = state.cartouches[opponent]
+    if state.phase is not COMMIT or cards is None or state.cartouches[player] is not None:
+        return state
+    earlier = state.copy()
+    earlier.cartouches[opponent] = None
+    earlier.hands[opponent] = cards
+    return earlier
 
 
 def analyse(
@@ -356,12 +386,12 @@ def analyse(
     RecordError (naming the move) before any search.
     """
     settings = AnalysisSettings(iterations, budget_ms, seed)
-    todo = _decisions(record)
+    todo = played_decisions(record)
     judged: list[DecisionAnalysis] = []
     if progress is not None:
         progress(0, len(todo))
     for done, decision in enumerate(todo, 1):
-        verdict = _judge_decision(decision, record, settings, cancelled)
+        verdict = judge_decision(decision, record, settings, cancelled)
         if verdict is not None:
             judged.append(verdict)
         if progress is not None:
@@ -369,20 +399,24 @@ def analyse(
     return GameAnalysis(settings, record_digest(record), tuple(judged))
 
 
-def _judge_decision(decision: _Decision, record: GameRecord, settings: AnalysisSettings,
-                    cancelled: Callable[[], bool] | None) -> DecisionAnalysis | None:
-    """The verdict on one decision (None: it had one option only)."""
+def judge_decision(decision: PlayedDecision, record: GameRecord, settings: AnalysisSettings,
+                   cancelled: Callable[[], bool] | None = None) -> DecisionAnalysis | None:
+    """The verdict on one decision of ``record`` (None: it had one option only); the same
+    as ``analyse`` gives for it."""
     seen = decision.view
     rng = random.Random(derive_seed("analysis", settings.seed, decision.move_index))
     if decision_of(seen).kind == "commit":
         arms = commit_arms(seen, rng, rules=record.rules)
+        valuing = commit_arms(seen, rng, opp_model=VALUATION_OPP_MODEL, rules=record.rules)
     else:
-        arms = square_arms(seen, rng, rules=record.rules)
+        arms = valuing = square_arms(seen, rng, rules=record.rules)
     played = arms.arm_of(decision.move)
     if len(arms.moves) == 1 or played is None:
         return None
-    evaluate = arms.evaluate if cancelled is None else _cancellable(arms, cancelled)
-    best, before, after = _best_and_played(len(arms.moves), evaluate, played, settings)
+    choose, value = arms.evaluate, valuing.evaluate
+    if cancelled is not None:
+        choose, value = _cancellable(choose, cancelled), _cancellable(value, cancelled)
+    best, before, after = _best_and_played(len(arms.moves), choose, value, played, settings)
     return DecisionAnalysis(
         move_index=decision.move_index,
         round=seen.round,
@@ -395,9 +429,8 @@ def _judge_decision(decision: _Decision, record: GameRecord, settings: AnalysisS
     )
 
 
-def _cancellable(arms: Arms, cancelled: Callable[[], bool]) -> Callable[[list[int], list[float]], None]:
-    """``arms.evaluate`` that first raises AnalysisCancelled when ``cancelled()`` says so."""
-    evaluate = arms.evaluate
+def _cancellable(evaluate: ArmsEvaluator, cancelled: Callable[[], bool]) -> ArmsEvaluator:
+    """``evaluate`` that first raises AnalysisCancelled when ``cancelled()`` says so."""
 
     def evaluate_or_stop(chosen: list[int], totals: list[float]) -> None:
         if cancelled():
@@ -407,11 +440,12 @@ def _cancellable(arms: Arms, cancelled: Callable[[], bool]) -> Callable[[list[in
     return evaluate_or_stop
 
 
-def _best_and_played(n: int, evaluate: Callable[[list[int], list[float]], None], played: int,
+def _best_and_played(n: int, choose: ArmsEvaluator, value: ArmsEvaluator, played: int,
                      settings: AnalysisSettings) -> tuple[int, float, float]:
     """(best arm, its value, the played arm's value): half the budget picks the best by
-    sequential halving, the other half plays the best and the played arm out on the same
-    samples.  When the played arm measures at least as well, it is the best."""
+    sequential halving with ``choose``, the other half values the best and the played arm
+    with ``value`` on the same samples.  When the played arm measures at least as well, it
+    is the best."""
     if settings.iterations is not None:
         samples = max(1, settings.iterations // 4)
         choice = Budget(settings.iterations // 2)
@@ -425,13 +459,13 @@ def _best_and_played(n: int, evaluate: Callable[[list[int], list[float]], None],
 
         def more(count: int) -> bool:
             return time.perf_counter() < start + seconds
-    best = sequential_halving(n, evaluate, choice).best
+    best = sequential_halving(n, choose, choice).best
     compared = [best] if best == played else [best, played]
     totals = [0.0] * n
     count = 0
     with gc_paused():
         while count == 0 or more(count):
-            evaluate(compared, totals)
+            value(compared, totals)
             count += 1
     before, after = totals[best] / count, totals[played] / count
     if after >= before:
@@ -447,7 +481,7 @@ def side_path(record_path: str | os.PathLike[str]) -> Path:
     ``game.analysis.json`` (any other name gets ``.analysis.json`` appended)."""
     path = Path(record_path)
     stem = path.stem if path.suffix == ".json" else path.name
-    return path.with_name(stem + ".analysis.json")
+    return path.with_name(stem + SIDE_SUFFIX)
 
 
 def save_beside(record_path: str | os.PathLike[str], analysis: GameAnalysis, record: GameRecord) -> Path:
@@ -457,8 +491,12 @@ def save_beside(record_path: str | os.PathLike[str], analysis: GameAnalysis, rec
         raise ValueError("this analysis was made for another record")
     target = side_path(record_path)
     partial = target.with_name(target.name + ".partial")
-    partial.write_text(json.dumps(analysis.to_dict(), indent=1) + "\n", encoding="utf-8")
-    os.replace(partial, target)
+    try:
+        partial.write_text(json.dumps(analysis.to_dict(), indent=1) + "\n", encoding="utf-8")
+        os.replace(partial, target)
+    except OSError:
+        partial.unlink(missing_ok=True)
+        raise
     return target
 
 

@@ -7,7 +7,7 @@ from functools import cache
 
 import pytest
 
-from aton import BLUE, RED, Commit, GameRecord, Place, RecordError
+from aton import BLUE, RED, Commit, GameRecord, Move, Place, Player, RecordError
 from aton.board import mask_of
 from aton.outcome import Termination
 from aton.record import steps
@@ -21,6 +21,7 @@ from bots.analysis import (
     analyse,
     judge,
     load_beside,
+    played_decisions,
     record_digest,
     save_beside,
     side_path,
@@ -128,6 +129,20 @@ def test_the_second_commit_of_a_round_does_not_see_the_first():
                             moves=[(RED, Commit(red_cards)), (BLUE, Commit((4, 1, 3, 2)))])
         verdicts.append([d for d in analyse(record, iterations=BUDGET).decisions if d.player is BLUE])
     assert len(verdicts[0]) == 1 and verdicts[0] == verdicts[1]
+
+
+def test_a_commit_is_judged_alike_whether_the_opponent_committed_before_or_after_it():
+    """The record's order of a round's two commits says nothing either player knew: blue's
+    commit is judged from the same view (red still to commit) in both orders."""
+    deck = tuple(hands((2, 3, 1, 4)))
+    red: tuple[Player, Move] = (RED, Commit((2, 3, 1, 4)))
+    blue: tuple[Player, Move] = (BLUE, Commit((4, 1, 3, 2)))
+    views = []
+    for moves in ([red, blue], [blue, red]):
+        record = GameRecord(seed=1, decks=(deck, deck), moves=moves)
+        views.append([d.view for d in played_decisions(record) if d.player is BLUE])
+    assert views[0] == views[1]
+    assert not views[0][0].red.committed
 
 
 @pytest.mark.parametrize("loss, judgement", [
