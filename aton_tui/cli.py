@@ -6,8 +6,11 @@
                                                   serve a LAN game and wait for the opponent
     aton replay FILE [--as SIDE]                  step through a record (in a terminal)
     aton replay FILE --final | --json             check a record and print its final position
+    aton analyse FILE [--iterations N | --budget-ms N] [--seed N] [--json] [--no-save]
+                                                  the search bot's verdict on every decision
 
-Only the play commands import Textual (and the server), so ``aton replay`` starts fast.
+Only the play commands import Textual (and the server), so ``aton replay`` and
+``aton analyse`` start fast.
 """
 
 from __future__ import annotations
@@ -18,15 +21,27 @@ import ipaddress
 import json
 import os
 import sys
+from collections.abc import Callable
 
 from aton.errors import RecordError
 from aton.record import GameRecord, replay, summary
 from aton.text import position_text
+from bots.analysis import (
+    DEFAULT_ITERATIONS,
+    SIDE_SUFFIX,
+    AnalysisSettings,
+    GameAnalysis,
+    analyse,
+    load_beside,
+    save_beside,
+    side_path,
+)
 from protocol import RELEASE
 from protocol.handoff import HOSTED_VARIABLE, RESUME_VARIABLE
 from protocol.messages import BOT_LEVELS, CLOCKS
 
-from .replay_model import Perspective
+from .narrate import move_words, player_name
+from .replay_model import Perspective, seat_name
 
 EXIT_BAD_RECORD = 2
 DEFAULT_PORT = 2866  # the server's default (server.cli)
@@ -54,21 +69,22 @@ def replay_command(path: str, as_json: bool = False, final: bool = True, perspec
     return 0
 
 
-def read_record(path: str) -> GameRecord | None:
-    """The record in the file at ``path``, or None once stderr says why there is none."""
+def read_record(path: str, command: str = "replay") -> GameRecord | None:
+    """The record in the file at ``path``, or None once stderr says why there is none (as
+    ``aton COMMAND: …``)."""
     try:
         with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
     except OSError as exc:
-        print(f"aton replay: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        print(f"aton {command}: cannot read {path}: {exc.strerror}", file=sys.stderr)
         return None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        print(f"aton replay: {path} is not valid JSON: {exc}", file=sys.stderr)
+        print(f"aton {command}: {path} is not valid JSON: {exc}", file=sys.stderr)
         return None
     try:
         return GameRecord.from_dict(data)
     except RecordError as exc:
-        print(f"aton replay: {exc}", file=sys.stderr)
+        print(f"aton {command}: {exc}", file=sys.stderr)
         return None
 
 
@@ -88,6 +104,76 @@ def view_record(record: GameRecord, perspective: str) -> int:
         print(f"aton replay: {model.error}", file=sys.stderr)
         return EXIT_BAD_RECORD
     return 0
+
+
+def analyse_command(path: str, settings: AnalysisSettings, as_json: bool = False, save: bool = True) -> int:
+    """Analyse a record (or read its analysis from beside it, when one was made with the same
+    settings) and print the table or, ``as_json``, one JSON object.  A record that cannot be
+    read or replayed is said on stderr with exit status 2, as ``aton replay`` does."""
+    record = read_record(path, "analyse")
+    if record is None:
+        return EXIT_BAD_RECORD
+    analysis = load_beside(path, record)
+    if analysis is not None and analysis.settings == settings:
+        print(f"aton analyse: read from {side_path(path)}", file=sys.stderr)
+    else:
+        try:
+            analysis = analyse(record, iterations=settings.iterations, budget_ms=settings.budget_ms,
+                               seed=settings.seed, progress=_progress_line() if sys.stderr.isatty() else None)
+        except RecordError as exc:
+            print(f"aton analyse: {exc}", file=sys.stderr)
+            return EXIT_BAD_RECORD
+        if save:
+            try:
+                print(f"aton analyse: saved to {save_beside(path, analysis, record)}", file=sys.stderr)
+            except OSError as exc:
+                print(f"aton analyse: not saved beside the record: {exc}", file=sys.stderr)
+    if as_json:
+        summary = {str(p): s.to_dict() for p, s in analysis.summary().items()}
+        print(json.dumps({**analysis.to_dict(), "summary": summary}))
+    else:
+        print(analysis_text(analysis, record, path))
+    return 0
+
+
+def _progress_line() -> Callable[[int, int], None]:
+    """``progress(done, total)`` that redraws one line on stderr (a terminal), and clears it at the end."""
+    def progress(done: int, total: int) -> None:
+        line = f"\raton analyse: {done}/{total} decisions"
+        sys.stderr.write(line if done < total else "\r" + " " * len(line) + "\r")
+        sys.stderr.flush()
+
+    return progress
+
+
+def analysis_text(analysis: GameAnalysis, record: GameRecord, path: str) -> str:
+    """The analysis as a table of the judged decisions and a summary per player."""
+    header = ("move", "round", "player", "decision", "played", "best", "before", "after", "loss", "judgement")
+    rows = [header] + [
+        (str(d.move_index + 1), str(d.round), player_name(d.player), d.kind, move_words(d.played),
+         "same" if d.best == d.played else move_words(d.best), f"{d.chance_before:.1%}", f"{d.chance_played:.1%}",
+         f"{100 * d.loss:.1f}", str(d.judgement or ""))
+        for d in analysis.decisions
+    ]
+    widths = [max(len(row[c]) for row in rows) for c in range(len(header))]
+    numeric = {0, 1, 6, 7, 8}
+    lines = [f"Analysis of {path}: {analysis.settings.describe()}.", ""]
+    lines += ["  ".join(cell.rjust(w) if c in numeric else cell.ljust(w)
+                        for c, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip() for row in rows]
+    lines.append("")
+    for seat, tally in analysis.summary().items():
+        judged = ", ".join(_count(n, one, many) for n, one, many in (
+            (tally.inaccuracies, "inaccuracy", "inaccuracies"), (tally.mistakes, "mistake", "mistakes"),
+            (tally.blunders, "blunder", "blunders")))
+        lines.append(f"{player_name(seat)} ({seat_name(record, seat)}): {tally.decisions} decisions judged, "
+                     f"{judged}, average loss {100 * tally.average_loss:.1f}")
+    lines.append("(Chances: the player's chance to win, from what they knew, with the best move found and with the "
+                 "move played; loss in percentage points. See docs/analysis.md.)")
+    return "\n".join(lines)
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def login_name() -> str:
@@ -156,7 +242,33 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--as", dest="perspective", choices=[p.value for p in Perspective], default="red",
                     help="whose knowledge the viewer shows at first (default red; v switches; "
                          "everything: a finished game only)")
+    ap = commands.add_parser("analyse", aliases=["analyze"],
+                             help="the search bot's verdict on every decision of a game, as a table or JSON")
+    ap.add_argument("file")
+    budget = ap.add_mutually_exclusive_group()
+    budget.add_argument("--iterations", type=positive(int), default=None, metavar="N",
+                        help=f"play-outs per decision (default {DEFAULT_ITERATIONS:,}): the same result on any machine")
+    budget.add_argument("--budget-ms", type=positive(float), default=None, metavar="MS",
+                        help="milliseconds per decision instead: depends on the machine, not reproducible")
+    ap.add_argument("--seed", type=int, default=0, help="the search's seed (default 0)")
+    ap.add_argument("--json", action="store_true", help="print one JSON object (docs/analysis.md)")
+    ap.add_argument("--no-save", dest="save", action="store_false",
+                    help=f"do not keep the analysis beside the record (game.json: game{SIDE_SUFFIX})")
     return parser
+
+
+def positive(kind: Callable[[str], float]) -> Callable[[str], float]:
+    """An argparse type: a number of ``kind`` above 0."""
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"{text} is not above 0")
+        return value
+
+    return parse
 
 
 def play(args: argparse.Namespace) -> int:
@@ -191,13 +303,20 @@ def play(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command == "replay":
-        try:
+    try:
+        if args.command == "replay":
             final = args.final or not sys.stdout.isatty()
             return replay_command(args.file, args.json, final, args.perspective)
-        except BrokenPipeError:  # the reader stopped early (`aton replay … | head`): it had what it wanted
-            quiet_stdout()
-            return 0
+        if args.command in ("analyse", "analyze"):
+            iterations = None if args.budget_ms else args.iterations or DEFAULT_ITERATIONS
+            return analyse_command(args.file, AnalysisSettings(iterations, args.budget_ms, args.seed),
+                                   args.json, args.save)
+    except BrokenPipeError:  # the reader stopped early (`aton replay … | head`): it had what it wanted
+        quiet_stdout()
+        return 0
+    except KeyboardInterrupt:  # Ctrl-C during an analysis: nothing half-done is printed or saved
+        print(f"\naton {args.command}: interrupted", file=sys.stderr)
+        return 130
     return play(args)
 
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 
 from aton import events as E
 from aton.board import LAYOUT, describe_temples
+from aton.moves import Commit, Exchange, Move, Place, Remove
 from aton.outcome import Outcome, Termination
 from aton.players import BLUE, RED, Player
 from protocol import events as A
@@ -44,6 +45,19 @@ def square_name(temple: int, square: int) -> str:
     """'temple 2, black square' or 'temple 4, +2 square'."""
     kind = LAYOUT[temple - 1][square]
     return f"temple {temple}, {kind.value} square"
+
+
+def move_words(move: Move) -> str:
+    """A move in the log's words: 'cards 3-1-4-2' (cartouches 1 to 4), 'exchange', 'temple 2,
+    black square' (the square placed on or removed from), 'resign'."""
+    match move:
+        case Commit(cards):
+            return "cards " + "-".join(str(card) for card in cards)
+        case Exchange():
+            return "exchange"
+        case Place(temple, square) | Remove(temple, square):
+            return square_name(temple, square)
+    return "resign"
 
 
 def stones(n: int) -> str:

@@ -65,6 +65,15 @@ class ReplayStep:
     state: GameState
 
 
+def seat_name(record: GameRecord, seat: Player) -> str:
+    """The player in ``seat`` as the record's ``meta.players`` names them (a server's record: an
+    object with ``name``; a hand-written one may give the name alone), else "Red"/"Blue"."""
+    players: Any = record.meta.get("players")
+    entry = players.get(str(seat)) if isinstance(players, dict) else None
+    name = entry.get("name") if isinstance(entry, dict) else entry
+    return name[:24] if isinstance(name, str) and name.strip() else player_name(seat)
+
+
 class ReplayModel:
     """Every step of a record, with the views and log lines of each."""
 
@@ -98,12 +107,8 @@ class ReplayModel:
         return (*sides, Perspective.EVERYTHING) if self.finished else sides
 
     def name(self, seat: Player) -> str:
-        """The player in ``seat`` as ``meta.players`` names them (a server's record: an object
-        with ``name``; a hand-written one may give the name alone), else "Red"/"Blue"."""
-        players: Any = self.record.meta.get("players")
-        entry = players.get(str(seat)) if isinstance(players, dict) else None
-        name = entry.get("name") if isinstance(entry, dict) else entry
-        return name[:24] if isinstance(name, str) and name.strip() else player_name(seat)
+        """The player in ``seat`` as the record names them (``seat_name``)."""
+        return seat_name(self.record, seat)
 
     # ------------------------------------------------------------------ one step
 

@@ -27,6 +27,10 @@ counted from the moment the bot is asked), or after ``iterations`` evaluations w
 that is given — then the search is reproducible for a given seed on any machine.
 Policy values are remembered per board within one search; that is what lets a few
 hundred to a few thousand playouts fit in 100 ms.
+
+A decision's candidates and their evaluator (``commit_arms``, ``square_arms``) and the
+halving over them (``sequential_halving``) are functions of their own, shared with the
+post-game analysis (``bots.analysis``), which values the candidates from a player's view.
 """
 
 from __future__ import annotations

@@ -1,0 +1,87 @@
+"""Post-game analysis: seconds per judged decision and per game, and the noise of a loss.
+
+    python bench/analysis.py [--games N] [--seed S] [--iterations K] [--noise SEEDS]
+
+Records seeded games of the greedy bot against itself and analyses each at the budget
+(default: the analysis's default), printing per game its rounds, judged decisions and
+seconds.  With ``--noise``, the first game's decisions (every fourth, at most 20) are
+analysed again with that many seeds, and the spread of the loss over the seeds is
+printed (the figure behind the judgement thresholds, docs/analysis.md).  Never part of
+the test run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from aton.record import GameRecord, replay
+from bots.analysis import DEFAULT_ITERATIONS, AnalysisSettings, analyse, judge_decision, played_decisions
+from bots.strategy import make_strategy
+from bots.tournament import play_game
+
+
+def greedy_record(seed: int) -> GameRecord:
+    record = GameRecord(seed=seed)
+    play_game(make_strategy("greedy", seed=seed), make_strategy("greedy", seed=seed + 1), seed,
+              on_move=lambda state, player, move: record.add(player, move))
+    return record
+
+
+def timing(records: list[GameRecord], iterations: int) -> None:
+    decisions = rounds = 0
+    total = 0.0
+    for record in records:
+        start = time.perf_counter()
+        analysis = analyse(record, iterations=iterations)
+        elapsed = time.perf_counter() - start
+        played = replay(record).round
+        print(f"game seed {record.seed:>3}: {played:>2} rounds, {len(record.moves):>3} moves, "
+              f"{len(analysis.decisions):>3} judged decisions, {elapsed:6.1f} s")
+        decisions += len(analysis.decisions)
+        rounds += played
+        total += elapsed
+    per_decision = total / decisions
+    print(f"{1000 * per_decision:.0f} ms per judged decision, {total / len(records):.1f} s per game; "
+          f"{decisions / rounds:.1f} judged decisions per round, so about "
+          f"{15 * decisions / rounds * per_decision:.0f} s for a game of 15 rounds")
+
+
+def noise(record: GameRecord, iterations: int, seeds: int) -> None:
+    spreads = []
+    for decision in played_decisions(record)[::4][:20]:
+        losses = []
+        for seed in range(seeds):
+            verdict = judge_decision(decision, record, AnalysisSettings(iterations, None, seed), None)
+            if verdict is not None:
+                losses.append(verdict.loss)
+        if losses:
+            spreads.append(statistics.pstdev(losses))
+    spreads.sort()
+    print(f"noise of the loss over {seeds} seeds, {len(spreads)} decisions: standard deviation median "
+          f"{statistics.median(spreads):.3f}, 90th percentile {spreads[int(0.9 * (len(spreads) - 1))]:.3f}, "
+          f"max {spreads[-1]:.3f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
+    parser.add_argument("--noise", type=int, default=0, metavar="SEEDS")
+    args = parser.parse_args()
+    print(f"$ python bench/analysis.py --games {args.games} --seed {args.seed} --iterations {args.iterations}"
+          + (f" --noise {args.noise}" if args.noise else ""))
+    records = [greedy_record(args.seed + game) for game in range(args.games)]
+    timing(records, args.iterations)
+    if args.noise:
+        noise(records[0], args.iterations, args.noise)
+
+
+if __name__ == "__main__":
+    main()
