@@ -165,10 +165,12 @@ def analysis_text(analysis: GameAnalysis, record: GameRecord, path: str) -> str:
         judged = ", ".join(_count(n, one, many) for n, one, many in (
             (tally.inaccuracies, "inaccuracy", "inaccuracies"), (tally.mistakes, "mistake", "mistakes"),
             (tally.blunders, "blunder", "blunders")))
-        lines.append(f"{player_name(seat)} ({seat_name(record, seat)}): {tally.decisions} decisions judged, "
-                     f"{judged}, average loss {100 * tally.average_loss:.1f}")
-    lines.append("(Chances: the player's chance to win, from what they knew, with the best move found and with the "
-                 "move played; loss in percentage points. See docs/analysis.md.)")
+        colour, name = player_name(seat), seat_name(record, seat)
+        who = colour if name == colour else f"{colour} ({name})"
+        average = 100 * tally.average_loss
+        lines.append(f"{who}: {tally.decisions} decisions judged, {judged}, average loss {average:.1f}")
+    lines += ["Before and after: the player's chance to win, from what they knew, with the best move found",
+              "and with the move played; the loss in percentage points (docs/analysis.md)."]
     return "\n".join(lines)
 
 
