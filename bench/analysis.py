@@ -34,22 +34,25 @@ def greedy_record(seed: int) -> GameRecord:
 
 
 def timing(records: list[GameRecord], iterations: int) -> None:
+    """Wall-clock and CPU seconds (the CPU's do not depend on what else the machine runs)."""
     decisions = rounds = 0
-    total = 0.0
+    wall = cpu = 0.0
     for record in records:
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         analysis = analyse(record, iterations=iterations)
-        elapsed = time.perf_counter() - start
+        elapsed, elapsed_cpu = time.perf_counter() - start, time.process_time() - start_cpu
         played = replay(record).round
         print(f"game seed {record.seed:>3}: {played:>2} rounds, {len(record.moves):>3} moves, "
-              f"{len(analysis.decisions):>3} judged decisions, {elapsed:6.1f} s")
+              f"{len(analysis.decisions):>3} judged decisions, {elapsed:6.1f} s ({elapsed_cpu:.1f} s of CPU)")
         decisions += len(analysis.decisions)
         rounds += played
-        total += elapsed
-    per_decision = total / decisions
-    print(f"{1000 * per_decision:.0f} ms per judged decision, {total / len(records):.1f} s per game; "
-          f"{decisions / rounds:.1f} judged decisions per round, so about "
-          f"{15 * decisions / rounds * per_decision:.0f} s for a game of 15 rounds")
+        wall += elapsed
+        cpu += elapsed_cpu
+    per_round = decisions / rounds
+    print(f"per judged decision {1000 * wall / decisions:.0f} ms ({1000 * cpu / decisions:.0f} ms of CPU); "
+          f"per game {wall / len(records):.1f} s ({cpu / len(records):.1f} s of CPU); "
+          f"{per_round:.1f} judged decisions per round, so a game of 15 rounds takes about "
+          f"{15 * per_round * wall / decisions:.0f} s ({15 * per_round * cpu / decisions:.0f} s of CPU)")
 
 
 def noise(record: GameRecord, iterations: int, seeds: int) -> None:
