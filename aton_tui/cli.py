@@ -246,7 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "everything: a finished game only)")
     ap = commands.add_parser("analyse", aliases=["analyze"],
                              help="the search bot's verdict on every decision of a game, as a table or JSON")
-    ap.add_argument("file")
+    ap.add_argument("file", help="an aton-record/1 file, e.g. a saved game")
     budget = ap.add_mutually_exclusive_group()
     budget.add_argument("--iterations", type=positive(int), default=None, metavar="N",
                         help=f"play-outs per decision (default {DEFAULT_ITERATIONS:,}): the same result on any machine")
