@@ -264,10 +264,10 @@ class PlayerSummary:
 class GameAnalysis:
     """The verdicts on every judged decision of one record (forced decisions and
     resignations are not judged, so they have none), with the settings that made them and
-    ``record``, the digest of the game they belong to (``record_digest``)."""
+    ``record``, the digest of the game they belong to."""
 
     settings: AnalysisSettings
-    record: str
+    record: str  # ``record_digest`` of the game analysed (a digest, not the record)
     decisions: tuple[DecisionAnalysis, ...]
 
     def red_chances(self) -> tuple[tuple[int, float], ...]:
