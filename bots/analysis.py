@@ -72,8 +72,8 @@ __all__ = [
 #: The side file's format; a saved analysis of another format is computed afresh.
 FORMAT = "aton-analysis/1"
 
-#: Play-outs per judged decision when no budget is given (see docs/analysis.md: about a
-#: quarter of a second per decision here, tens of seconds for a 15-round game).
+#: Play-outs per judged decision when no budget is given: about 0.3 s of CPU per decision,
+#: 20 s for a game of 7 rounds, 45 s for 15 (docs/analysis.md, bench/analysis.py).
 DEFAULT_ITERATIONS = 2000
 
 #: What the side file's name adds to the record's (without its ``.json``).
