@@ -56,8 +56,8 @@ from .scoring import ScoringScreen
 if TYPE_CHECKING:
     from ..app import AtonApp
 
-CARD = Binding.Group("Card")
-TEMPLE = Binding.Group("Temple")
+CARD = Binding.Group("Card", compact=True)
+TEMPLE = Binding.Group("Temple", compact=True)
 MOVE = Binding.Group("Move", compact=True)
 
 

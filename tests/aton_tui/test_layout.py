@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from functools import partial
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -145,12 +146,12 @@ async def test_footer_labels_stand_apart_and_start_in_the_second_column():
     async with app.run_test(size=(80, 24)) as pilot:
         await shown(pilot, script)
         footer = screen_text(app)[-1]
-        assert footer.startswith(" 1 2 3 4 Temple ←→↑↓ Move ⏎ Choose ? Help ^q Quit")
+        assert footer.startswith(" 1234 Temple ←→↑↓ Move ⏎ Choose ? Help ^q Quit")
     script = committing()
     app = FramesApp(script.frames)
     async with app.run_test(size=(80, 24)) as pilot:
         await shown(pilot, script)
-        assert screen_text(app)[-1].startswith(" 1 2 3 4 Card ←→ Cartouche ↑↓ Change ⌫ Take back x Exchange")
+        assert screen_text(app)[-1].startswith(" 1234 Card ←→ Cartouche ↑↓ Change ⌫ Take back x Exchange")
     script = whole_game()
     app = FramesApp(script.frames)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -158,6 +159,27 @@ async def test_footer_labels_stand_apart_and_start_in_the_second_column():
         await pilot.press("escape")
         await pilot.pause()
         assert screen_text(app)[-1].startswith(" e Result ? Help ^q Quit")
+
+
+def seal_shown(app: AtonApp) -> bool:
+    return "⏎ Seal" in screen_text(app)[-1]
+
+
+async def test_at_80_columns_the_footer_keeps_every_key_for_choosing_cards():
+    """Against the bot, with a card on every cartouche (Seal shown), and against a person
+    (Chat shown) before sealing: no key of the commit leaves the footer at the default size."""
+    commit_keys = ("1234 Card", "←→ Cartouche", "↑↓ Change", "⌫ Take back", "x Exchange", "? Help", "^q Quit")
+    for against_a_person, keys in ((False, (*commit_keys, "⏎ Seal")), (True, (*commit_keys, "t Chat"))):
+        script = committing(against_a_person)
+        app = FramesApp(script.frames)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await shown(pilot, script)
+            if not against_a_person:
+                for card in script.game.view(RED)["decision"]["hand"]:
+                    await pilot.press(str(card))
+                await wait_until(pilot, partial(seal_shown, app), what="the seal key")
+            footer = screen_text(app)[-1]
+            assert all(key in footer for key in keys), footer
 
 
 async def test_stones_stand_in_the_column_of_the_free_squares_marks():
@@ -207,7 +229,7 @@ async def test_a_clock_with_time_outs_keeps_apart_from_the_exchange_column_and_i
 async def test_the_log_wraps_again_at_a_new_width():
     script = placing()
     app = FramesApp(script.frames)
-    long_line = "Red removes Blue's stone from temple 2, green square → Kingdom of the Dead."
+    long_line = "You remove Blue's stone from temple 2, green square → Kingdom of the Dead."
     async with app.run_test(size=LARGE) as pilot:
         await shown(pilot, script)
         log = screen_of(app).query_one(GameLog)

@@ -56,13 +56,55 @@ def test_both_reveals_of_a_cartouche_make_one_line_and_a_tie_says_nobody_scores(
     ("war", "Red plays first: lower war card (Red 1, Blue 3)."),
 ])
 def test_the_turn_order_says_why(reason, words):
-    assert lines({"type": "turn_order_decided", "first": "red", "reason": reason, "red": 1, "blue": 3}) == [words]
+    event = {"type": "turn_order_decided", "first": "red", "reason": reason, "red": 1, "blue": 3}
+    assert lines(event, seat=BLUE) == [words]
+    assert lines(event, seat=None) == [words]
+    assert lines(event, seat=RED) == [words.replace("Red plays", "You play")]
+
+
+@pytest.mark.parametrize("event, theirs, yours", [
+    ({"type": "turn_started", "player": "red", "range": 2, "removal": 2, "placement": 3},
+     "Red's turn: range temples 1–2 (cartouche 3), removes 2 of Blue's stones, places 3 stones (cartouche 4).",
+     "Your turn: range temples 1–2 (cartouche 3), remove 2 of Blue's stones, place 3 stones (cartouche 4)."),
+    ({"type": "stone_removed", "player": "red", "owner": "blue", "temple": 2, "square": 0},
+     "Red removes Blue's stone from temple 2, yellow square → Kingdom of the Dead.",
+     "You remove Blue's stone from temple 2, yellow square → Kingdom of the Dead."),
+    ({"type": "stone_removed", "player": "red", "owner": "red", "temple": 2, "square": 0},
+     "Red removes their own stone from temple 2, yellow square → Kingdom of the Dead.",
+     "You remove your own stone from temple 2, yellow square → Kingdom of the Dead."),
+    ({"type": "stone_placed", "player": "red", "temple": 1, "square": 0},
+     "Red places a stone on temple 1, yellow square.", "You place a stone on temple 1, yellow square."),
+    ({"type": "points_scored", "player": "red", "points": 4, "higher": 3, "lower": 1, "total": 9},
+     "Red scores 4: cartouche 1 shows 3 against 1 (2 × the difference), now 9.",
+     "You score 4: cartouche 1 shows 3 against 1 (2 × the difference), now 9."),
+    ({"type": "committed", "player": "red"},
+     "Red has committed (the cards stay hidden).", "You have committed (the cards stay hidden)."),
+    ({"type": "exchanged", "player": "red"},
+     "Red spends the exchange token: 4 new cards.", "You spend the exchange token: 4 new cards."),
+    ({"type": "stones_to_kingdom", "player": "red", "count": 2},
+     "No empty square in range: Red's 2 stones go to the Kingdom of the Dead.",
+     "No empty square in range: your 2 stones go to the Kingdom of the Dead."),
+    ({"type": "placement_lapsed", "player": "red", "count": 1},
+     "Red's supply is empty: 1 stone cannot be placed.", "Your supply is empty: 1 stone cannot be placed."),
+    ({"type": "resigned", "player": "red"}, "Red resigns.", "You resign."),
+    ({"type": "rematch_offered", "player": "red"}, "Red offers a rematch.", "You offer a rematch."),
+], ids=lambda v: v["type"] if isinstance(v, dict) else "")
+def test_the_receivers_own_moves_are_told_to_them_as_you(event, theirs, yours):
+    assert lines(event, seat=None) == [theirs]
+    assert lines(event, seat=RED) == [yours]
+
+
+def test_a_removal_of_the_receivers_stone_says_yours():
+    assert lines({"type": "stone_removed", "player": "blue", "owner": "red", "temple": 3, "square": 1}) == [
+        "Blue removes your stone from temple 3, yellow square → Kingdom of the Dead."]
+    assert lines({"type": "turn_started", "player": "blue", "range": 4, "removal": 1, "placement": 2}) == [
+        "Blue's turn: range temples 1–4 (cartouche 3), removes 1 of your stones, places 2 stones (cartouche 4)."]
 
 
 def test_points_and_a_turn_say_where_they_come_from():
     assert lines({"type": "points_scored", "player": "blue", "points": 4, "higher": 3, "lower": 1, "total": 9}) == [
         "Blue scores 4: cartouche 1 shows 3 against 1 (2 × the difference), now 9."]
-    turn = lines({"type": "turn_started", "player": "red", "range": 3, "removal": -1, "placement": 2})[0]
+    turn = lines({"type": "turn_started", "player": "red", "range": 3, "removal": -1, "placement": 2}, seat=BLUE)[0]
     assert "temples 1–3" in turn and "one of their own" in turn and "places 2 stones" in turn
 
 
@@ -113,8 +155,11 @@ def test_a_whole_game_is_told_line_by_line():
 
 
 def test_the_time_out_that_loses_the_game_says_so():
-    assert lines({"type": "timeout", "player": "red", "action": "open", "strikes": 1, "forfeit": True}) == [
+    forfeit = {"type": "timeout", "player": "red", "action": "open", "strikes": 1, "forfeit": True}
+    assert lines(forfeit, seat=BLUE) == [
         "Red's time ran out while opening the commitment (strike 1): Red loses on time."]
+    assert lines(forfeit, seat=RED) == [
+        "Your time ran out while opening the commitment (strike 1): you lose on time."]
     assert lines({"type": "timeout", "player": "blue", "action": "move", "strikes": 2, "forfeit": False}) == [
         "Blue's time ran out while moving: a default move was played (strike 2)."]
 

@@ -92,7 +92,7 @@ async def test_after_sealing_the_board_waits_for_the_reveal_and_the_turns_come_o
         assert on_board(app) == before
         assert cartouches(app, BLUE) == ["back"] * 4
         text = told(app)
-        assert "Red has committed" in text
+        assert "You have committed" in text
         assert "Cartouche 1" not in text and "Blue places a stone" not in text
         assert game(app).decision is None and app.recording.sent == []
         await pilot.press("enter")  # red's decision is not reached yet: nothing is chosen
@@ -115,9 +115,9 @@ async def test_after_sealing_the_board_waits_for_the_reveal_and_the_turns_come_o
             assert changed <= 1
         for _, board, text in seen:
             text = " ".join(text.split())  # the log's lines wrap
-            placed, own = text.count("Blue places a stone"), text.count("Blue removes own stone")
+            placed, own = text.count("Blue places a stone"), text.count("Blue removes their own stone")
             assert placed - own == stones_of(board, BLUE) - stones_of(before, BLUE)
-            assert text.count("Blue removes Red's stone") == stones_of(before, RED) - stones_of(board, RED)
+            assert text.count("Blue removes your stone") == stones_of(before, RED) - stones_of(board, RED)
         # the present is reached: the board agrees with the server, and red decides
         assert on_board(app) == present.temples
         decision = game(app).decision
