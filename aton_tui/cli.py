@@ -139,8 +139,8 @@ def analyse_command(path: str, settings: AnalysisSettings, as_json: bool = False
 def _progress_line() -> Callable[[int, int], None]:
     """``progress(done, total)`` that redraws one line on stderr (a terminal), and clears it at the end."""
     def progress(done: int, total: int) -> None:
-        line = f"\raton analyse: {done}/{total} decisions"
-        sys.stderr.write(line if done < total else "\r" + " " * len(line) + "\r")
+        line = f"aton analyse: {done}/{total} decisions"
+        sys.stderr.write("\r" + line if done < total else "\r" + " " * len(line) + "\r")
         sys.stderr.flush()
 
     return progress

@@ -1,14 +1,19 @@
 """`aton analyse`: the table, the JSON, the analysis kept beside the record, bad records."""
 
 import json
+import os
+import pty
+import signal
+import subprocess
+import sys
 
 import pytest
 
 from aton import GameRecord
 from aton_tui.cli import main
-from bots.analysis import AnalysisSettings, GameAnalysis, analyse, side_path
+from bots.analysis import AnalysisSettings, GameAnalysis, analyse, played_decisions, side_path
 
-from .test_record_and_replay import MOVES, RECORD, with_moves, write
+from .test_record_and_replay import MOVES, RECORD, ROOT, with_moves, write
 
 #: Play-outs per decision: small, the tests check the command, not the search.
 FEW = ["--iterations", "12"]
@@ -115,3 +120,59 @@ def test_an_unwritable_place_beside_the_record_is_said_but_not_an_error(tmp_path
     out, err = capsys.readouterr()
     assert out.startswith("Analysis of ") and err.startswith("aton analyse: not saved beside the record: ")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.analysis.json", "game.json"]
+
+
+# ---------------------------------------------------------------------- in a terminal
+
+
+def _analyse_in_a_terminal(path: str, *args: str) -> tuple[subprocess.Popen[bytes], int]:
+    """``aton analyse`` with its standard error on a pseudo-terminal (the master end returned)."""
+    master, slave = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "aton_tui.cli", "analyse", path, *args], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
+    os.close(slave)
+    return process, master
+
+
+def _read_until(master: int, wanted: bytes) -> bytes:
+    """What the terminal shows, until ``wanted`` is among it (or the other end closes)."""
+    seen = b""
+    while wanted not in seen:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the process ended and closed the terminal
+            break
+        if not chunk:
+            break
+        seen += chunk
+    return seen
+
+
+def test_a_terminal_sees_the_progress_and_the_line_is_cleared_at_the_end(tmp_path):
+    path = write(tmp_path, RECORD)
+    total = len(played_decisions(GameRecord.from_dict(RECORD)))
+    lines = [f"aton analyse: {done}/{total} decisions".encode() for done in range(total + 1)]
+    process, master = _analyse_in_a_terminal(path, *FEW, "--no-save")
+    try:
+        shown = _read_until(master, b"\r" + b" " * len(lines[-1]) + b"\r")
+        out, _ = process.communicate(timeout=120)
+    finally:
+        os.close(master)
+    assert all(b"\r" + line in shown for line in lines[:-1])
+    assert shown.endswith(b"\r" + b" " * len(lines[-1]) + b"\r"), "the last count is cleared away"
+    assert process.returncode == 0 and out.startswith(b"Analysis of ")
+
+
+def test_ctrl_c_stops_the_analysis_with_status_130_and_saves_nothing(tmp_path):
+    path = write(tmp_path, RECORD)
+    process, master = _analyse_in_a_terminal(path, "--iterations", "100000")
+    try:
+        _read_until(master, b"aton analyse: 1/")  # the first decision is done: searching the second
+        process.send_signal(signal.SIGINT)
+        out, _ = process.communicate(timeout=120)
+        shown = _read_until(master, b"interrupted")
+    finally:
+        os.close(master)
+    assert process.returncode == 130 and out == b""
+    assert b"aton analyse: interrupted" in shown
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
