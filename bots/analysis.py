@@ -380,12 +380,12 @@ def analyse(
     """Judge every decision of ``record`` with more than one option (see the module doc).
 
     The budget per decision is ``iterations`` play-outs, or ``budget_ms`` milliseconds when
-    given (then pass ``iterations=None``).  ``progress(done, total)`` is called with 0 first,
+    that is given (it replaces ``iterations``).  ``progress(done, total)`` is called with 0 first,
     then after each decision; ``cancelled()`` is asked between play-outs, and when it says
     yes the analysis stops with AnalysisCancelled.  A record that does not replay raises
     RecordError (naming the move) before any search.
     """
-    settings = AnalysisSettings(iterations, budget_ms, seed)
+    settings = AnalysisSettings(None if budget_ms is not None else iterations, budget_ms, seed)
     todo = played_decisions(record)
     judged: list[DecisionAnalysis] = []
     if progress is not None:

@@ -175,11 +175,13 @@ def test_the_summary_counts_each_players_judgements():
 
 def test_a_budget_in_milliseconds_is_kept_in_the_settings():
     record = copy_of(greedy_game(), greedy_game().moves[:10])
-    analysis = analyse(record, iterations=None, budget_ms=2)
+    analysis = analyse(record, budget_ms=2)  # it replaces the default budget in play-outs
     assert analysis.settings == AnalysisSettings(None, 2, 0)
     assert [d.move_index for d in analysis.decisions] == [d.move_index for d in analyse(record, iterations=8).decisions]
-    with pytest.raises(ValueError, match="not both"):
-        analyse(record, iterations=8, budget_ms=2)
+    with pytest.raises(ValueError, match="not both or neither"):
+        AnalysisSettings(8, 2)
+    with pytest.raises(ValueError, match="not both or neither"):
+        analyse(record, iterations=None)
 
 
 # ---------------------------------------------------------------------- progress, cancel, bad records
