@@ -50,6 +50,15 @@ def test_the_json_is_the_saved_analysis_and_a_summary(tmp_path, capsys):
     assert GameAnalysis.from_dict(saved) == analyse(GameRecord.from_dict(RECORD), iterations=12, seed=3)
 
 
+def test_the_same_json_in_other_processes_whatever_their_hash_seed(tmp_path):
+    path = write(tmp_path, RECORD)
+    run = [sys.executable, "-m", "aton_tui.cli", "analyse", path, *FEW, "--json", "--no-save"]
+    printed = {subprocess.run(run, capture_output=True, cwd=ROOT, timeout=120, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+               for seed in ("1", "2")}
+    assert len(printed) == 1 and json.loads(printed.pop())["decisions"]
+
+
 def test_the_analysis_beside_the_record_is_used_again_for_the_same_settings(tmp_path, capsys):
     path = write(tmp_path, RECORD)
     record_bytes = (tmp_path / "game.json").read_bytes()
