@@ -176,7 +176,7 @@ def test_ctrl_c_stops_the_analysis_with_status_130_and_saves_nothing(tmp_path):
     path = write(tmp_path, RECORD)
     process, master = _analyse_in_a_terminal(path, "--iterations", "100000")
     try:
-        _read_until(master, b"aton analyse: 1/")  # the first decision is done: searching the second
+        _read_until(master, b"aton analyse: 0/")  # searching the first decision (a long search)
         process.send_signal(signal.SIGINT)
         out, _ = process.communicate(timeout=120)
         shown = _read_until(master, b"interrupted")
