@@ -31,6 +31,7 @@ from aton.errors import RecordError
 from aton.record import GameRecord
 from protocol import messages as m
 from protocol.events import RematchOffered, RematchStarted
+from protocol.fairness import Verdict
 from protocol.game_frames import GameStateFrame, UpdateFrame
 from server.clock import Clock, LoopClock
 
@@ -52,6 +53,7 @@ from .session import RETRY_DELAYS, NotConnected, Received, ServerConnection, Ses
 from .settings import Settings
 from .sizes import ROOMY_WIDTH, too_small
 from .themes import DARK_BOARD, STYLESHEETS, use_themes
+from .widgets.game_log import GameLog
 from .widgets.notice import Notice
 from .widgets.too_small import TooSmall
 
@@ -352,6 +354,8 @@ class AtonApp(App):
             self._table_created(frame)
         elif isinstance(frame, m.GameRecordReply):
             self._record_came(frame)
+        elif isinstance(frame, Verdict):
+            self._decks_checked(frame)
         elif isinstance(frame, m.Queued):
             self._set_notice(f"Waiting for an opponent (quick match, {frame.clock} clock).  Esc stops waiting.")
         elif isinstance(frame, m.Left):
@@ -360,6 +364,14 @@ class AtonApp(App):
             self.server_closed = frame.reason  # the banner says it while we try to reconnect
         elif isinstance(frame, m.Bye):
             self.notify(frame.reason, title="The server closes the connection", severity="warning")
+
+    def _decks_checked(self, verdict: Verdict) -> None:
+        """The check of a finished game's decks: a line in its log; a mismatch loudly too."""
+        screen = self._game_screen()
+        if screen is not None and self.model is not None and self.model.game == verdict.game:
+            screen.query_one(GameLog).note(verdict.text)
+        if verdict.verified is False:
+            self.notify(verdict.text, title="Unfair decks", severity="error", timeout=60)
 
     def _table_created(self, frame: m.TableCreated) -> None:
         if self.launch.hosting and self.launch.loopback_only:

@@ -23,6 +23,7 @@ from typing import Protocol
 from protocol import messages as m
 from protocol.client import Client, ServerError
 from protocol.errors import ErrorCode, ProtocolError
+from protocol.fairness import Verdict
 from protocol.game_frames import GameStateFrame, UpdateFrame, typed
 
 #: ``bye`` codes after which reconnecting is pointless
@@ -38,8 +39,9 @@ RECONNECT_ATTEMPTS = 12
 #: Seconds to wait after the first, second … failed attempt (the last one from then on).
 RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
 LOST = (OSError, ConnectionError, asyncio.IncompleteReadError, TimeoutError, ProtocolError)
-#: What ``on_frame`` gets: a message as it came, or a game's frame decoded.
-Received = m.Message | GameStateFrame | UpdateFrame
+#: What ``on_frame`` gets: a message as it came, a game's frame decoded, or the check of a
+#: game's decks (after its ``deal_revealed``).
+Received = m.Message | GameStateFrame | UpdateFrame | Verdict
 
 
 @dataclass(frozen=True)
@@ -147,6 +149,8 @@ class Session:
             while True:
                 msg = await client.recv(self.silence_limit)
                 self.on_frame(typed(msg))
+                if isinstance(msg, m.DealRevealed):
+                    self.on_frame(client.verdicts[msg.game])
                 if isinstance(msg, m.Bye):
                     return msg.reason if msg.code in FINAL_BYES else None
         except LOST:

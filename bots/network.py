@@ -24,6 +24,7 @@ from protocol import messages as m
 from protocol.client import Client, ServerError
 from protocol.clocks import LONGEST_GRACE
 from protocol.errors import ErrorCode
+from protocol.fairness import MISMATCH, Verdict
 from protocol.game_frames import GameStateFrame, Seated, UpdateFrame, typed
 
 from .strategy import Strategy
@@ -73,6 +74,8 @@ class Backoff:
 
 #: Failures worth another attempt: the server is down, restarting, unreachable or full.
 UNREACHABLE = (ConnectionError, OSError, asyncio.TimeoutError, asyncio.IncompleteReadError)
+#: How long the bot waits, after its last game, for the server to reveal that game's deal.
+REVEAL_WAIT_SECONDS = 10.0
 
 
 class NetworkBot:
@@ -91,6 +94,7 @@ class NetworkBot:
         self._sleep = sleep
         self.client: Client | None = None
         self.results: list[GameResult] = []
+        self.verdicts: dict[int, Verdict] = {}  # game -> the check of its decks (protocol.fairness)
         self._game: int | None = None
         self._players: dict[Player, Seated] = {}
         self._answered: tuple[int, int] | None = None  # (game, version) of the last view answered
@@ -116,6 +120,7 @@ class NetworkBot:
                     await self._reconnect()
                     continue
                 await self._handle(frame, more_wanted=len(self.results) + 1 < games)
+            await self._await_reveals()
         finally:
             await self._session.close()
         return self.results
@@ -186,9 +191,30 @@ class NetworkBot:
             await self._session.send(m.QuickMatch(clock=self.clock))
         self.invite = self.table = None  # later games: rematches or quick matches
 
+    async def _await_reveals(self) -> None:
+        """The deal of a game is revealed just after its end: wait for those of the games played
+        (the last one, usually); a server that keeps one back fails its check."""
+        played = {result.game for result in self.results}
+        while pending := played & set(self._session.deals):
+            try:
+                frame = await self._session.recv(REVEAL_WAIT_SECONDS)
+            except UNREACHABLE:
+                for game in pending:
+                    self._checked(Verdict(game, False, f"{MISMATCH}: it did not reveal the deal after the game."))
+                return
+            if isinstance(frame, m.DealRevealed):
+                self._checked(self._session.verdicts[frame.game])
+
+    def _checked(self, verdict: Verdict) -> None:
+        self.verdicts[verdict.game] = verdict
+        (log.error if verdict.verified is False else log.info)("game %s: %s", verdict.game, verdict.text)
+
     # ------------------------------------------------------------------ frames
 
     async def _handle(self, frame: m.Message | GameStateFrame | UpdateFrame, more_wanted: bool) -> None:
+        if isinstance(frame, m.DealRevealed):
+            self._checked(self._session.verdicts[frame.game])
+            return
         if isinstance(frame, (m.Ack, m.Error)) and frame.reply_to == self._awaiting:
             self._awaiting = None
             if isinstance(frame, m.Error) and self._last_frame is not None:

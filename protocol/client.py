@@ -1,9 +1,13 @@
-"""An asyncio protocol client: the handshake, request ids, and sealed commitments.
+"""An asyncio protocol client: the handshake, request ids, sealed commitments and fair decks.
 
 Used by the bot SDK, the Textual client, the SSH gateway and the tests.  It keeps
 the cards and nonce of each sealed commitment and opens it by itself as soon as
 the server asks (the ``open_requested`` event, or a ``game_state`` whose
 commitments say ``awaiting_open``), so a caller just calls ``commit(game, cards)``.
+It also contributes to each game's deal by itself (``deal``: a random value, committed,
+then opened), keeps every card the game showed it, and checks the decks when the server
+reveals the deal (``deal_revealed``): the verdict is in ``verdicts`` when that message
+is returned (``protocol.fairness``).
 """
 
 from __future__ import annotations
@@ -11,9 +15,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Self, TypeVar
 
+from . import fairness
 from . import messages as m
 from .commitment import seal
 from .framing import MAX_FRAME_BYTES, decode_payload, encode_frame, read_payload
@@ -41,9 +48,14 @@ class ServerError(Exception):
 
 
 class Client:
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 entropy: Callable[[int], bytes] = secrets.token_bytes) -> None:
         self.reader = reader
         self.writer = writer
+        self.entropy = entropy  # the source of our contributions to deals (a test's is seeded)
+        self.deals: dict[int, fairness.DealWitness] = {}  # game -> what we saw of its deal, until revealed
+        self.verdicts: dict[int, fairness.Verdict] = {}  # game -> the check of its decks
+        self._deal_openings: dict[int, int] = {}  # request id of a deal_open -> its game
         self.welcome: m.Welcome | None = None
         self._hello: m.Hello | None = None
         self.seats: dict[int, str | None] = {}  # game -> my seat (None: watching)
@@ -56,11 +68,12 @@ class Client:
     async def connect(cls, host: str, port: int, *, name: str, kind: str = "human",
                       resume: str | None = None, lobby: bool | None = None,
                       version: str = PROTOCOL_VERSION, timeout: float = 10.0,
-                      local_addr: tuple[str, int] | None = None) -> Self:
+                      local_addr: tuple[str, int] | None = None,
+                      entropy: Callable[[int], bytes] = secrets.token_bytes) -> Self:
         """Open a connection (from ``local_addr``, if given) and say hello; ServerError if the
-        server refuses."""
+        server refuses.  ``entropy(n)`` gives the random bytes of our contributions to deals."""
         reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port, local_addr=local_addr), timeout)
-        client = cls(reader, writer)
+        client = cls(reader, writer, entropy)
         client._hello = m.Hello(version=version, name=name, kind=kind, resume=resume, lobby=lobby)
         await client._greet(timeout)
         return client
@@ -113,7 +126,8 @@ class Client:
         return request_id
 
     async def recv(self, timeout: float | None = None) -> Message:
-        """The next message from the server (opening sealed commitments when asked)."""
+        """The next message from the server (opening sealed commitments when asked, contributing
+        to deals and checking them)."""
         payload = await asyncio.wait_for(read_payload(self.reader, MAX_FRAME_BYTES), timeout)
         msg = parse(decode_payload(payload), Direction.SERVER)
         if isinstance(msg, m.GameState):
@@ -121,8 +135,45 @@ class Client:
             self._forget_lost_seal(msg.game, m.commitments_of(msg))
         if isinstance(msg, (m.GameState, m.Update)):
             self._rounds[msg.game] = msg.view.get("round", 0)
+            witness = self.deals.get(msg.game)
+            if witness is not None:
+                if msg.version == 0:
+                    witness.saw_opening(msg.view)
+                for event in msg.log if isinstance(msg, m.GameState) else msg.events:
+                    witness.saw(event)
             await self._open_if_asked(msg.game, msg.view.get("round"), m.commitments_of(msg))
+        elif isinstance(msg, m.Deal):
+            await self._contribute(msg)
+        elif isinstance(msg, m.Ack) and msg.reply_to in self._deal_openings:
+            opened = self.deals.get(self._deal_openings.pop(msg.reply_to))
+            if opened is not None:
+                opened.opened = True
+        elif isinstance(msg, m.DealRevealed):
+            witness = self.deals.pop(msg.game, None)
+            if witness is not None or msg.game not in self.verdicts:  # revealed again: the first verdict stands
+                self.verdicts[msg.game] = fairness.verify(witness, msg.game, msg.secret, msg.opened, msg.fills or {},
+                                                          msg.record)
         return msg
+
+    async def _contribute(self, deal: m.Deal) -> None:
+        """Our part of a game's deal: a fresh random value, committed when asked, opened once the
+        server shows every other commitment (the same value again if asked again)."""
+        witness = self.deals.setdefault(deal.game, fairness.DealWitness(deal.game, deal.seat, deal.server))
+        if witness.seat != deal.seat:
+            return  # a deal frame that contradicts the first: the check at the end says so
+        if deal.stage == "commit":
+            if witness.value is None:
+                witness.value = self.entropy(fairness.VALUE_BYTES)
+                witness.commitments[deal.seat] = fairness.contribution_commitment(deal.game, deal.seat, witness.value)
+            await self.send(m.DealCommit(game=deal.game, digest=witness.commitments[deal.seat]))
+            return
+        if witness.value is None:
+            return  # asked to open what we never committed (we came in late): our part is the server's
+        for seat, digest in (deal.commitments or {}).items():
+            witness.commitments.setdefault(seat, digest)  # ours stays the one we made
+        request = await self.send(m.DealOpen(game=deal.game, value=witness.value))
+        if request is not None:
+            self._deal_openings[request] = deal.game
 
     async def expect(self, kind: type[M], timeout: float | None = 10.0) -> M:
         """Receive until a message of ``kind``; an ``error`` on the way raises ServerError."""

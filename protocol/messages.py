@@ -17,14 +17,29 @@ from typing import Annotated, Any, ClassVar, TypeVar
 from .clocks import TIME_CONTROLS
 from .errors import ErrorCode, ProtocolError
 from .names import NAME_CHARS
-from .schema import Binary, Bool, Int, Items, ListOf, OneOf, Optional, Record, Spec, Text, build, declared_fields, shown
+from .schema import (
+    Binary,
+    Bool,
+    Int,
+    Items,
+    ListOf,
+    MapOf,
+    OneOf,
+    Optional,
+    Record,
+    Spec,
+    Text,
+    build,
+    declared_fields,
+    shown,
+)
 
 #: A map whose layout is documented elsewhere (a view, an event, the clocks), and a list of them.
 Map = dict[str, Any]
 Maps = tuple[Map, ...]
 
 PROTOCOL_MAJOR = 1
-PROTOCOL_MINOR = 4
+PROTOCOL_MINOR = 5
 PROTOCOL_VERSION = f"{PROTOCOL_MAJOR}.{PROTOCOL_MINOR}"
 
 MAX_ID = 2**31 - 1
@@ -41,6 +56,13 @@ SEATS = ("red", "blue")
 #: version beside the view, before it in the view.
 COMMITMENTS_BESIDE_THE_VIEW = 3
 COMMITMENTS = Record("per seat: none, sealed, awaiting_open or opened; see 'Sealed cartouches'")
+#: Since this minor version a game's decks are fixed with the players (``deal``, ``deal_commit``,
+#: ``deal_open``, ``deal_revealed``; see 'Fair decks'); an older client is sent none of them.
+FAIR_DECKS = 5
+DEAL_VALUE = Binary(32, 32)
+#: Why the server fixed a seat's part of a deal (``protocol.fairness``): from its secret, or the
+#: seat's commitment.
+DEAL_FILLS = MapOf(SEATS, OneOf(("server", "commitment")))
 
 
 class Direction(StrEnum):
@@ -409,9 +431,11 @@ def commitments_of(frame: GameState | Update) -> dict[str, str]:
     return in_view
 
 
-def as_read_by(frame: Message, minor: int) -> Message:
-    """``frame`` as a client of protocol 1.``minor`` reads it: before 1.3, a view carried
-    the seats' commitments."""
+def as_read_by(frame: Message, minor: int) -> Message | None:
+    """``frame`` as a client of protocol 1.``minor`` reads it (None: it is not sent to such a
+    client): before 1.3, a view carried the seats' commitments; before 1.5 there was no deal."""
+    if minor < FAIR_DECKS and isinstance(frame, (Deal, DealRevealed)):
+        return None
     if minor < COMMITMENTS_BESIDE_THE_VIEW and isinstance(frame, (GameState, Update)) and frame.commitments is not None:
         return replace(frame, view={**frame.view, "commitments": frame.commitments})
     return frame
@@ -421,6 +445,59 @@ def minor_of(version: str) -> int:
     """The minor number of a "MAJOR.MINOR" version (0 when it is not a number)."""
     minor = version.partition(".")[2]
     return int(minor) if minor.isdigit() else 0
+
+
+@_server("deal")
+@dataclass(frozen=True, slots=True)
+class Deal(Message):
+    """This game's decks are being fixed by the server and its players (since 1.5; see 'Fair decks').
+
+    ``stage`` "commit": answer ``deal_commit`` with your contribution's commitment; "open": every
+    contributing seat's commitment is in ``commitments``: answer ``deal_open``.  ``server`` is the
+    server's commitment to its secret; ``fills`` the seats whose part the server fixes (hosted bots,
+    older clients).  The game's ``game_state`` follows once the deal is done.
+    """
+
+    game: Annotated[int, GAME_ID]
+    seat: Annotated[str, OneOf(SEATS)]
+    stage: Annotated[str, OneOf(("commit", "open"))]
+    server: Annotated[bytes, DEAL_VALUE]
+    commitments: Annotated[dict[str, bytes] | None, Optional(MapOf(SEATS, DEAL_VALUE))] = None
+    fills: Annotated[dict[str, str] | None, Optional(DEAL_FILLS)] = None
+
+
+@_client("deal_commit")
+@dataclass(frozen=True, slots=True)
+class DealCommit(Message):
+    """Your sealed contribution to a game's deal (since 1.5): SHA-256 over "aton-deal/1 contribution",
+    the game, your seat and 32 random bytes (see 'Fair decks')."""
+
+    game: Annotated[int, GAME_ID]
+    digest: Annotated[bytes, DEAL_VALUE]
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("deal_open")
+@dataclass(frozen=True, slots=True)
+class DealOpen(Message):
+    """Open your contribution (since 1.5), once ``deal`` says "open"; ``ack`` when it counts."""
+
+    game: Annotated[int, GAME_ID]
+    value: Annotated[bytes, DEAL_VALUE]
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_server("deal_revealed")
+@dataclass(frozen=True, slots=True)
+class DealRevealed(Message):
+    """The game is over: the server's secret, the players' opened contributions, how any other seat's
+    part was fixed, and the game's record, to check every card you saw (since 1.5; 'Fair decks')."""
+
+    game: Annotated[int, GAME_ID]
+    secret: Annotated[bytes, DEAL_VALUE]
+    opened: Annotated[dict[str, bytes], MapOf(SEATS, DEAL_VALUE)]
+    record: Annotated[Map, Record("an aton-record/1 document: format, seed, moves, meta", max_keys=16)]
+    fills: Annotated[dict[str, str] | None, Optional(DEAL_FILLS)] = None
 
 
 @_client("sync")

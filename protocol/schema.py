@@ -236,6 +236,22 @@ class ListOf(Spec):
 
 
 @dataclass(frozen=True)
+class MapOf(Spec):
+    """A map from some of ``keys`` to values that are each ``value``."""
+
+    keys: tuple[str, ...]
+    value: Spec
+
+    def check(self, value: Any, path: str) -> dict[str, Any]:
+        if not isinstance(value, dict) or not set(value) <= set(self.keys):
+            raise self.wrong(value, path)
+        return {key: self.value.check(item, f"{path}.{key}") for key, item in value.items()}
+
+    def describe(self) -> str:
+        return f"a map from {' or '.join(self.keys)} to {self.value.describe()}"
+
+
+@dataclass(frozen=True)
 class Optional(Spec):
     """The inner spec, or nil (absent counts as nil)."""
 

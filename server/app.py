@@ -25,6 +25,7 @@ from .bot_scheduler import BotScheduler, Thinker
 from .clock import Clock, LoopClock
 from .config import ServerConfig
 from .connection import Connection, Outbox
+from .fair_deal import DealSecrets, PendingDeal
 from .games import AtonGame
 from .hosted_bots import HostedBot
 from .lobby import Lobby, reserved_names
@@ -46,9 +47,12 @@ SHUTDOWN_REASON = "the server is shutting down; your games are kept"
 class ArbiterServer:
     """The arbiter.  ``clock`` runs the games' clocks and the retirement of finished games
     (default: the event loop's); ``think`` runs the hosted bots' searches (default: worker
-    processes; a test's own, to end each search when it says)."""
+    processes; a test's own, to end each search when it says); ``rng`` makes the server's random
+    choices: colours, bot seeds, the secrets of deals (default: the operating system's, or one
+    seeded with ``config.game_seed``)."""
 
-    def __init__(self, config: ServerConfig, clock: Clock | None = None, think: Thinker | None = None) -> None:
+    def __init__(self, config: ServerConfig, clock: Clock | None = None, think: Thinker | None = None,
+                 rng: random.Random | None = None) -> None:
         self.config = config
         self.clock = clock or LoopClock()
         self.limits = config.limits
@@ -65,7 +69,8 @@ class ArbiterServer:
         self.quotas = Quotas(self.limits)
         self.bot_scheduler = BotScheduler(config.hosted_bots, self.clock, think)
         # game seeds, colours and bot seeds: unpredictable, unless a fixed seed is configured
-        self.rng = random.SystemRandom() if config.game_seed is None else random.Random(config.game_seed)
+        self.rng = rng or (random.SystemRandom() if config.game_seed is None else random.Random(config.game_seed))
+        self.deals: dict[int, PendingDeal] = {}  # game -> its deal, while the players contribute
         self._next_id = self.store.next_game_id()
         self._server: asyncio.base_events.Server | None = None
         self.failed = asyncio.Event()  # the database refused a write: the server must stop
@@ -105,6 +110,8 @@ class ArbiterServer:
             conn.abort()  # its bye is written: the peer's own close is not waited for
         for room in self.rooms.values():
             room.close()
+        for deal in self.deals.values():
+            deal.cancel()  # a deal not yet fixed is lost: its game never started
         self.bot_scheduler.close()
         self.store.close()
 
@@ -234,6 +241,10 @@ class ArbiterServer:
         for room, seat in seats:
             room.attach(seat, conn)
             self.lobby.set_status(conn.name, "playing")
+        for deal in self.deals.values():
+            held = deal.seat_held_by(digest)
+            if held is not None:
+                deal.resend(held)
 
     def _seats_of(self, digest: str) -> list[tuple[Room, GameSeat]]:
         return [(room, name) for room in self.rooms.values() if not room.game.is_over
@@ -320,6 +331,17 @@ class ArbiterServer:
                 raise ProtocolError(ErrorCode.NOT_ALLOWED, f"you neither play nor watch game {msg.game}")
             else:
                 conn.deliver(room.full_state(seat, msg.id))
+        elif isinstance(msg, (m.DealCommit, m.DealOpen)):
+            deal = self.deals.get(msg.game)
+            seat = None if deal is None else deal.seat_held_by(token_hash(conn.token))
+            if deal is None or seat is None:
+                raise ProtocolError(ErrorCode.NOT_FOUND, f"there is no deal of game {msg.game} for you", field="game")
+            if isinstance(msg, m.DealCommit):
+                deal.commit(seat, msg.digest)
+            else:
+                deal.open(seat, msg.value)
+            conn.deliver(m.Ack(game=msg.game, version=0, reply_to=msg.id))
+            deal.advance()  # (after the ack: the game's first state may follow at once)
         elif isinstance(msg, m.GetRecord):
             room = self._room(conn, msg.game)
             if room.seat_of(conn) is None and conn not in room.spectators:
@@ -395,30 +417,65 @@ class ArbiterServer:
         players = [host, guest]
         self.rng.shuffle(players)
         seats = dict(zip(AtonGame.seats, players, strict=True))
-        self._create_room(table_id or self._new_id(), clock, seats, private=private)
+        self._start_game(table_id or self._new_id(), clock, seats, private=private)
 
     def _start_bot_game(self, conn: Connection, level: str, clock: str, seat: str | None) -> None:
         human_seat = self.rng.choice(AtonGame.seats) if seat is None else AtonGame.seat_named(seat)
         bot = HostedBot(level, self.bot_scheduler, seed=self.rng.getrandbits(63))
-        self._create_room(self._new_id(), clock, {human_seat: conn, human_seat.other: bot}, private=True)
+        self._start_game(self._new_id(), clock, {human_seat: conn, human_seat.other: bot}, private=True)
 
-    def _create_room(self, game_id: int, clock: str, participants: dict, private: bool,
-                     seed: int | None = None) -> Room:
-        seed = self.rng.getrandbits(63) if seed is None else seed
+    def _start_game(self, game_id: int, clock: str, participants: dict, private: bool) -> None:
+        """A new game between ``participants`` (seat -> connection or hosted bot): it counts at once,
+        and opens when its deal is fixed with the players (at once on a server with a fixed
+        ``game_seed``, which deals from its own seeds: reproducible, so not fair)."""
+        people = [p for p in participants.values() if isinstance(p, Connection)]
+        self.quotas.game_started(game_id, (token_hash(p.token) for p in people), (p.address for p in people))
+        for participant in people:
+            self.lobby.set_status(participant.name, "playing")
+        if self.config.game_seed is not None:
+            self._open_room(game_id, clock, participants, private, self.rng.getrandbits(63), None)
+            return
+        contributors = tuple(str(seat) for seat, p in participants.items()
+                             if isinstance(p, Connection) and p.protocol_minor >= m.FAIR_DECKS)
+        holders = {str(seat): token_hash(p.token) for seat, p in participants.items() if isinstance(p, Connection)}
+
+        def dealt(deal: PendingDeal) -> None:
+            del self.deals[game_id]
+            self._open_room(game_id, clock, participants, private, deal.secrets.seed(game_id), deal.secrets)
+
+        deal = PendingDeal(game_id, DealSecrets(secret=self.rng.randbytes(32)), contributors, holders,
+                           send=lambda seat, message: self._reach(holders[seat], message),
+                           on_done=dealt, clock=self.clock, stage_seconds=self.limits.deal_seconds)
+        self.deals[game_id] = deal
+        deal.start()
+
+    def _reach(self, holder: str, message: m.Message) -> None:
+        """Deliver ``message`` to the session ``holder`` (a token's hash), on its live connection."""
+        conn = self.by_token.get(holder)
+        if conn is not None:
+            conn.deliver(message)
+
+    def _open_room(self, game_id: int, clock: str, participants: dict, private: bool, seed: int,
+                   deal: DealSecrets | None) -> Room:
+        """The game, dealt from ``seed``: stored, and sent to its players (those who left since it
+        was made have their grace period to come back)."""
         seats = {seat: self._seat_for(p) for seat, p in participants.items()}
         rules = Rules()
         options = {"clock": clock, "private": private}
-        self.store.create_game(game_id, seed, rules.to_dict(), options, {s: held.stored() for s, held in seats.items()})
-        room = self._make_room(game_id, AtonGame(seed, rules), options, seats)
-        people = [p for p in participants.values() if isinstance(p, Connection)]
-        self.quotas.game_started(game_id, (token_hash(p.token) for p in people), (p.address for p in people))
+        self.store.create_game(game_id, seed, rules.to_dict(), options, {s: held.stored() for s, held in seats.items()},
+                               deal=None if deal is None else deal.to_json())
+        room = self._make_room(game_id, AtonGame(seed, rules), options, seats, deal=deal)
         for seat, participant in participants.items():
             if isinstance(participant, HostedBot):
                 participant.sit(room, seat)
-            else:
-                self.lobby.set_status(participant.name, "playing")
         for seat, participant in participants.items():
-            room.attach(seat, participant)
+            hosted = isinstance(participant, HostedBot)
+            live = participant if hosted else self.by_token.get(token_hash(participant.token))
+            if live is None:
+                room.seats[seat].participant = None
+                room.start_grace(seat)
+            else:
+                room.attach(seat, live)
         log.info("game %s started: %s", game_id, " vs ".join(f"{held.name} ({seat})" for seat, held in seats.items()))
         return room
 
@@ -473,9 +530,9 @@ class ArbiterServer:
             if isinstance(participant, Connection):
                 self._check_new_game(participant, replaces_waiting=False, whose=f"{participant.name}'s")
             participants[order[(index + 1) % len(order)]] = participant
-        new = self._create_room(self._new_id(), old.options["clock"], participants,
-                                private=bool(old.options.get("private")))
-        old.announce_rematch(new.game_id)
+        new_id = self._new_id()
+        self._start_game(new_id, old.options["clock"], participants, private=bool(old.options.get("private")))
+        old.announce_rematch(new_id)
 
     # ------------------------------------------------------------------ restart
 
@@ -495,7 +552,8 @@ class ArbiterServer:
             move = None if info["move"] is None else game.decode_move(info["move"])
             seals[game.seat_named(name)] = Seal(digest=info["digest"], move=move, nonce=info["nonce"], order=order)
         pause = stored.pause
-        room = self._make_room(stored.id, game, stored.options, seats,
+        deal = None if stored.deal is None else DealSecrets.from_json(stored.deal)
+        room = self._make_room(stored.id, game, stored.options, seats, deal=deal,
                                version=stored.version if pause is None else max(stored.version, pause.version),
                                move_count=len(stored.moves), seals=seals, pause=pause)
         if pause is not None:

@@ -49,6 +49,10 @@ class Limits:
     #: A game against a bot the server hosts may stop its player's clock on request (``pause``,
     #: while they read the help or a dialog); its pauses add up to at most this many seconds.
     bot_pause_seconds: float = 600.0
+    #: Each stage of a game's deal (the players' commitments, then their openings) waits this
+    #: long for them; a player late in the first gets the server's part, late in the second
+    #: its commitment as its part (docs/protocol.md, "Fair decks").
+    deal_seconds: float = 10.0
 
     def public(self) -> dict:
         """The limits a client is told in ``welcome``."""

@@ -263,7 +263,10 @@ class Connection(asyncio.Protocol):
         if self.closing or self.closed.is_set():
             return
         if self.protocol_minor < m.PROTOCOL_MINOR:
-            message = m.as_read_by(message, self.protocol_minor)
+            read = m.as_read_by(message, self.protocol_minor)
+            if read is None:
+                return  # a message its protocol does not have
+            message = read
         try:
             frame = self.outbox.frames.encode(message, self.limits.frame_bytes)
         except ValueError:

@@ -10,6 +10,7 @@ from aton.options import Rules
 from aton.players import Player
 from aton.record import GameRecord
 
+from .fair_deal import DealSecrets
 from .store import Store, StoredGame
 
 
@@ -18,19 +19,25 @@ def record_of(stored: StoredGame) -> dict:
     record = GameRecord(seed=stored.seed, rules=Rules.from_dict(stored.rules))
     for seat, move in stored.moves:
         record.add(Player.parse(seat), move_from_dict(move))
-    record.meta = record_meta(stored.id, stored.seats, stored.options, stored.status, stored.result)
+    deal = None if stored.deal is None or stored.status != "over" else DealSecrets.from_json(stored.deal)
+    record.meta = record_meta(stored.id, stored.seats, stored.options, stored.status, stored.result, deal)
     return record.to_dict()
 
 
-def record_meta(game_id: int, seats: dict, options: dict, status: str, result: dict | None) -> dict:
-    """The ``meta`` of a server's record: the game, its players, options and result."""
-    return {
+def record_meta(game_id: int, seats: dict, options: dict, status: str, result: dict | None,
+                deal: DealSecrets | None = None) -> dict:
+    """The ``meta`` of a server's record: the game, its players, options and result, and, once the
+    game is over, what fixed its seed (``deal``, see docs/records.md)."""
+    meta = {
         "game": game_id,
         "players": {seat: {"name": info["name"], "kind": info["kind"]} for seat, info in seats.items()},
         "options": options,
         "status": status,
         "result": result,
     }
+    if deal is not None:
+        meta["deal"] = deal.meta()
+    return meta
 
 
 def export_games(db_path: str | Path, out_dir: str | Path) -> list[Path]:

@@ -28,6 +28,7 @@ from protocol.errors import ErrorCode, ProtocolError
 from .clock import Clock, Timer
 from .config import TimeControl
 from .export import record_meta
+from .fair_deal import DealSecrets
 from .games import HostedGame, RefusedMove, Termination
 from .store import Pause, Store
 
@@ -127,6 +128,10 @@ class Room:
     #: The latest numbered events as each seat (None: everyone else) saw them, recounted in
     #: ``game_state``; kept across a clean restart (``pause``, ``resume_from``).
     recent_events: dict[GameSeat | None, deque] = field(init=False)
+    #: What fixed the game's seed with its players (None: a server that deals from fixed seeds);
+    #: revealed to the players when the game is over.
+    deal: DealSecrets | None = None
+    deal_revealed: bool = False  # to the players who were there when the game ended
     #: The clocks a restored game resumes with: each seat's (obligation kind, seconds left), used
     #: once, when ``start_clocks`` arms the decisions pending at the restart.
     paused_clocks: dict[GameSeat, tuple[str, float]] = field(default_factory=dict)
@@ -187,6 +192,8 @@ class Room:
         if previous is not None and previous is not participant:
             log.info("game %s: %s's seat taken over by a newer connection", self.game_id, seat)
         participant.deliver(self.full_state(seat, reply_to))
+        if self.game.is_over:
+            self._reveal_deal(participant)
         if returning and not self.game.is_over:
             self._publish(arbiter_before=[ev.Reconnected(ev.player_of(seat)).to_wire()])
         self.lobby.game_changed(self)
@@ -306,6 +313,11 @@ class Room:
             participant.deliver(update)
         if self.game.is_over:
             self._stop_clocks()
+            if not self.deal_revealed:
+                self.deal_revealed = True
+                for seat, player in self._receivers():
+                    if seat is not None:
+                        self._reveal_deal(player)
             if self.on_over is not None:
                 self.on_over(self)
                 self.on_over = None
@@ -612,7 +624,13 @@ class Room:
         status = "over" if self.game.is_over else "playing"
         result = self._result_row() if self.game.is_over else None
         seats = {str(seat): held.stored() for seat, held in self.seats.items()}
-        return self.game.record(record_meta(self.game_id, seats, self.options, status, result))
+        return self.game.record(record_meta(self.game_id, seats, self.options, status, result,
+                                            None if self.deal is None or status != "over" else self.deal))
+
+    def _reveal_deal(self, player: Participant) -> None:
+        """Send a player of the finished game what fixed its seed, and its record, to check its decks."""
+        if self.deal is not None:
+            player.deliver(self.deal.revealed(self.game_id, self.record()))
 
     def announce_rematch(self, new_game_id: int) -> None:
         self.rematch_game = new_game_id

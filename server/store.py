@@ -90,8 +90,15 @@ def _unversioned_to_1(db: sqlite3.Connection) -> None:
 #: version n.  Each runs in one transaction with the version it makes, so a database is always
 #: at one version or the next, never between.  Add a migration at the end; never change one
 #: that was released.
+def _deals(db: sqlite3.Connection) -> None:
+    """Version 2: what fixed each game's seed with its players (``server.fair_deal.DealSecrets`` as
+    JSON; NULL for the games before, and on a server that deals from fixed seeds)."""
+    db.execute("ALTER TABLE games ADD COLUMN deal TEXT")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _unversioned_to_1,
+    _deals,
 )
 #: The schema version this code reads and writes.
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -118,6 +125,7 @@ class StoredGame:
     moves: list[tuple[str, dict]]
     seals: dict  # seat name -> {"digest": bytes | None, "move": dict | None, "nonce": bytes | None}, in sealing order
     pause: Pause | None = None  # what the server kept of the game when it last stopped cleanly
+    deal: str | None = None  # what fixed its seed with its players (JSON), if anything did
 
 
 @dataclass
@@ -251,13 +259,15 @@ class Store:
         row = self.db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()
         return row[0] + 1
 
-    def create_game(self, game_id: int, seed: int, rules: dict, options: dict, seats: dict[Hashable, dict]) -> None:
-        """A new game; ``seats`` gives each seat's player (stored by the seat's name)."""
+    def create_game(self, game_id: int, seed: int, rules: dict, options: dict, seats: dict[Hashable, dict],
+                    deal: str | None = None) -> None:
+        """A new game; ``seats`` gives each seat's player (stored by the seat's name); ``deal``
+        what fixed its seed with the players."""
         seats_by_name = {str(seat): info for seat, info in seats.items()}
         self._queue(
-            "INSERT INTO games (id, seed, rules, options, seats, status, created) "
-            "VALUES (?, ?, ?, ?, ?, 'playing', ?)",
-            (game_id, seed, json.dumps(rules), json.dumps(options), json.dumps(seats_by_name), time.time()),
+            "INSERT INTO games (id, seed, rules, options, seats, status, created, deal) "
+            "VALUES (?, ?, ?, ?, ?, 'playing', ?, ?)",
+            (game_id, seed, json.dumps(rules), json.dumps(options), json.dumps(seats_by_name), time.time(), deal),
         )
 
     def save_moves(self, game_id: int, first_seq: int, moves: list[tuple[Hashable, dict]], version: int,
@@ -313,11 +323,11 @@ class Store:
 
     def load_games(self, status: str | None = None) -> list[StoredGame]:
         self.commit()
-        query = "SELECT id, seed, rules, options, seats, status, result, version FROM games"
+        query = "SELECT id, seed, rules, options, seats, status, result, version, deal FROM games"
         rows = self.db.execute(query + (" WHERE status = ?" if status else "") + " ORDER BY id",
                                (status,) if status else ()).fetchall()
         games = []
-        for gid, seed, rules, options, seats, st, result, version in rows:
+        for gid, seed, rules, options, seats, st, result, version, deal in rows:
             moves = [(seat, json.loads(move)) for seat, move in self.db.execute(
                 "SELECT seat, move FROM moves WHERE game = ? ORDER BY seq", (gid,))]
             seals = {seat: {"digest": digest, "move": None if move is None else json.loads(move), "nonce": nonce}
@@ -326,5 +336,6 @@ class Store:
             paused = self.db.execute("SELECT version, log, seats FROM pauses WHERE game = ?", (gid,)).fetchone()
             pause = None if paused is None else Pause(paused[0], json.loads(paused[1]), json.loads(paused[2]))
             games.append(StoredGame(gid, seed, json.loads(rules), json.loads(options), json.loads(seats),
-                                    st, None if result is None else json.loads(result), version, moves, seals, pause))
+                                    st, None if result is None else json.loads(result), version, moves, seals, pause,
+                                    deal))
         return games

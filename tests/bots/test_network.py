@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import random
 import socket
 from collections.abc import Awaitable, Callable
 
@@ -295,3 +296,32 @@ async def test_a_bot_whose_connection_fails_as_its_game_starts_takes_that_game_a
         await proxy.stop()
     assert not queued, "ada queued for another game while she held a seat"
     assert result_a.game == result_b.game == room.game_id
+
+
+class SeededBot(NetworkBot):
+    """A network bot whose contributions to deals come from a seeded generator."""
+
+    def __init__(self, *args, entropy_seed: int, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.entropy = random.Random(entropy_seed).randbytes
+
+    async def _connect(self) -> Client:
+        return await Client.connect(self.host, self.port, name=self.name, kind="bot", lobby=False,
+                                    entropy=self.entropy)
+
+
+async def test_network_bots_check_the_decks_of_every_game_on_a_fair_server(tmp_path):
+    """Issue 15, point 6: the bot SDK contributes to each deal and checks it when it is revealed,
+    the last game's too (the bot waits for its reveal before it stops)."""
+    fair = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "aton.db")), rng=random.Random(8))
+    await fair.start()
+    try:
+        a, b = (SeededBot(make_strategy("random", seed=seed), "127.0.0.1", fair.port, name=name, entropy_seed=seed)
+                for name, seed in (("ada", 1), ("bob", 2)))
+        results_a, _ = await asyncio.wait_for(asyncio.gather(a.play(2), b.play(2)), 60)
+        games = [result.game for result in results_a]
+        for each in (a, b):
+            assert sorted(each.verdicts) == games
+            assert all(v.verified is True and v.text.startswith("Decks verified") for v in each.verdicts.values())
+    finally:
+        await fair.stop()

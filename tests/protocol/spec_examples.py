@@ -13,7 +13,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from protocol.messages import Message, field_specs
-from protocol.schema import Binary, Bool, Int, Items, ListOf, Number, OneOf, Optional, Record, Spec, Text
+from protocol.schema import Binary, Bool, Int, Items, ListOf, MapOf, Number, OneOf, Optional, Record, Spec, Text
 
 # Characters that exercise UTF-8 (multi-byte) while staying printable.
 _SAMPLE_TEXT = "Aton é ☥ 𓂀 x"
@@ -41,6 +41,8 @@ def example_value(spec: Spec) -> Any:
         return tuple(item for _ in range(size))
     if isinstance(spec, Optional):
         return example_value(spec.inner)
+    if isinstance(spec, MapOf):
+        return {key: example_value(spec.value) for key in spec.keys}
     if isinstance(spec, Record):
         return {"name": "Ra", "n": -3, "flag": False, "nested": {"list": [1, "two", None]}}
     if isinstance(spec, Items):
@@ -121,6 +123,8 @@ def valid_values(spec: Spec) -> st.SearchStrategy:
                         max_size=min(spec.max_len, 10)).map(tuple)
     if isinstance(spec, Optional):
         return st.none() | valid_values(spec.inner)
+    if isinstance(spec, MapOf):
+        return st.dictionaries(st.sampled_from(spec.keys), valid_values(spec.value), max_size=len(spec.keys))
     if isinstance(spec, Record):
         return st.dictionaries(st.text(max_size=8), _RECORD_VALUES, max_size=min(spec.max_keys, 5))
     if isinstance(spec, Items):

@@ -17,11 +17,11 @@ from protocol import messages as m
 from protocol.errors import ERROR_MEANINGS, ErrorCode, ProtocolError
 from protocol.framing import MAX_FRAME_BYTES, FrameBuffer, decode_payload, encode_frame, read_payload
 from protocol.messages import CATALOGUE, Direction, Message, field_specs, parse, request_id
-from protocol.schema import Binary, Bool, Int, Items, ListOf, OneOf, Optional, Record, Spec, Text, shown
+from protocol.schema import Binary, Bool, Int, Items, ListOf, MapOf, OneOf, Optional, Record, Spec, Text, shown
 
 from .spec_examples import example_message
 
-SPEC_KINDS = {Int, Bool, Text, OneOf, Binary, ListOf, Optional, Record, Items}
+SPEC_KINDS = {Int, Bool, Text, OneOf, Binary, ListOf, MapOf, Optional, Record, Items}
 ALL_MESSAGES = [cls for direction in Direction for cls in CATALOGUE[direction].values()]
 IDS = [f"{cls.DIRECTION.name.lower()}:{cls.TYPE}" for cls in ALL_MESSAGES]
 
@@ -116,6 +116,13 @@ INVALID_CASES: list[tuple[str, type[Message], dict[str, object], str, str]] = [
      "id: expected an integer 0–2147483647, got 2147483648"),
     ("optional-oneof", m.PlayBot, {"seat": "green"}, "seat",
      'seat: expected one of "red", "blue", got "green"'),
+    # MapOf
+    ("mapof-unknown-key", m.DealRevealed, {"opened": {"green": bytes(32)}}, "opened",
+     'opened: expected a map from red or blue to binary of 32 bytes, got {"green": binary of 32 bytes}'),
+    ("mapof-bad-value", m.DealRevealed, {"opened": {"red": bytes(31)}}, "opened.red",
+     "opened.red: expected binary of 32 bytes, got binary of 31 bytes"),
+    ("mapof-list", m.Deal, {"fills": ["red"]}, "fills",
+     'fills: expected a map from red or blue to one of "server", "commitment", got ["red"]'),
     # Record
     ("record-list", m.Welcome, {"limits": [1]}, "limits",
      "limits: expected a map (frame_bytes, messages_per_second, chat_chars, handshake_seconds), "
@@ -160,7 +167,7 @@ def test_every_spec_kind_has_a_failure_case():
 
     def kinds(spec: Spec):
         yield type(spec)
-        for inner in (getattr(spec, "item", None), getattr(spec, "inner", None)):
+        for inner in (getattr(spec, "item", None), getattr(spec, "inner", None), getattr(spec, "value", None)):
             if inner is not None:
                 yield from kinds(inner)
 
