@@ -48,11 +48,11 @@ class ServerError(Exception):
 
 
 class Client:
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                 entropy: Callable[[int], bytes] = secrets.token_bytes) -> None:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader = reader
         self.writer = writer
-        self.entropy = entropy  # the source of our contributions to deals (a test's is seeded)
+        #: The source of our contributions to deals (``connect`` sets a test's, seeded).
+        self.entropy: Callable[[int], bytes] = secrets.token_bytes
         self.deals: dict[int, fairness.DealWitness] = {}  # game -> what we saw of its deal, until revealed
         self.verdicts: dict[int, fairness.Verdict] = {}  # game -> the check of its decks
         self._deal_openings: dict[int, int] = {}  # request id of a deal_open -> its game
@@ -73,7 +73,8 @@ class Client:
         """Open a connection (from ``local_addr``, if given) and say hello; ServerError if the
         server refuses.  ``entropy(n)`` gives the random bytes of our contributions to deals."""
         reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port, local_addr=local_addr), timeout)
-        client = cls(reader, writer, entropy)
+        client = cls(reader, writer)
+        client.entropy = entropy
         client._hello = m.Hello(version=version, name=name, kind=kind, resume=resume, lobby=lobby)
         await client._greet(timeout)
         return client
