@@ -6,6 +6,7 @@ server over loopback, with the clients' own code (``protocol.client.Client``) do
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import struct
 from dataclasses import replace
@@ -13,6 +14,7 @@ from dataclasses import replace
 import pytest
 
 from aton.game import new_game
+from aton_tui.cli import main as aton_main
 from protocol import fairness
 from protocol import messages as m
 from protocol.client import Client
@@ -66,7 +68,7 @@ def verdict(recorder: Recorder) -> fairness.Verdict:
     return recorder.client.verdicts[recorder.game]
 
 
-async def test_a_game_between_two_clients_verifies_from_each_side(server):
+async def test_a_game_between_two_clients_verifies_from_each_side(server, tmp_path, capsys):
     red, blue = await matched(await player(server.port, "alice", 1), await player(server.port, "bob", 2))
     deals = [f for f in red.frames if isinstance(f, m.Deal)]
     assert [d.stage for d in deals] == ["commit", "open"] and deals[1].commitments is not None
@@ -82,6 +84,11 @@ async def test_a_game_between_two_clients_verifies_from_each_side(server):
     assert stored.seed == secrets.seed(stored.id)
     record = server.rooms[stored.id].record()
     assert record["seed"] == stored.seed and record["meta"]["deal"] == secrets.meta()
+    saved = tmp_path / "game.json"
+    saved.write_text(json.dumps(record), encoding="utf-8")
+    capsys.readouterr()
+    assert aton_main(["replay", str(saved), "--json"]) == 0  # the seed is still the engine's seed
+    assert json.loads(capsys.readouterr().out)["winner"] == red.view["winner"]
 
 
 async def test_a_game_against_the_servers_bot_verifies(server):
