@@ -121,8 +121,10 @@ class PendingDeal:
             self._finish()
 
     def resend(self, seat: str) -> None:
-        """Ask ``seat``'s player again (it came back on a new connection)."""
-        if seat in self.contributors and not self.done:
+        """Ask ``seat``'s player again (it came back on a new connection), if its part of the
+        stage is still missing."""
+        given = self.secrets.commitments if self.stage == "commit" else self.secrets.opened
+        if seat in self.contributors and not self.done and seat not in given:
             self._ask(self.stage, (seat,), arm=False)
 
     def cancel(self) -> None:

@@ -319,3 +319,17 @@ async def test_a_game_resumed_after_a_restart_keeps_its_seed_and_still_verifies(
             assert verdict(each).verified is True, verdict(each).text
     finally:
         await second.stop()
+
+
+async def test_a_player_who_drops_during_the_deal_is_asked_again_when_back(server):
+    a = await player(server.port, "alice", 1)
+    b = await player(server.port, "bob", 2)
+    await matched_without_waiting(a, b)
+    await a.expect(m.Deal)
+    await b.client.close()  # before reading its deal
+    await b.client.reconnect("127.0.0.1", server.port)
+    await asyncio.gather(a.expect(m.GameState), b.expect(m.GameState))
+    assert [d.stage for d in b.frames if isinstance(d, m.Deal)] == ["commit", "open"]  # asked again, once
+    red, blue = (a, b) if a.seat == "red" else (b, a)
+    await play_out(red, blue)
+    assert verdict(red).verified is True and verdict(blue).verified is True
