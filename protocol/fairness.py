@@ -160,7 +160,7 @@ def verify(witness: DealWitness | None, game: int, secret: bytes, opened: dict[s
         return mismatch("it says this client did not open its contribution in time, but it acknowledged it")
     if fills.get(mine) is not None:
         return Verdict(game, None, "Decks not verifiable: this client's contribution came too late to count.")
-    if fills.get(mine) is None and opened.get(mine) != witness.value:
+    if opened.get(mine) != witness.value:
         return mismatch("it revealed another contribution for this client than the one it sent")
     for seat in SEAT_ORDER:
         fill = fills.get(seat)
@@ -172,20 +172,21 @@ def verify(witness: DealWitness | None, game: int, secret: bytes, opened: dict[s
         if fill not in (None, FILLED_BY_SERVER, FILLED_BY_COMMITMENT):
             return mismatch(f"{seat}'s value is filled in an unknown way ({fill!r:.40})")
     seed = derive_seed(secret, game, seat_values(secret, game, opened, witness.commitments, fills))
+    viewer = Player.parse(mine)
     try:
         played = GameRecord.from_dict(record)
         if played.seed != seed or played.decks is not None:
             return mismatch("the game's record was not dealt from the seed the contributions give")
         dealt = [fact for step in steps(played) for event in step.events
-                 if (fact := card_fact(event.for_viewer(Player.parse(mine)).to_dict(), mine)) is not None]
+                 if (fact := card_fact(event.for_viewer(viewer).to_dict(), mine)) is not None]
     except RecordError as exc:
         return mismatch(f"the game's record does not replay from that seed ({exc})")
     seen = [witness.cards[version] for version in sorted(witness.cards)]
     if not seen or not _in_order_within(seen, dealt):
         return mismatch("the cards this client was dealt or shown are not the ones that seed deals")
     notes = "".join(f" {note}" for seat in SEAT_ORDER if (note := _filled_by(seat, fills)) is not None)
-    return Verdict(game, True, f"Decks verified: the {len(seen)} cards you were dealt or shown came from the "
-                               f"seed the server and the players fixed before the deal.{notes}")
+    return Verdict(game, True, f"Decks verified: the {len(seen)} draws and reveals you saw came from the seed "
+                               f"the server and the players fixed before the deal.{notes}")
 
 
 def _in_order_within(seen: list[CardFact], dealt: list[CardFact]) -> bool:
