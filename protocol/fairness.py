@@ -185,8 +185,8 @@ def verify(witness: DealWitness | None, game: int, secret: bytes, opened: dict[s
     if not seen or not _in_order_within(seen, dealt):
         return mismatch("the cards this client was dealt or shown are not the ones that seed deals")
     notes = "".join(f" {note}" for seat in SEAT_ORDER if (note := _filled_by(seat, fills)) is not None)
-    return Verdict(game, True, f"Decks verified: the {len(seen)} draws and reveals you saw came from the seed "
-                               f"the server and the players fixed before the deal.{notes}")
+    return Verdict(game, True, f"Decks verified: the cards you saw ({len(seen)} draws and reveals) came from "
+                               f"the seed the server and the players fixed before the deal.{notes}")
 
 
 def _in_order_within(seen: list[CardFact], dealt: list[CardFact]) -> bool:
@@ -199,7 +199,8 @@ def _filled_by(seat: str, fills: dict[str, str]) -> str | None:
     """A sentence on who fixed ``seat``'s part of the deal, when its player did not."""
     fill = fills.get(seat)
     if fill == FILLED_BY_SERVER:
-        return f"{seat.capitalize()}'s part came from the server's secret (its player did not contribute)."
+        return (f"{seat.capitalize()}'s part came from the server's secret, fixed before any player's "
+                "(a bot of the server's, or a client that does not contribute).")
     if fill == FILLED_BY_COMMITMENT:
         return f"{seat.capitalize()}'s part was its commitment (its player did not open it in time)."
     return None

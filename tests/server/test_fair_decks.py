@@ -76,7 +76,7 @@ async def test_a_game_between_two_clients_verifies_from_each_side(server, tmp_pa
     await play_out(red, blue)
     for each in (red, blue):
         assert verdict(each).verified is True, verdict(each).text
-        assert verdict(each).text.startswith("Decks verified: the ")
+        assert verdict(each).text.startswith("Decks verified: the cards you saw (")
     # the game's seed is the one the deal gives, and the record keeps what checks it later
     stored = server.store.load_games()[0]
     assert stored.deal is not None
