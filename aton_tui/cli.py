@@ -275,7 +275,7 @@ def positive(kind: Callable[[str], float]) -> Callable[[str], float]:
 
 def play(args: argparse.Namespace) -> int:
     from .app import AtonApp, Launch
-    from .local_server import data_dir, lan_address, log_to_file
+    from .local_server import CannotServe, data_dir, lan_address, log_to_file
     from .saved_sessions import SavedSessions, sessions_path
     from .settings import Settings, settings_path
 
@@ -294,7 +294,11 @@ def play(args: argparse.Namespace) -> int:
         log_to_file(data_dir() / "server.log")
     # a hosted client (SSH) is handed its session and keeps no files on the server's machine
     sessions = None if launch.hosted else SavedSessions(sessions_path())
-    app = AtonApp(launch, Settings.load(settings_path()), sessions=sessions)
+    try:
+        app = AtonApp(launch, Settings.load(settings_path()), sessions=sessions)  # opens its server's database
+    except CannotServe as exc:
+        print(f"aton: {exc}", file=sys.stderr)
+        return 1
     try:
         app.run()
     except OSError as exc:

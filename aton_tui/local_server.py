@@ -29,6 +29,10 @@ def log_to_file(path: Path) -> None:
     root.setLevel(logging.INFO)
 
 
+class CannotServe(Exception):
+    """The server inside the client cannot start at all (its database is a newer release's)."""
+
+
 class LocalServer:
     """Make it before the Textual app runs (see ``__init__``); start and stop it inside."""
 
@@ -41,9 +45,13 @@ class LocalServer:
         # imported here: `aton connect` (and every SSH session) never loads the server
         from server.app import ArbiterServer
         from server.config import ServerConfig
+        from server.store import NewerSchema
 
         self.config = ServerConfig(host=host, port=port, db_path=db_path or str(data_dir() / "local.db"))
-        self.server = ArbiterServer(self.config)
+        try:
+            self.server = ArbiterServer(self.config)
+        except NewerSchema as exc:
+            raise CannotServe(str(exc)) from None
         self._started = False
 
     async def start(self) -> None:

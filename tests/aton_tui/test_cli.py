@@ -1,11 +1,14 @@
 """The ``aton`` command line: its addresses, its defaults, and a fast ``aton replay``."""
 
+import os
+import sqlite3
 import subprocess
 import sys
 
 import pytest
 
 from aton_tui.cli import DEFAULT_PORT, build_parser, host_and_port
+from server.store import SCHEMA_VERSION
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -31,3 +34,20 @@ def test_replay_does_not_import_textual():
     code = "import sys, aton_tui.cli; print('textual' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_a_database_of_a_newer_release_is_refused_in_one_line(tmp_path):
+    """The built-in server's database was written by a newer release: ``aton`` says so and
+    stops (status 1) before any screen opens, with no traceback and the file untouched."""
+    database = tmp_path / "aton" / "local.db"
+    database.parent.mkdir()
+    with sqlite3.connect(database) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    before = database.read_bytes()
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    done = subprocess.run([sys.executable, "-m", "aton_tui", "--name", "Ada"], capture_output=True, text=True,
+                          env=env, stdin=subprocess.DEVNULL, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.startswith("aton: ") and "newer release" in done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert database.read_bytes() == before
