@@ -29,6 +29,7 @@ from textual.worker import Worker, WorkerState
 
 from aton.errors import RecordError
 from aton.record import GameRecord
+from bots.analysis import GameAnalysis, record_digest, save_beside
 from protocol import messages as m
 from protocol.events import RematchOffered, RematchStarted
 from protocol.fairness import Verdict
@@ -159,6 +160,9 @@ class AtonApp(App):
         self.lobby_notice = ""  # what the lobby says we wait for
         #: get_record request id -> where to save the record (None: to review it in the replay viewer)
         self.record_paths: dict[int, Path | None] = {}
+        #: the analyses made in the replay viewer this session, by their record's digest: a
+        #: reviewed game has no file to keep one beside until its record is saved
+        self.analyses: dict[str, GameAnalysis] = {}
         self.banner_text = ""  # connection trouble, shown on every screen
         self.server_closed = ""  # why the server said it closed (its bye), until we are connected again
         self.lobby_heading = ""  # the lobby's top bar, when it must not say whose lobby it is
@@ -731,7 +735,11 @@ class AtonApp(App):
             return
         model = self.model
         seat = model.seat if model is not None and model.game == frame.game else None
-        self.push_screen(ReplayScreen(replayed, Perspective.of(seat), at_end=True))
+        analysis = self.analyses.get(record_digest(replayed.record))
+        self.push_screen(ReplayScreen(replayed, Perspective.of(seat), at_end=True, analysis=analysis))
+
+    def on_replay_screen_analysed(self, message: ReplayScreen.Analysed) -> None:
+        self.analyses[message.analysis.record] = message.analysis
 
     def _save_record(self, record: dict, path: Path) -> None:
         try:
@@ -739,4 +747,17 @@ class AtonApp(App):
         except OSError as exc:
             self.notify(f"Cannot save {path}: {exc.strerror}", severity="error")
             return
-        self.notify(f"Saved the game record to {path.resolve()} (aton replay shows it).", timeout=6)
+        also = " with its analysis" if self._save_analysis_beside(record, path) else ""
+        self.notify(f"Saved the game record{also} to {path.resolve()} (aton replay shows it).", timeout=6)
+
+    def _save_analysis_beside(self, record: dict, path: Path) -> bool:
+        """The analysis made this session of the record just saved at ``path``, saved beside it
+        (so ``aton replay`` shows it); False: there is none, or it cannot be written."""
+        try:
+            saved = GameRecord.from_dict(record)
+            analysis = self.analyses.get(record_digest(saved))
+            if analysis is not None:
+                save_beside(path, analysis, saved)
+        except (RecordError, OSError):
+            return False
+        return analysis is not None

@@ -22,6 +22,7 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 from aton.errors import RecordError
 from aton.record import GameRecord, replay, summary
@@ -56,7 +57,7 @@ def replay_command(path: str, as_json: bool = False, final: bool = True, perspec
     if record is None:
         return EXIT_BAD_RECORD
     if not (final or as_json):
-        return view_record(record, perspective)
+        return view_record(record, perspective, path)
     try:
         state = replay(record)
     except RecordError as exc:
@@ -88,8 +89,9 @@ def read_record(path: str, command: str = "replay") -> GameRecord | None:
         return None
 
 
-def view_record(record: GameRecord, perspective: str) -> int:
-    """The replay viewer on ``record`` (imports Textual: only in a terminal)."""
+def view_record(record: GameRecord, perspective: str, path: str) -> int:
+    """The replay viewer on ``record``, read from ``path`` (imports Textual: only in a terminal);
+    its analysis is kept beside that file."""
     from .replay_app import ReplayApp
     from .replay_model import ReplayModel
     from .settings import Settings, settings_path
@@ -99,7 +101,7 @@ def view_record(record: GameRecord, perspective: str) -> int:
     if chosen not in model.perspectives:
         print("aton replay: --as everything shows a finished game only; this one is not over", file=sys.stderr)
         return EXIT_BAD_RECORD
-    ReplayApp(model, chosen, Settings.load(settings_path())).run()
+    ReplayApp(model, chosen, Settings.load(settings_path()), record_path=Path(path)).run()
     if model.error is not None:
         print(f"aton replay: {model.error}", file=sys.stderr)
         return EXIT_BAD_RECORD

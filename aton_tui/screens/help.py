@@ -61,6 +61,15 @@ Each square shows its kind on top — **Y** yellow, **G** green, **K** black, **
 **+1**/**+2** bonus — and a stone below it: **●** red, **■** blue.  While you choose a square,
 the ones you cannot choose are faded and the cursor's square is lit.
 
+## Reviewing a game
+
+In the replay viewer, **a** asks the bot to judge every decision of a finished game (in the
+background: the bar shows how far it is, **a** again stops it).  Each decision that gave away
+winning chances is marked in the log — **?!** an inaccuracy, **?** a mistake, **??** a
+blunder, with the chance lost — and the graph (**g**) shows red's winning chance over the
+whole game.  **n** / **N** go to the next / previous judged decision of the side shown; there
+the bot's better move is shown: its square marked **★** on the board, or its four cards.
+
 ## Clocks
 
 Each decision has its own time (the four cards, each stone to remove or place).  When it

@@ -4,7 +4,8 @@ Each square is a tile: its top line names the kind (Y yellow, G green, K black,
 B blue, +1, +2; full names when there is room) on the kind's colour, and a stone
 stands below as a chip: red ● or blue ■, told apart by shape as well as colour.
 While a square must be chosen, squares that are not legal are muted and the
-cursor's tile is lit.  The tiles grow with the widget.
+cursor's tile is lit.  A replay lights the square an analysis preferred (``better``,
+its tag after a ★).  The tiles grow with the widget.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ KIND_CLASS = {SquareKind.YELLOW: "yellow", SquareKind.GREEN: "green", SquareKind
 TEMPLE_HINTS = ("diff", "5 pts", "1 each", "3/blue")
 HINTS_FIT = len("Temple 1 · ") + max(len(h) for h in TEMPLE_HINTS)
 TEMPLE_GAP = 2
+#: the sign before a lit tile's tag: the cursor's, the better square's
+LIT_SIGN = {"cursor": "▶", "better": "★"}
 TITLE_LINES = 1
 
 
@@ -109,13 +112,14 @@ class Board(Widget):
     COMPONENT_CLASSES = {
         "board--yellow", "board--green", "board--black", "board--blue", "board--bonus",
         "board--red-stone", "board--blue-stone", "board--cursor", "board--title", "board--hint",
-        "board--legal",
+        "board--legal", "board--better",
     }
 
     temples: reactive[tuple[tuple[Player | None, ...], ...]] = reactive(EMPTY_BOARD)
     legal: reactive[frozenset[Square]] = reactive(frozenset())
     choosing: reactive[bool] = reactive(False)
     cursor: reactive[Square | None] = reactive(None)
+    better: reactive[Square | None] = reactive(None)  # the analysis's preferred square (a replay)
 
     class SquareClicked(Message):
         def __init__(self, square: Square) -> None:
@@ -186,10 +190,11 @@ class Board(Widget):
         if geo.tile_h == 1:
             return self._single_line(square, kind, owner, kind_style, muted, w)
         if line == 0:
-            style = self.get_component_rich_style("board--cursor") if square == self.cursor else kind_style
+            lit = self._lit(square)
+            style = self.get_component_rich_style(f"board--{lit}") if lit else kind_style
             text = (tag if len(tag) > 1 or w < 5 else " " + tag).ljust(w)[:w]
-            if square == self.cursor and len(tag) < w:
-                text = ("▶" + tag).ljust(w)
+            if lit and len(tag) < w:
+                text = (LIT_SIGN[lit] + tag).ljust(w)
             return [Segment(text, style)]
         middle = line == geo.mark_line
         if owner is None:
@@ -218,8 +223,9 @@ class Board(Widget):
                      muted: bool, w: int) -> list[Segment]:
         """Tiles one line high: the kind's tag, then the stone chip."""
         tag = SHORT_TAG[kind]
-        if square == self.cursor:
-            kind_style = self.get_component_rich_style("board--cursor")
+        lit = self._lit(square)
+        if lit:
+            kind_style = self.get_component_rich_style(f"board--{lit}")
         if owner is None:
             return [Segment(tag.center(w), kind_style)]
         chip_w = 2 if w >= 3 else 1  # the stone and a space, or the stone alone
@@ -228,6 +234,10 @@ class Board(Widget):
         if muted:
             chip_style = self._mute(chip_style)
         return [Segment(tag.ljust(w - chip_w), kind_style), Segment((SEAT_SYMBOL[owner] + " ")[:chip_w], chip_style)]
+
+    def _lit(self, square: Square) -> str | None:
+        """Whether the tile is lit: "cursor" (being chosen), "better" (an analysis's choice)."""
+        return "cursor" if square == self.cursor else "better" if square == self.better else None
 
     @staticmethod
     def _tag(kind: SquareKind, geo: Geometry) -> str:

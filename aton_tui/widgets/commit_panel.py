@@ -84,6 +84,13 @@ class CommitPanel(Widget):
         self.can_exchange = can_exchange
         self.refresh()
 
+    def show_commitment(self, cards: tuple[int, ...], first_round: bool) -> None:
+        """A whole commitment to look at (read-only: a replay's better move): ``cards`` on
+        cartouches 1–4, with what each would do."""
+        self.start(cards, first_round, can_exchange=False)
+        self.draft.slots = list(cards)
+        self.refresh()
+
     def buttons(self) -> list[tuple[int, str, str]]:
         """(x, label, name) of the buttons on the hand line, right-aligned."""
         shown: list[tuple[str, str]] = []

@@ -4,13 +4,15 @@
 replay.  It writes every step once (again when its width changes, so the lines
 wrap to it) and then shows the steps up to the current one, or all of them
 (``show``); the current step's lines are lit, and a click on a line posts
-``StepLog.Picked`` with its step.
+``StepLog.Picked`` with its step.  A step may carry a mark (an analysis's verdict on
+its move, "?? −21%"), written after its first line in the mark's colour.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from rich.segment import Segment
 from textual.events import Click, Resize
@@ -21,8 +23,18 @@ from textual.strip import Strip
 from .game_log import GameLog
 
 
+@dataclass(frozen=True)
+class StepMark:
+    """A mark after a step's first line: ``text`` in the style of the component class
+    ``log--{kind}`` ("inaccuracy", "mistake", "blunder")."""
+
+    kind: str
+    text: str
+
+
 class StepLog(GameLog):
-    COMPONENT_CLASSES = GameLog.COMPONENT_CLASSES | {"log--current"}
+    COMPONENT_CLASSES = GameLog.COMPONENT_CLASSES | {
+        "log--current", "log--inaccuracy", "log--mistake", "log--blunder"}
 
     class Picked(Message):
         """A line of ``step`` was clicked."""
@@ -35,15 +47,17 @@ class StepLog(GameLog):
         super().__init__(**kwargs)
         self.steps: Sequence[Sequence[str]] = ()
         self.ending = ""  # a last note after every step (why the record stops replaying)
+        self.marks: Mapping[int, StepMark] = {}  # by step
         self.ends: list[int] = []  # the rendered line after each step's last (a step's lines: ends[i-1]:ends[i])
         self.strips: list[Strip] = []  # every step's lines, rendered at ``width``
         self.width = 0
         self.current = 0
         self.whole = False  # show the steps after the current one too
 
-    def tell(self, steps: Sequence[Sequence[str]], ending: str = "") -> None:
-        """The lines of every step (and a note after them)."""
-        self.steps, self.ending = steps, ending
+    def tell(self, steps: Sequence[Sequence[str]], ending: str = "",
+             marks: Mapping[int, StepMark] | None = None) -> None:
+        """The lines of every step (and a note after them), and the marks of some steps."""
+        self.steps, self.ending, self.marks = steps, ending, marks or {}
         self.width = 0
         self._render_steps()
 
@@ -62,13 +76,23 @@ class StepLog(GameLog):
         self.width = width
         self.clear()
         self.ends = []
-        for lines in self.steps:
-            self.add(lines)
+        for step, lines in enumerate(self.steps):
+            mark = self.marks.get(step)
+            for number, line in enumerate(lines):
+                text = self._styled(False, line)
+                if mark is not None and number == 0:
+                    text.append(f"  {mark.text}", self.get_component_rich_style(f"log--{mark.kind}"))
+                self.write(text)
             self.ends.append(len(self.lines))
         if self.ending:
             self.note(self.ending)
         self.strips = list(self.lines)
         self._shown()
+
+    def _redraw(self) -> None:
+        """The steps again (the theme or the width changed), marks and all, once laid out."""
+        self.width = 0
+        self.call_after_refresh(self._render_steps)
 
     def _shown(self) -> None:
         if not self.ends:
