@@ -18,8 +18,9 @@ from rich.style import Style
 from rich.text import Text
 from textual.app import RenderResult
 from textual.events import Click
-from textual.message import Message
 from textual_plotext import PlotextPlot
+
+from .step_picked import StepPicked
 
 #: the y axis's labels: plotext pads them to one width, the canvas's left margin; the canvas
 #: then goes to the widget's right edge (no frame on that side)
@@ -45,12 +46,8 @@ class ChancesGraph(PlotextPlot):
         "chances--blunder",
     }
 
-    class Picked(Message):
-        """A point of the graph was clicked: go to ``step``."""
-
-        def __init__(self, step: int) -> None:
-            super().__init__()
-            self.step = step
+    class Picked(StepPicked):
+        """A point of the graph (near ``step``) was clicked."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)

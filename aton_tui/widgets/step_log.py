@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from rich.segment import Segment
 from textual.events import Click, Resize
 from textual.geometry import Size
-from textual.message import Message
 from textual.strip import Strip
 
 from .game_log import GameLog
+from .step_picked import StepPicked
 
 
 @dataclass(frozen=True)
@@ -36,12 +36,8 @@ class StepLog(GameLog):
     COMPONENT_CLASSES = GameLog.COMPONENT_CLASSES | {
         "log--current", "log--inaccuracy", "log--mistake", "log--blunder"}
 
-    class Picked(Message):
+    class Picked(StepPicked):
         """A line of ``step`` was clicked."""
-
-        def __init__(self, step: int) -> None:
-            super().__init__()
-            self.step = step
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)

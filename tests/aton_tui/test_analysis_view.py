@@ -65,6 +65,15 @@ def gone(pid: int) -> bool:
     return not Path(f"/proc/{pid}").exists()
 
 
+async def analysis_under_way(pilot, screen: ReplayScreen) -> int:
+    """Press ``a`` and wait until the worker has judged a decision: its process id."""
+    await pilot.press("a")
+    bar = screen.query_one(ProgressBar)
+    await wait_until(pilot, lambda: (bar.progress or 0) >= 1, timeout=60, what="the first decision analysed")
+    assert screen.run is not None and screen.run.pid is not None
+    return screen.run.pid
+
+
 def log_text(log: StepLog, step: int) -> str:
     """The rendered lines of ``step`` in the log, as text."""
     start = log.ends[step - 1] if step else 0
@@ -99,13 +108,9 @@ async def test_stopping_the_analysis_ends_its_process_and_the_screen_answers_mea
     app = ReplayApp(ReplayModel(record), record_path=path, analysis_settings=SLOW)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = screen_of(app)
-        await pilot.press("a")
-        bar = screen.query_one(ProgressBar)
-        await wait_until(pilot, lambda: (bar.progress or 0) >= 1, timeout=60, what="the first decision analysed")
+        pid = await analysis_under_way(pilot, screen)
         await pilot.press("right", "right")  # the screen answers while the worker thinks
-        assert screen.index == 2 and screen.run is not None
-        pid = screen.run.pid
-        assert pid is not None and not gone(pid)
+        assert screen.index == 2 and screen.run is not None and not gone(pid)
         await pilot.press("a")  # stop
         await wait_until(pilot, lambda: screen.run is None and gone(pid), what="the worker ended")
         assert screen.analysis is None and not side_path(path).exists()
@@ -117,12 +122,7 @@ async def test_leaving_the_screen_ends_the_analysis_process(tmp_path):
     record, path = saved_record(tmp_path)
     app = ReplayApp(ReplayModel(record), record_path=path, analysis_settings=SLOW)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = screen_of(app)
-        await pilot.press("a")
-        bar = screen.query_one(ProgressBar)
-        await wait_until(pilot, lambda: (bar.progress or 0) >= 1, timeout=60, what="the first decision analysed")
-        assert screen.run is not None and screen.run.pid is not None
-        pid = screen.run.pid
+        pid = await analysis_under_way(pilot, screen_of(app))
         await pilot.press("escape")  # the viewer closes (and with it this app)
     assert gone(pid)
     assert not side_path(path).exists()
