@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -38,14 +39,21 @@ from .replaying import recorded_game
 
 #: a small budget: the whole recorded game is analysed in about a second, always alike
 QUICK = AnalysisSettings(iterations=8, seed=0)
-#: a budget the game takes a long while over: still under way when it is stopped
-SLOW = AnalysisSettings(iterations=20_000, seed=0)
+#: a budget the game takes a long while over (most of a minute): still under way when it is stopped
+SLOW = AnalysisSettings(iterations=5_000, seed=0)
 
 
 def analysed(record: GameRecord) -> GameAnalysis:
     """The analysis the viewer's worker must come to: the same settings, in this process."""
+    assert record == recorded_game()
+    return quick_analysis()
+
+
+@cache
+def quick_analysis() -> GameAnalysis:
+    """The recorded game's analysis with the small budget (made once: it is always the same)."""
     assert QUICK.iterations is not None
-    return analyse(record, iterations=QUICK.iterations, seed=QUICK.seed)
+    return analyse(recorded_game(), iterations=QUICK.iterations, seed=QUICK.seed)
 
 
 def saved_record(tmp_path: Path) -> tuple[GameRecord, Path]:
