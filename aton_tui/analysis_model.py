@@ -12,14 +12,12 @@ from __future__ import annotations
 
 from aton.moves import Commit, Exchange, Move, Place, Remove
 from aton.players import Player
-from bots.analysis import DecisionAnalysis, GameAnalysis, Judgement
+from bots.analysis import DecisionAnalysis, GameAnalysis
 
 from .narrate import player_name, square_name
 from .widgets.chances_graph import ChancePoint
 from .widgets.step_log import StepMark
-
-#: how the log marks each judgement, as chess annotators do
-SYMBOL = {Judgement.INACCURACY: "?!", Judgement.MISTAKE: "?", Judgement.BLUNDER: "??"}
+from .widgets.symbols import JUDGEMENT_SYMBOL
 
 
 def percent(chance: float) -> str:
@@ -54,17 +52,13 @@ class AnalysisModel:
 
     def marks(self) -> dict[int, StepMark]:
         """The mark of every judged decision, by step ("?? −21%", in its judgement's colour)."""
-        return {step: StepMark(str(d.judgement), f"{SYMBOL[d.judgement]} −{percent(d.loss)}")
+        return {step: StepMark(str(d.judgement), f"{JUDGEMENT_SYMBOL[d.judgement]} −{percent(d.loss)}")
                 for step, d in self.by_step.items() if d.judgement is not None}
 
     def points(self) -> list[ChancePoint]:
         """The graph: red's winning chance after each analysed move, judged ones marked."""
-        return [ChancePoint(move_index + 1, red, self._judgement_of(move_index + 1))
+        return [ChancePoint(move_index + 1, red, self.by_step[move_index + 1].judgement)
                 for move_index, red in self.analysis.red_chances()]
-
-    def _judgement_of(self, step: int) -> str | None:
-        decision = self.judged(step)
-        return None if decision is None or decision.judgement is None else str(decision.judgement)
 
     def next_judged(self, step: int, direction: int, side: Player | None) -> int | None:
         """The step of the next judged decision after ``step`` (``direction`` 1) or before it
@@ -88,7 +82,7 @@ class AnalysisModel:
         if decision is None or decision.judgement is None:
             return None
         judgement, who = decision.judgement, player_name(decision.player)
-        head = f"{SYMBOL[judgement]} {who}'s {judgement}."
+        head = f"{JUDGEMENT_SYMBOL[judgement]} {who}'s {judgement}."
         if not self.may_show_better(decision, seat, everything):
             return f"{head} The better cards are {who}'s secret: v shows them as {who} saw it."
         return (f"{head} Better: {move_words(decision.best)} "

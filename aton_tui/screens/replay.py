@@ -35,7 +35,7 @@ from textual.widgets import Footer, ProgressBar, Static
 from aton.game import Phase
 from aton.players import BLUE, RED, Player
 from aton.views import View
-from bots.analysis import AnalysisSettings, GameAnalysis, load_beside, save_beside
+from bots.analysis import AnalysisSettings, GameAnalysis, Judgement, load_beside, save_beside
 
 from ..analysis_model import AnalysisModel
 from ..analysis_worker import AnalysisFailed, AnalysisRun
@@ -205,7 +205,7 @@ class ReplayScreen(Screen[None]):
         decision = analysis.judged(step) if analysis is not None else None
         line = self.query_one("#better", Static)
         line.display = decision is not None
-        for judgement in ("inaccuracy", "mistake", "blunder"):
+        for judgement in Judgement:
             line.set_class(decision is not None and decision.judgement == judgement, f"-{judgement}")
         everything = self.perspective is Perspective.EVERYTHING
         text = analysis.better_line(step, self.perspective.seat, everything) if analysis is not None else None

@@ -20,7 +20,10 @@ from textual.app import RenderResult
 from textual.events import Click
 from textual_plotext import PlotextPlot
 
+from bots.analysis import Judgement
+
 from .step_picked import StepPicked
+from .symbols import JUDGEMENT_SYMBOL
 
 #: the y axis's labels: plotext pads them to one width, the canvas's left margin; the canvas
 #: then goes to the widget's right edge (no frame on that side)
@@ -32,12 +35,12 @@ NEAR = 2  # a click this many columns from a judged decision picks it
 
 @dataclass(frozen=True)
 class ChancePoint:
-    """Red's winning chance (0..1) after the move of ``step``; ``judgement`` names a judged
-    decision's mark ("inaccuracy", "mistake", "blunder"), None for the others."""
+    """Red's winning chance (0..1) after the move of ``step``, and its decision's judgement
+    (None: not judged an inaccuracy or worse)."""
 
     step: int
     red: float
-    judgement: str | None = None
+    judgement: Judgement | None = None
 
 
 class ChancesGraph(PlotextPlot):
@@ -72,7 +75,7 @@ class ChancesGraph(PlotextPlot):
         text = Text()
         text.append("── ", self.get_component_rich_style("chances--line"))
         text.append("Red's winning chance  ")
-        for judgement, symbol in (("inaccuracy", "?!"), ("mistake", "?"), ("blunder", "??")):
+        for judgement, symbol in JUDGEMENT_SYMBOL.items():
             text.append("● ", self.get_component_rich_style(f"chances--{judgement}"))
             text.append(f"{symbol} {judgement}  ")
         text.append("│ ", self.get_component_rich_style("chances--now"))
@@ -97,7 +100,7 @@ class ChancesGraph(PlotextPlot):
             steps = [point.step for point in self.points]
             plt.plot(steps, [100 * point.red for point in self.points], marker="braille",
                      color=self._colour("chances--line"))
-            for judgement in ("inaccuracy", "mistake", "blunder"):
+            for judgement in Judgement:
                 judged = [point for point in self.points if point.judgement == judgement]
                 if judged:
                     plt.scatter([point.step for point in judged], [100 * point.red for point in judged],

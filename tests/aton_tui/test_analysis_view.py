@@ -21,7 +21,7 @@ from textual.widgets import Input, ProgressBar, Static
 from aton.moves import Commit, Place, Remove
 from aton.players import RED
 from aton.record import GameRecord
-from aton_tui.analysis_model import SYMBOL, AnalysisModel, percent
+from aton_tui.analysis_model import AnalysisModel, percent
 from aton_tui.replay_app import ReplayApp
 from aton_tui.replay_model import Perspective, ReplayModel
 from aton_tui.screens.dialogs import Prompt
@@ -31,6 +31,7 @@ from aton_tui.widgets.board import Board
 from aton_tui.widgets.chances_graph import LEFT, ChancesGraph
 from aton_tui.widgets.commit_panel import CommitPanel
 from aton_tui.widgets.step_log import StepLog
+from aton_tui.widgets.symbols import JUDGEMENT_SYMBOL
 from bots.analysis import AnalysisSettings, GameAnalysis, analyse, load_beside, save_beside, side_path
 from protocol import messages as m
 
@@ -167,7 +168,7 @@ async def test_marks_jumps_and_the_better_move_on_the_board(tmp_path):
         # every judged decision is marked on its move's line, with the chance it lost
         for decision in analysis.decisions:
             if decision.judgement is not None:
-                mark = f"{SYMBOL[decision.judgement]} −{percent(decision.loss)}"
+                mark = f"{JUDGEMENT_SYMBOL[decision.judgement]} −{percent(decision.loss)}"
                 assert mark in log_text(log, decision.move_index + 1), decision
         # n and N go from one judged decision of red's to the next and back
         steps = [d.move_index + 1 for d in reds]
@@ -184,7 +185,7 @@ async def test_marks_jumps_and_the_better_move_on_the_board(tmp_path):
             screen.go(decision.move_index + 1)
             await pilot.pause()
             line = str(screen.query_one("#better", Static).render())
-            assert line.startswith(f"{SYMBOL[decision.judgement]} ")  # type: ignore[index]
+            assert line.startswith(f"{JUDGEMENT_SYMBOL[decision.judgement]} ")  # type: ignore[index]
             assert f"({percent(decision.chance_before)} → {percent(decision.chance_played)})" in line
             board, panel = screen.query_one(Board), screen.query_one(CommitPanel)
             if isinstance(decision.best, Place | Remove):
