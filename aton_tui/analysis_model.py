@@ -10,11 +10,11 @@ move's square or cards, and the points of the winning-chances graph.
 
 from __future__ import annotations
 
-from aton.moves import Commit, Exchange, Move, Place, Remove
+from aton.moves import Commit, Place, Remove
 from aton.players import Player
 from bots.analysis import DecisionAnalysis, GameAnalysis
 
-from .narrate import player_name, square_name
+from .narrate import move_words, player_name
 from .widgets.chances_graph import ChancePoint
 from .widgets.step_log import StepMark
 from .widgets.symbols import JUDGEMENT_SYMBOL
@@ -22,20 +22,6 @@ from .widgets.symbols import JUDGEMENT_SYMBOL
 
 def percent(chance: float) -> str:
     return f"{round(100 * chance)}%"
-
-
-def move_words(move: Move) -> str:
-    """A move in a few words: "cards 3 1 4 2 on C1–C4", "place on temple 2, yellow square"."""
-    match move:
-        case Commit(cards):
-            return f"cards {' '.join(map(str, cards))} on C1–C4"
-        case Exchange():
-            return "exchange the hand"
-        case Place(temple, square):
-            return f"place on {square_name(temple, square)}"
-        case Remove(temple, square):
-            return f"remove from {square_name(temple, square)}"
-    return "resign"
 
 
 class AnalysisModel:
@@ -76,7 +62,7 @@ class AnalysisModel:
 
     def better_line(self, step: int, seat: Player | None, everything: bool) -> str | None:
         """At a judged decision: what it was and the bot's preferred move, with the chances
-        ("?? Red's blunder. Better: place on temple 2, yellow square (62% → 41%)"),
+        ("?? Red's blunder. Better: temple 2, yellow square (62% → 41%)"),
         as side ``seat`` (None: a spectator) or ``everything`` may see it."""
         decision = self.judged(step)
         if decision is None or decision.judgement is None:
