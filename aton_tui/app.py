@@ -46,7 +46,7 @@ from .saved_sessions import SavedSessions
 from .screens.dialogs import Choice, Choices, Confirm, Prompt
 from .screens.end import FROM_THE_LOBBY, EndScreen, offer_sentence
 from .screens.game import GameScreen
-from .screens.help import HelpScreen
+from .screens.help import HELP_PAGE, RULES_PAGE, HelpScreen
 from .screens.lobby import LobbyScreen
 from .screens.replay import ReplayScreen
 from .screenshots import save_svg, screenshot_name, screenshots_dir
@@ -552,14 +552,17 @@ class AtonApp(App):
             return self.status.retry
         return True
 
-    def action_help(self) -> None:
+    def action_help(self, page: str = HELP_PAGE) -> None:
         if isinstance(self.screen, HelpScreen):
             return
         keymaps = [("Playing", GameScreen.BINDINGS), ("The end of a game", EndScreen.BINDINGS),
                    ("The lobby", LobbyScreen.BINDINGS), ("Reviewing a game", ReplayScreen.BINDINGS),
                    ("Everywhere", [*self.BINDINGS, PALETTE_KEY])]
-        self.push_screen(HelpScreen(keymaps, self.settings,
-                                    pause_left=self._pause_left()))
+        self.push_screen(HelpScreen(keymaps, self.settings, pause_left=self._pause_left(), page=page))
+
+    def action_rules(self) -> None:
+        """The help, open at its Rules page."""
+        self.action_help(RULES_PAGE)
 
     def _pause_left(self) -> float | None:
         """The seconds our clock may still stand still in this game (None: it never does)."""

@@ -33,6 +33,7 @@ COMMANDS = (
     ("Bell on or off", "Ring when it is your turn, your clock runs low, a chat line or a rematch offer (Ctrl+G)",
      "app", "toggle_bell"),
     ("Help", "The rules in short and every key", "app", "help"),
+    ("Rules", "The complete rules of Aton", "app", "rules"),
 )
 
 #: Textual's actions that act on the machine the client runs on (an SVG written to its disk,

@@ -1,17 +1,29 @@
-"""``?``: how to close it, the rules in short, the clocks, the settings and every key (the key
-tables are made from the screens' own bindings, so they cannot drift from them)."""
+"""``?``: two pages.  *Help*: how to close it, the rules in short, the clocks, the settings
+and every key (the key tables are made from the screens' own bindings, so they cannot drift
+from them).  *Rules*: the complete rules, the very text of docs/rules.md (shipped in the
+package as ``aton_tui/rules.md``, a link to it in the source tree)."""
 
 from __future__ import annotations
 
+import re
+from importlib import resources
+
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Markdown
+from textual.widgets import Markdown, TabbedContent, TabPane
 
 from ..settings import Settings
 
-CLOSING = "**Esc**, **q** or **?** closes this help.  ↑ ↓ PgUp PgDn scroll it."
+CLOSING = "**Esc**, **q** or **?** closes this help.  ↑ ↓ PgUp PgDn scroll it, **Tab** shows the complete rules."
+RULES_CLOSING = "**Esc**, **q** or **?** closes this help.  ↑ ↓ PgUp PgDn scroll the rules, **Tab** shows the keys."
+
+#: The pages of the help, by the id of their tab.
+HELP_PAGE, RULES_PAGE = "help-page", "rules-page"
+
+#: A link to another page of the docs: [words](target), the target neither a web address nor an anchor.
+DOCS_LINK = re.compile(r"\[([^\]]+)\]\((?!https?:|#)[^)]*\)")
 
 RULES = """\
 # Aton in short
@@ -53,7 +65,7 @@ round.  The player with more stones in a category scores it; **a tie scores noth
 Then the stones in the Kingdom go back to their supplies.  40 points or more after a
 scoring round ends the game: more points wins, **equal points are a draw**.
 
-The complete rules: `docs/rules.md` in Aton's source.
+The complete rules: **Tab** (the Rules page of this help).
 
 ## The board
 
@@ -116,6 +128,13 @@ def key_table(title: str, bindings: list[BindingType]) -> str:
     return "\n".join(lines)
 
 
+def complete_rules() -> str:
+    """The complete rules (docs/rules.md, shipped with the client) as the Rules page shows them:
+    a link to another page of the docs is left as its words (that page is not in the client)."""
+    text = resources.files("aton_tui").joinpath("rules.md").read_text(encoding="utf-8")
+    return DOCS_LINK.sub(r"\1", text)
+
+
 def pause_text(pause_left: float | None) -> list[str]:
     """Whether our clock stands still while this help is open (a game against the server's bot)."""
     if pause_left is None:
@@ -139,20 +158,48 @@ def settings_text(settings: Settings) -> str:
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,question_mark,q", "close", "Close help")]
+    BINDINGS = [
+        Binding("escape,question_mark,q", "close", "Close help"),
+        Binding("tab", "turn_page", "Keys/Rules", priority=True, tooltip="the other page: the keys or the rules"),
+    ]
 
     def __init__(self, keymaps: list[tuple[str, list[BindingType]]], settings: Settings,
-                 pause_left: float | None = None) -> None:
+                 pause_left: float | None = None, page: str = HELP_PAGE) -> None:
         super().__init__(classes="dialog")
         self.keymaps = keymaps
         self.settings = settings
         self.pause_left = pause_left  # seconds our clock may still stand still (None: it does not)
+        self.page = page  # the page shown first
 
     def compose(self) -> ComposeResult:
         parts = [CLOSING, *pause_text(self.pause_left), RULES, settings_text(self.settings),
                  *(key_table(t, b) for t, b in self.keymaps), CLOSING]
-        with VerticalScroll(classes="dialog-box help"):
-            yield Markdown("\n\n".join(parts))
+        with Vertical(classes="dialog-box help"), TabbedContent(initial=self.page):
+            # links are not opened: a click must not open anything on the machine the client runs on
+            with TabPane("Help", id=HELP_PAGE), VerticalScroll():
+                yield Markdown("\n\n".join(parts), open_links=False)
+            with TabPane("Rules", id=RULES_PAGE), VerticalScroll():
+                yield Markdown("\n\n".join([RULES_CLOSING, complete_rules(), RULES_CLOSING]), open_links=False)
+
+    def on_mount(self) -> None:
+        self._focus_page()
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        self._focus_page()
+
+    def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
+        """A link within the page (the rules' "the variants") scrolls to its heading."""
+        if event.href.startswith("#"):
+            event.markdown.goto_anchor(event.href[1:])
+
+    def _focus_page(self) -> None:
+        """The keys scroll the page shown (not the row of tabs)."""
+        tabs = self.query_one(TabbedContent)
+        self.query_one(f"#{tabs.active} VerticalScroll").focus()
+
+    def action_turn_page(self) -> None:
+        tabs = self.query_one(TabbedContent)
+        tabs.active = RULES_PAGE if tabs.active == HELP_PAGE else HELP_PAGE
 
     def action_close(self) -> None:
         self.dismiss(None)

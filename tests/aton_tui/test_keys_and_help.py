@@ -9,15 +9,17 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from textual.command import CommandPalette
+from textual.containers import VerticalScroll
 from textual.pilot import Pilot
-from textual.widgets import Markdown
+from textual.widgets import Markdown, TabbedContent
 
 from aton.players import RED
 from aton_tui.app import AtonApp, Frame
 from aton_tui.screens.dialogs import Confirm
 from aton_tui.screens.game import GameScreen
-from aton_tui.screens.help import HelpScreen
+from aton_tui.screens.help import HELP_PAGE, RULES_PAGE, HelpScreen, complete_rules
 from aton_tui.screenshots import screenshot_name
 from aton_tui.settings import Settings
 from aton_tui.widgets.game_log import GameLog
@@ -42,8 +44,12 @@ async def first_round() -> AsyncIterator[tuple[FramesApp, Pilot]]:
         yield app, pilot
 
 
+def page_markdown(app: AtonApp, page: str) -> Markdown:
+    return app.screen.query_one(f"#{page} Markdown", Markdown)
+
+
 def help_text(app: AtonApp) -> str:
-    return app.screen.query_one(Markdown).source
+    return page_markdown(app, HELP_PAGE).source
 
 
 async def test_shift_r_resigns_after_asking_and_enter_does_not_resign():
@@ -78,10 +84,67 @@ async def test_help_says_how_to_close_it_every_key_and_the_rules_a_player_needs(
             assert any(f"`{keys}`" in line and does in line for line in text.splitlines()), (keys, does)
         for rule in ("a tie scores nothing", "equal points are a draw", "the second player's stay hidden",
                      "go from your supply to the Kingdom of the Dead", "checked\nafter your whole placement",
-                     "**⚠**", "time-outs\nin a row", "docs/rules.md"):
+                     "**⚠**", "time-outs\nin a row", "**Tab** (the Rules page"):
             assert rule in text, rule
         await pilot.press("q")
         assert isinstance(app.screen, GameScreen)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 18)], ids=["80x24", "60x18"])
+async def test_tab_turns_the_help_to_the_complete_rules_which_scroll_with_the_keys(size):
+    """help → Rules: the whole of docs/rules.md (the board's diagram with it), scrolled by keys,
+    at the usual size and at the smallest; Tab turns back to the keys."""
+    script = ScriptedGame()
+    app = FramesApp([script.first])
+    async with app.run_test(size=size) as pilot:
+        await wait_until(pilot, on_the_board(app, script))
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), what="the help")
+        await pilot.press("tab")
+        assert app.screen.query_one(TabbedContent).active == RULES_PAGE
+        source = page_markdown(app, RULES_PAGE).source
+        assert complete_rules() in source
+        for words in ("Temple 1   Temple 2   Temple 3   Temple 4\nY Y Y  Y   Y Y Y  Y   Y Y Y  +1  Y Y Y  +2",
+                      "## Variants", "| 4 | 2 of the opponent's stones |",
+                      "very first round of a game nobody removes anything**"):
+            assert words in source, words
+        page = app.screen.query_one(f"#{RULES_PAGE} VerticalScroll", VerticalScroll)
+        assert app.focused is page and page.max_scroll_y > 0
+        await pilot.press("pagedown")
+        await wait_until(pilot, lambda: page.scroll_y > 0, what="a page down")
+        await pilot.press("end")
+        await wait_until(pilot, lambda: page.scroll_y == page.max_scroll_y, what="the end of the rules")
+        await pilot.press("tab")
+        assert app.screen.query_one(TabbedContent).active == HELP_PAGE
+        assert app.focused is app.screen.query_one(f"#{HELP_PAGE} VerticalScroll")
+        await pilot.press("escape")
+        assert isinstance(app.screen, GameScreen)
+
+
+async def test_the_palette_opens_the_rules_and_their_link_to_the_variants_scrolls_there():
+    async with first_round() as (app, pilot):
+        await pilot.press("ctrl+p", *"Rules")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), what="the help")
+        assert app.screen.query_one(TabbedContent).active == RULES_PAGE
+        rules = page_markdown(app, RULES_PAGE)
+        page = app.screen.query_one(f"#{RULES_PAGE} VerticalScroll", VerticalScroll)
+        await wait_until(pilot, lambda: bool(rules.table_of_contents), what="the rules laid out")
+        heading_id = next(id_ for _, title, id_ in rules.table_of_contents if title == "Variants")
+        heading = rules.query_one(f"#{heading_id}")
+        assert not page.region.contains_region(heading.region)  # the end of the rules: not in sight at first
+        rules.post_message(Markdown.LinkClicked(rules, "#variants"))
+        await wait_until(pilot, lambda: page.scroll_y > 0 and page.region.contains_region(heading.region),
+                         what="the variants in sight")
+
+
+def test_the_rules_page_keeps_the_words_of_links_to_other_docs_and_nothing_to_follow():
+    """A page of docs/ is not in the client: its link is left as words (a click opens nothing);
+    a link within the rules stays."""
+    text = complete_rules()
+    assert "](" not in text.replace("](#variants)", "")
+    assert "(a field of `aton.Rules`, see\nthe rules engine)" in text
 
 
 async def test_the_theme_recolours_the_whole_log_and_one_picked_in_the_palette_is_kept(tmp_path: Path):

@@ -8,10 +8,13 @@ choices, no server, frozen clocks.  After a deliberate change of the looks, run
 from __future__ import annotations
 
 import pytest
+from textual.containers import VerticalScroll
+from textual.widgets import Markdown
 
 from aton import BLUE, RED, Outcome, Termination
 from aton_tui.screens.end import EndScreen
 from aton_tui.screens.game import GameScreen
+from aton_tui.screens.help import RULES_PAGE, HelpScreen
 from aton_tui.screens.lobby import LobbyScreen
 from aton_tui.screens.scoring import ScoringScreen
 from protocol import messages as m
@@ -139,6 +142,26 @@ def test_help(snap_compare, size):
     script = ScriptedGame()
     assert snap_compare(FramesApp(script.frames), press=["question_mark"], terminal_size=size,
                         run_before=shown(GameScreen, script.version))
+
+
+@ISSUE_SIZES
+def test_help_rules_page(snap_compare, size):
+    """help → Rules (Tab), scrolled to the temples: the board's diagram whole at every size."""
+    script = ScriptedGame()
+
+    async def run_before(pilot) -> None:
+        await shown(GameScreen, script.version)(pilot)
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen), what="the help")
+        await pilot.press("tab")
+        rules = pilot.app.screen.query_one(f"#{RULES_PAGE} Markdown", Markdown)
+        await wait_until(pilot, lambda: bool(rules.table_of_contents), what="the rules laid out")
+        temples = next(id_ for _, title, id_ in rules.table_of_contents if title == "The temples")
+        page = pilot.app.screen.query_one(f"#{RULES_PAGE} VerticalScroll", VerticalScroll)
+        page.scroll_to_widget(rules.query_one(f"#{temples}"), animate=False, top=True)
+        await pilot.pause()
+
+    assert snap_compare(FramesApp(script.frames), terminal_size=size, run_before=run_before)
 
 
 @ISSUE_SIZES
