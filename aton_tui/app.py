@@ -728,7 +728,14 @@ class AtonApp(App):
         if path is None:
             self._review(frame)
         else:
-            self._save_record(frame.record, path)
+            self._save_record(self._with_hints(frame.game, frame.record), path)
+
+    def _with_hints(self, game: int, record: dict) -> dict:
+        """The record with the hints our player used in it (``meta.hints``, docs/records.md)."""
+        model = self.model
+        if model is None or model.game != game or model.seat is None or not model.hints_used:
+            return record
+        return {**record, "meta": {**record.get("meta", {}), "hints": {str(model.seat): model.hints_used}}}
 
     def _review(self, frame: m.GameRecordReply) -> None:
         try:

@@ -21,6 +21,7 @@ COMMANDS = (
     ("Open a table", "Open a public or private table and wait for an opponent", "app", "new_table"),
     ("Join by invite code", "Sit down at a private table", "app", "join_invite"),
     ("Exchange cards", "Spend your exchange token: 4 new cards (once per game)", "screen", "exchange"),
+    ("Hint", "The bot's suggestion for this decision, and why (against the server's bot)", "screen", "hint"),
     ("Resign", "Give up this game", "app", "resign"),
     ("Rematch", "Offer (or accept) a rematch with the colours swapped", "app", "rematch"),
     ("Decline the rematch", "Say no to the opponent's offer of a rematch", "app", "decline_rematch"),

@@ -35,6 +35,13 @@ class CommitDraft:
         assert self.complete
         return tuple(v for v in self.slots if v is not None)
 
+    def lay(self, cards: tuple[int, ...]) -> None:
+        """Put ``cards`` on cartouches 1–4 (a hint's suggestion: the player may still change it)."""
+        if sorted(cards) != list(self.hand):
+            raise ValueError(f"{cards} is not an assignment of the hand {self.hand}")
+        self.slots = list(cards)
+        self.selected = 0
+
     def select(self, index: int) -> None:
         self.selected = index % CARTOUCHES
 

@@ -55,6 +55,9 @@ class GameModel:
     events: list[Numbered] = field(default_factory=list)
     #: The seats whose rematch offer stands (an offer of both starts the rematch at once).
     rematch_offers: set[Player] = field(default_factory=set)
+    #: The hints this client showed its player in this game (the end screen and the saved
+    #: record say how many).
+    hints_used: int = 0
 
     @classmethod
     def from_state(cls, frame: GameStateFrame, now: float) -> GameModel:

@@ -82,12 +82,32 @@ def _table(value) -> tuple[tuple[float, ...], ...]:
     return tuple(tuple(value(n, m) for m in range(16)) for n in range(16))
 
 
+def _temple1(n: int, m: int) -> float:
+    """Temple 1's category: the difference in stones, to the majority holder."""
+    return n - m
+
+
+def _temple2(n: int, m: int) -> float:
+    """Temple 2's category: 5 to the majority holder."""
+    return 5 * SIGN[n - m + 20]
+
+
+def _temple3(n: int, m: int) -> float:
+    """Temple 3's category: 1 per own stone there, to the majority holder."""
+    return SIGN[n - m + 20] * (n + m) / 2 + (n - m) / 2
+
+
+def _black(n: int, m: int) -> float:
+    """The black squares' category: 8 to the majority holder."""
+    return 8 * SIGN[n - m + 20]
+
+
 # The temple tables: the majority value of the temple's scoring category + the temple's area.
-NET_T1 = _table(lambda n, m: (n - m) + _net_area(n, m, 12))
-NET_T2 = _table(lambda n, m: 5 * SIGN[n - m + 20] + _net_area(n, m, 12))
-NET_T3 = _table(lambda n, m: SIGN[n - m + 20] * (n + m) / 2 + (n - m) / 2 + _net_area(n, m, 12))
+NET_T1 = _table(lambda n, m: _temple1(n, m) + _net_area(n, m, 12))
+NET_T2 = _table(lambda n, m: _temple2(n, m) + _net_area(n, m, 12))
+NET_T3 = _table(lambda n, m: _temple3(n, m) + _net_area(n, m, 12))
 NET_T4 = _table(lambda n, m: _net_area(n, m, 12))  # + the blue term of _v4
-NET_K = _table(lambda n, m: 8 * SIGN[n - m + 20])
+NET_K = _table(_black)
 NET_Y = NET_G = _table(lambda n, m: _net_area(n, m, 14))
 
 
@@ -126,10 +146,64 @@ def evaluate(state: GameState, player: Player) -> float:
     other = player.other
     own, opp = state.stones[player], state.stones[other]
     mine, theirs = state.scores[player], state.scores[other]
-    value = (mine - theirs) + BOARD_WEIGHT * board_value(own, opp)
+    return (mine - theirs) + BOARD_WEIGHT * board_value(own, opp) + _race(mine, theirs)
+
+
+def _race(mine: int, theirs: int) -> float:
+    """Either side's chance to reach 40 points with the next cartouche 1, in points."""
     if mine >= 34 or theirs >= 34:
-        value += C1_RACE * (_C1_REACH[min(mine, 40)] - _C1_REACH[min(theirs, 40)])
-    return value
+        return C1_RACE * (_C1_REACH[min(mine, 40)] - _C1_REACH[min(theirs, 40)])
+    return 0.0
+
+
+# ---------------------------------------------------------------------- the terms, one by one
+
+#: The scoring categories with a majority, by the name of their term: the category's words.
+CATEGORIES = {"temple 1": "temple 1", "temple 2": "temple 2", "temple 3": "temple 3", "temple 4": "temple 4",
+              "black": "black squares"}
+#: The areas whose filling wins at once, by name: their masks and sizes.
+AREA_MASKS = {"temple 1": T1, "temple 2": T2, "temple 3": T3, "temple 4": T4, "yellow": Y, "green": G}
+AREAS = {name: mask.bit_count() for name, mask in AREA_MASKS.items()}
+
+
+def stone_counts(own: int, opp: int) -> dict[str, tuple[int, int]]:
+    """Each side's stones in each area, on the black and the blue squares, and each side's
+    points on the bonus squares (``"bonus points"``)."""
+    counts = {name: ((own & mask).bit_count(), (opp & mask).bit_count()) for name, mask in AREA_MASKS.items()}
+    counts["black"] = ((own & K).bit_count(), (opp & K).bit_count())
+    counts["blue"] = ((own & B).bit_count(), (opp & B).bit_count())
+    counts["bonus points"] = ((own & P1).bit_count() + 2 * (own & P2).bit_count(),
+                              (opp & P1).bit_count() + 2 * (opp & P2).bit_count())
+    return counts
+
+
+def evaluation_terms(state: GameState, player: Player) -> dict[str, float]:
+    """``evaluate`` term by term (they add up to it), for explaining a choice: ``"points"``
+    (the score difference), each majority category (``CATEGORIES``), ``"bonus"``, each area's
+    threat for ``player`` (``"own yellow"``) and against them (``"their yellow"``), and
+    ``"race"`` (the race to 40 by cartouche 1); a finished game is the one term ``"outcome"``."""
+    if state.outcome() is not None:
+        return {"outcome": evaluate(state, player)}
+    other = player.other
+    own, opp = state.stones[player], state.stones[other]
+    counts = stone_counts(own, opp)
+    w = BOARD_WEIGHT
+    (n4, m4), (bn, bm) = counts["temple 4"], counts["blue"]
+    terms = {
+        "points": float(state.scores[player] - state.scores[other]),
+        "temple 1": w * _temple1(*counts["temple 1"]),
+        "temple 2": w * _temple2(*counts["temple 2"]),
+        "temple 3": w * _temple3(*counts["temple 3"]),
+        "temple 4": w * _v4(n4, m4, bn, bm),
+        "black": w * _black(*counts["black"]),
+        "bonus": w * (counts["bonus points"][0] - counts["bonus points"][1]),
+    }
+    for area, size in AREAS.items():
+        n, m = counts[area]
+        terms[f"own {area}"] = w * _threat(n, m, size)
+        terms[f"their {area}"] = -w * _threat(m, n, size)
+    terms["race"] = _race(state.scores[player], state.scores[other])
+    return terms
 
 
 # the chance to reach 40 points with the next cartouche 1 (two cards uniform over 1-4)
@@ -336,6 +410,8 @@ def play_out_turns(state: GameState) -> None:
 
 
 __all__ = [
+    "AREAS",
+    "CATEGORIES",
     "CLASS_MASKS",
     "best_class",
     "board_value",
@@ -343,8 +419,10 @@ __all__ = [
     "commit_of",
     "commit_options",
     "evaluate",
+    "evaluation_terms",
     "greedy_square",
     "lowest_square",
     "play_out_turns",
+    "stone_counts",
     "win_probability",
 ]

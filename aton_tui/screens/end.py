@@ -49,19 +49,23 @@ class EndScreen(ModalScreen[None]):
     ]
 
     def __init__(self, outcome: Outcome, seat: Player | None,
-                 scores: tuple[int, int], can_rematch: bool, can_save: bool, offer: Player | None = None) -> None:
+                 scores: tuple[int, int], can_rematch: bool, can_save: bool, offer: Player | None = None,
+                 hints: int = 0) -> None:
         super().__init__(classes="dialog")
         self.outcome, self.seat = outcome, seat
         self.scores, self.can_rematch, self.can_save = scores, can_rematch, can_save
         self.offer = offer  # the opponent whose rematch offer waits for our answer
+        self.hints = hints  # the hints the player asked for and saw in this game
 
     def compose(self) -> ComposeResult:
         red, blue = self.scores
         with Vertical(classes="dialog-box"):
             yield Label(headline(self.outcome, self.seat), classes="dialog-title", id="headline", markup=False)
             yield Label(result_sentence(self.outcome), classes="dialog-text", markup=False)
-            yield Label(f"Final score:  ● Red {red}  —  ■ Blue {blue}", classes="dialog-text", id="final-score",
-                        markup=False)
+            score = f"Final score:  ● Red {red}  —  ■ Blue {blue}"
+            if self.hints:
+                score += f"  ·  hints used: {self.hints}"
+            yield Label(score, classes="dialog-text", id="final-score", markup=False)
             yield Label("", classes="dialog-alert", id="rematch-note", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 if self.can_rematch:

@@ -23,11 +23,14 @@ from textual.css.query import NoMatches
 from textual.events import Resize
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
+from textual.worker import Worker
 
 from aton.events import CategoryScored, ScoringStarted
 from aton.game import Phase
+from aton.moves import Commit, Exchange, Place, Remove
 from aton.players import BLUE, PLAYERS, RED, Player
 from aton.views import Decision, View
+from bots.hints import Hint
 from protocol import messages as m
 from protocol.clocks import TimeControl
 from protocol.events import ChatSaid, RematchDeclined, RematchOffered
@@ -35,6 +38,7 @@ from protocol.game_frames import GameEvent, Numbered
 from server.clock import Timer
 
 from ..board_cursor import BoardCursor
+from ..hinting import NO_DECISION, HintFailed, ask_for_hint, hint_refusal, hint_seed
 from ..model import LOW_CLOCK_MS, GameModel, has_committed
 from ..narrate import narrate, player_name, result_sentence
 from ..playback import Moment, Playback
@@ -43,6 +47,7 @@ from ..widgets.board import Board
 from ..widgets.commit_panel import CommitPanel
 from ..widgets.fitted_footer import FittedFooter
 from ..widgets.game_log import GameLog
+from ..widgets.hint_line import HintLine
 from ..widgets.kingdom import Kingdom
 from ..widgets.legend import Legend
 from ..widgets.notice import Notice
@@ -83,6 +88,9 @@ class GameScreen(Screen):
         Binding("right,l", "cursor(0,1)", "Move", group=MOVE, key_display="→", tooltip="move to the next lit square"),
         Binding("enter", "choose", "Choose", tooltip="remove from, or place on, the square under the cursor"),
         Binding("space", "skip", "Skip", tooltip="show at once what is still being played back"),
+        Binding("i", "hint", "Hint", tooltip="the bot's suggestion for this decision, and why (in games against "
+                "the server's bot; your clock runs on while it thinks)"),
+        Binding("i", "no_hint", show=False),  # says why there is no hint here
         Binding("e", "show_end", "Result", tooltip="show the result of the game again"),
         Binding("t", "chat", "Chat", tooltip="say something to your opponent"),
         Binding("R", "app.resign", "Resign", show=False, key_display="R (Shift+r)",
@@ -117,6 +125,10 @@ class GameScreen(Screen):
         self.deciding = False  # whether we had a decision at the last drawing (the bell rings on a new one)
         self.clock_was_low = False  # our clock was low at the last look (the bell rang for it)
         self.ready = False  # composed and mounted
+        #: the decision the hint shown (or searched) is for, the hint once found, and its search
+        self.hint_for: tuple | None = None
+        self.hint: Hint | None = None
+        self.hint_search: Worker | None = None
 
     @property
     def aton(self) -> AtonApp:
@@ -132,6 +144,7 @@ class GameScreen(Screen):
             with Vertical(id="side"):
                 yield PlayersPanel(self.aton.clock)
                 yield Static("", id="decision", markup=False)
+                yield HintLine("", id="hint", markup=False)
                 yield CommitPanel()
                 yield Legend(self.max_strikes)
             yield GameLog(id="log")
@@ -293,6 +306,7 @@ class GameScreen(Screen):
         self._show_commit(decision)
         self._show_squares(decision)
         self.query_one("#decision", Static).update(self._decision_line(decision))
+        self._show_hint()
         self._sync_footer()
         self._tell_the_player()
 
@@ -395,9 +409,10 @@ class GameScreen(Screen):
         verb = "removing stones" if view.phase is Phase.REMOVE else "placing stones"
         return f"{player_name(view.active)} is {verb} (temples 1–{view.range})…"
 
-    def _fitting(self, *lines: str) -> str:
-        """The first of ``lines`` that fits the decision line (the last one if none does)."""
-        room = self.size.width - 2
+    def _fitting(self, *lines: str, width: int = 0) -> str:
+        """The first of ``lines`` that fits a line ``width`` wide (default: the screen's) with its
+        padding (the last one if none does)."""
+        room = (width or self.size.width) - 2
         return next((line for line in lines if cell_len(line) <= room), lines[-1])
 
     # ------------------------------------------------------------------ committing
@@ -553,7 +568,8 @@ class GameScreen(Screen):
         offer = self.model.opponent if self.model.rematch_offered_to_us else None
         self.end_screen = EndScreen(view.outcome, self.model.seat,
                                     (view.red.score, view.blue.score), can_rematch=self.model.seat is not None,
-                                    can_save=self.aton.check_action("save_record", ()) is True, offer=offer)
+                                    can_save=self.aton.check_action("save_record", ()) is True, offer=offer,
+                                    hints=self.model.hints_used)
         return self.end_screen
 
     def action_show_end(self) -> None:
@@ -593,6 +609,83 @@ class GameScreen(Screen):
         if self.end_shown and self._end_screen not in self.modals:
             self.modals.append(self._end_screen)  # the end screen, with the offer and its keys
 
+    # ------------------------------------------------------------------ hints
+
+    def _decision_key(self) -> tuple | None:
+        """The decision at hand, as a hint is kept for it (None: no decision of ours)."""
+        decision = self.decision
+        return None if decision is None else (self.model.game, self.view.round, self.view.phase, decision)
+
+    def action_hint(self) -> None:
+        """Ask the search bot for this decision's move (in a worker process); shown once found."""
+        key = self._decision_key()
+        if key is None or hint_refusal(self.model) is not None:
+            self.action_no_hint()
+            return
+        if key == self.hint_for:  # asked already: still thinking, or shown
+            if self.hint is None:
+                self.notify("Still thinking about the hint…", timeout=2)
+            return
+        self.hint_for, self.hint = key, None
+        self.hint_search = self.run_worker(self._search_hint(key, self.view, hint_seed(self.model)),
+                                           group="hint", exit_on_error=False)
+        self._show_hint()
+
+    def on_hint_line_resized(self, _: HintLine.Resized) -> None:
+        if self.has_class("-large"):  # the reminder below may fit now, or no longer
+            self.call_after_refresh(self._fit_legend)
+
+    def action_no_hint(self) -> None:
+        self.notify(hint_refusal(self.model) or NO_DECISION, severity="warning", timeout=4)
+
+    #: finds a hint for a view and a seed (a test may delay it)
+    ask_for_hint = staticmethod(ask_for_hint)
+
+    async def _search_hint(self, key: tuple, view: View, seed: int) -> None:
+        try:
+            found = await self.ask_for_hint(view, seed)
+        except (HintFailed, OSError, ValueError, KeyError) as exc:  # it died, did not start, said nothing readable
+            if key == self.hint_for:
+                self.hint_for = None
+                self.notify(f"No hint this time: {exc}.", severity="error", timeout=4)
+                self._show_hint()
+            return
+        if key != self._decision_key() or key != self.hint_for:
+            return  # the player moved on meanwhile: a late answer is dropped
+        self.hint = found
+        self.model.hints_used += 1
+        self._lay_hint(found)
+        self._show_hint()
+
+    def _lay_hint(self, found: Hint) -> None:
+        """Put the suggestion on the board: the cards on the cartouches, or the cursor on the square
+        (the player still confirms it with Enter)."""
+        move = found.move
+        if isinstance(move, Commit):
+            self._edit(lambda panel: panel.draft.lay(move.cards))
+        elif isinstance(move, (Place, Remove)):
+            self.cursor.square = (move.temple, move.square)
+            self.query_one(Board).cursor = self.cursor.square
+
+    def _show_hint(self) -> None:
+        """The hint's line below the decision; a hint for a decision left behind is dropped."""
+        if self.hint_for is not None and self.hint_for != self._decision_key():
+            if self.hint_search is not None:
+                self.hint_search.cancel()  # kills its worker process
+            self.hint_for, self.hint, self.hint_search = None, None, None
+        line = self.query_one(HintLine)
+        line.display = self.hint_for is not None
+        if self.hint_for is None:
+            return
+        width = self.query_one("#side").size.width  # beside the log on a large screen
+        if self.hint is None:
+            line.update(self._fitting("Hint: the bot is thinking… (your clock runs on)", "Hint: thinking…",
+                                      width=width))
+            return
+        what = "exchange (x) — " if isinstance(self.hint.move, Exchange) else ""
+        line.update(self._fitting(f"Hint: {what}{self.hint.reason}.", f"Hint: {what}{self.hint.headline}.",
+                                  width=width))  # the short one wraps if it must
+
     # ------------------------------------------------------------------ the footer
 
     def _sync_footer(self) -> None:
@@ -621,5 +714,8 @@ class GameScreen(Screen):
             return self.view.outcome is not None
         if action == "chat":
             return self._can_chat()
+        if action in ("hint", "no_hint"):
+            allowed = self.decision is not None and hint_refusal(self.model) is None
+            return allowed == (action == "hint")
         return True
 

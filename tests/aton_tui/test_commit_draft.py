@@ -1,5 +1,7 @@
 """Arranging a hand on the cartouches before sealing it."""
 
+import pytest
+
 from aton_tui.commit_draft import CommitDraft
 
 
@@ -48,3 +50,13 @@ def test_taking_a_card_back_frees_it_and_selection_wraps():
     draft.select(0)
     draft.take_back()
     assert draft.slots[0] is None and 3 in draft.free
+
+
+def test_a_hints_cards_are_laid_on_the_cartouches_and_can_still_be_changed():
+    draft = CommitDraft((4, 1, 3, 3))
+    draft.lay((3, 1, 4, 3))
+    assert draft.complete and draft.cards == (3, 1, 4, 3) and draft.selected == 0
+    draft.put(4)  # the player changes their mind: the 4 swaps onto cartouche 1
+    assert draft.cards == (4, 1, 3, 3)
+    with pytest.raises(ValueError, match="not an assignment of the hand"):
+        draft.lay((4, 4, 1, 3))

@@ -7,16 +7,20 @@ choices, no server, frozen clocks.  After a deliberate change of the looks, run
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown
 
 from aton import BLUE, RED, Outcome, Termination
+from aton.views import View
 from aton_tui.screens.end import EndScreen
 from aton_tui.screens.game import GameScreen
 from aton_tui.screens.help import RULES_PAGE, HelpScreen
 from aton_tui.screens.lobby import LobbyScreen
 from aton_tui.screens.scoring import ScoringScreen
+from bots.hints import HINT_ITERATIONS, Hint, hint
 from protocol import messages as m
 
 from ..manual_clock import ManualClock
@@ -184,6 +188,36 @@ def test_resign_asks_first(snap_compare, size):
     script = ScriptedGame()
     assert snap_compare(FramesApp(script.frames), press=["R"], terminal_size=size,
                         run_before=shown(GameScreen, script.version))
+
+
+async def hint_here(view: View, seed: int, iterations: int = HINT_ITERATIONS) -> Hint:
+    """The hint's very search, in this process: a snapshot waits for nothing but it."""
+    return hint(view, seed=seed, iterations=iterations)
+
+
+def against_the_servers_bot(frames: list) -> list:
+    """The frames of a game against the server's bot (whose options say how long it may pause)."""
+    first = frames[0]
+    return [replace(first, options={**first.options, "pause_s": 600.0}), *frames[1:]]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+@pytest.mark.parametrize("kind", ["commit", "place"])
+def test_a_hint_on_the_board(snap_compare, size, kind):
+    """i: the cards laid on the cartouches (or the square under the cursor) and the line of why."""
+    script = ScriptedGame()
+    script.play_until(red_to(kind, round_at_least=2))
+
+    async def run_before(pilot) -> None:
+        await shown(GameScreen, script.version)(pilot)
+        screen = pilot.app.screen
+        screen.ask_for_hint = hint_here
+        await pilot.press("i")
+        await wait_until(pilot, lambda: screen.hint is not None, what="the hint")
+        for _ in range(3):  # drawn with the line, then the reminder beside it fitted again
+            await pilot.pause()
+
+    assert snap_compare(FramesApp(against_the_servers_bot(script.frames)), terminal_size=size, run_before=run_before)
 
 
 def test_too_small(snap_compare):
