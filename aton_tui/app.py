@@ -37,6 +37,8 @@ from protocol.game_frames import GameStateFrame, UpdateFrame
 from server.clock import Clock, LoopClock
 
 from .commands import MACHINE_ACTIONS, AtonCommands
+from .guided_game import GuidedGame
+from .lesson import COME_BACK, LESSON_OVER
 from .lobby_model import LobbyModel
 from .local_server import LocalServer
 from .model import GameModel
@@ -47,6 +49,7 @@ from .screens.dialogs import Choice, Choices, Confirm, Prompt
 from .screens.end import FROM_THE_LOBBY, EndScreen, offer_sentence
 from .screens.game import GameScreen
 from .screens.help import HELP_PAGE, RULES_PAGE, HelpScreen
+from .screens.learn import FINISHED, LearnScreen, LessonOffer
 from .screens.lobby import LobbyScreen
 from .screens.replay import ReplayScreen
 from .screenshots import save_svg, screenshot_name, screenshots_dir
@@ -70,6 +73,9 @@ SAVE_TITLE, RESTORE_TITLE = "\x1b[22;2t", "\x1b[23;2t"
 #: Seconds between a lobby update and its drawing: the updates that come meanwhile (on a
 #: busy server, every login and every game's new score) are drawn together.
 LOBBY_REDRAW_DELAY = 0.2
+#: The actions that lead away from the lesson (to another game, the lobby): off while it is open.
+LEADS_ELSEWHERE = frozenset({"play_bot", "quick_match", "new_table", "join_invite", "lobby", "back_to_game",
+                             "learn"})
 
 
 @dataclass(frozen=True)
@@ -81,7 +87,9 @@ class Launch:
     port: int = 0
     serve: str | None = None  # run the server in-process on this address ("127.0.0.1", "0.0.0.0")
     db_path: str | None = None
-    start: str = "lobby"  # "bot": play a bot at once; "table": open a table; "lobby": just look
+    #: "bot": play a bot at once; "table": open a table; "lobby": just look; "learn": the lesson
+    #: alone, with no server (``aton learn``: the app ends with it)
+    start: str = "lobby"
     level: str = "normal"
     clock: str = "relaxed"
     lan_address: str | None = None  # shown to the other player in host mode
@@ -181,6 +189,9 @@ class AtonApp(App):
         self.screen_change_signal.subscribe(self, self._guard_size)
         self.push_screen(LobbyScreen(self._where()))
         self.show_title("Aton · lobby")
+        if self.launch.start == "learn":
+            self.action_learn()
+            return
         self.run_worker(self._run(), name="session", exit_on_error=False)
 
     def on_resize(self, event: Resize) -> None:
@@ -307,7 +318,7 @@ class AtonApp(App):
             if not self.started:
                 self.started = True
                 if welcome is None or not welcome.games:  # else: an unfinished game of ours goes on
-                    self.run_worker(self._first_request())
+                    self._start()
         elif status.state == "connecting":
             self._banner(f"Trying again to reach {status.detail}…" if was.retry else "")
         elif status.state == "lost" and closed:
@@ -325,6 +336,22 @@ class AtonApp(App):
         for screen in self.screen_stack:
             for banner in screen.query("#banner").results(Notice):
                 banner.show(text)
+
+    def _start(self) -> None:
+        """What this run was started for; a new player of ``aton`` is first offered the lesson
+        (once: the answer is kept in the settings)."""
+        if self.launch.start == "bot" and not self.launch.hosted and not self.settings.lesson_offered:
+            self.push_screen(LessonOffer(), self._offer_answered)
+        else:
+            self.run_worker(self._first_request())
+
+    def _offer_answered(self, learn: bool | None) -> None:
+        self.settings.lesson_offered = True
+        self.settings.save()
+        if learn:
+            self._open_lesson(then=lambda: self.run_worker(self._first_request()))  # the bot's game after it
+        else:
+            self.run_worker(self._first_request())
 
     async def _first_request(self) -> None:
         launch = self.launch
@@ -417,8 +444,9 @@ class AtonApp(App):
                 self.lobby_page(name, window.offset)
 
     def _game_screen(self) -> GameScreen | None:
+        """The screen of the game we play or watch (not the lesson's, which has its own game)."""
         for screen in reversed(self.screen_stack):
-            if isinstance(screen, GameScreen):
+            if isinstance(screen, GameScreen) and screen.model is self.model:
                 return screen
         return None
 
@@ -532,6 +560,8 @@ class AtonApp(App):
         model = self.model
         if action in MACHINE_ACTIONS:
             return not self.launch.hosted
+        if action in LEADS_ELSEWHERE and self._in_lesson():
+            return False  # the lesson first: Esc leaves it
         playing = model is not None and model.seat is not None
         over = model is not None and model.is_over
         if action == "rematch":
@@ -550,7 +580,31 @@ class AtonApp(App):
             return bool(self.lobby_notice)
         if action == "retry":
             return self.status.retry
+        if action == "learn":
+            return not (playing and not over)
         return True
+
+    def _in_lesson(self) -> bool:
+        return any(isinstance(screen, LearnScreen) for screen in self.screen_stack)
+
+    def action_learn(self) -> None:
+        """The lesson: a guided first game against a scripted bot, inside this client."""
+        self._open_lesson()
+
+    def _open_lesson(self, then: Callable[[], object] | None = None) -> None:
+        """Open the lesson; once it is over (or left), ``then``."""
+        def over(how: str | None) -> None:
+            said = LESSON_OVER if how == FINISHED else COME_BACK
+            if self.launch.start == "learn":  # ``aton learn`` ends with its lesson
+                self.exit(message=said)
+                return
+            self.notify(said, timeout=8)
+            self.show_title("Aton · lobby")
+            if then is not None:
+                then()
+
+        self.push_screen(LearnScreen(GuidedGame(self.launch.name)), over)
+        self.show_title("Aton · lesson")
 
     def action_help(self, page: str = HELP_PAGE) -> None:
         if isinstance(self.screen, HelpScreen):

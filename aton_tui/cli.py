@@ -4,6 +4,7 @@
     aton connect HOST[:PORT] [--name N]           the lobby of a remote server
     aton host [--port P] [--bind A] [--name N] [--clock C]
                                                   serve a LAN game and wait for the opponent
+    aton learn                                    the lesson: a guided first game against the bot
     aton replay FILE [--as SIDE]                  step through a record (in a terminal)
     aton replay FILE --final | --json             check a record and print its final position
     aton analyse FILE [--iterations N | --budget-ms N] [--seed N] [--json] [--no-save]
@@ -237,6 +238,8 @@ def build_parser() -> argparse.ArgumentParser:
                          "127.0.0.1 serves this machine only, e.g. for an SSH tunnel")
     hp.add_argument("--name", default=argparse.SUPPRESS, help=name_help)
     hp.add_argument("--clock", choices=CLOCKS, default="normal", help="time per decision (default normal)")
+    commands.add_parser("learn", help="the lesson: a guided first game against the bot, every rule in five "
+                                      "rounds (no clock; Esc leaves it)")
     rp = commands.add_parser("replay", help="step through an aton-record/1 file (in a terminal), "
                                             "or print its final position")
     rp.add_argument("file")
@@ -286,6 +289,8 @@ def play(args: argparse.Namespace) -> int:
         host, port = args.address
         launch = Launch(name=name, host=host, port=port, resume=os.environ.get(RESUME_VARIABLE) or None,
                         hosted=bool(os.environ.get(HOSTED_VARIABLE)))
+    elif args.command == "learn":
+        launch = Launch(name=name, start="learn")
     elif args.command == "host":
         shown = lan_address() if ipaddress.ip_address(args.bind).is_unspecified else args.bind
         launch = Launch(name=name, port=args.port, serve=args.bind, start="table", clock=args.clock,

@@ -35,6 +35,7 @@ COMMANDS = (
      "app", "toggle_bell"),
     ("Help", "The rules in short and every key", "app", "help"),
     ("Rules", "The complete rules of Aton", "app", "rules"),
+    ("Learn the game", "The lesson: a guided first game against the bot, every rule in five rounds", "app", "learn"),
 )
 
 #: Textual's actions that act on the machine the client runs on (an SVG written to its disk,

@@ -21,6 +21,10 @@ class Settings:
     reveal_delay: float = 0.35
     theme: str = "aton-dark"
     bell: bool = True  # ring the terminal's bell when it is your turn, your clock runs low, a chat line or an offer
+    #: Whether ``aton`` has offered the lesson ("New to Aton?"), which it does once, to a player with
+    #: no saved settings (``load`` finds none).  Settings saved before the lesson existed count as
+    #: offered: theirs is no new player.
+    lesson_offered: bool = True
     path: Path | None = None  # where to keep them (None: not kept)
 
     @classmethod
@@ -29,7 +33,11 @@ class Settings:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             data = {}
+        if not isinstance(data, dict):
+            data = {}
         known = {f.name for f in fields(cls)} - {"path"}
+        if not data:
+            data = {"lesson_offered": False}
         return cls(**{k: v for k, v in data.items() if k in known}, path=path)
 
     def save(self) -> None:

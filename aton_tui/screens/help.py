@@ -24,6 +24,9 @@ HELP_PAGE, RULES_PAGE = "help-page", "rules-page"
 
 #: A link to another page of the docs: [words](target), the target neither a web address nor an anchor.
 DOCS_LINK = re.compile(r"\[([^\]]+)\]\((?!https?:|#)[^)]*\)")
+LEARN = ("**New to Aton?**  **l** plays the lesson: a guided first game against the bot, every rule "
+         "in five rounds, Esc leaves it (not during a game of yours; `aton learn` in a shell, or Ctrl+p → "
+         "Learn the game).")
 
 RULES = """\
 # Aton in short
@@ -161,6 +164,7 @@ class HelpScreen(ModalScreen[None]):
     BINDINGS = [
         Binding("escape,question_mark,q", "close", "Close help"),
         Binding("tab", "turn_page", "Keys/Rules", priority=True, tooltip="the other page: the keys or the rules"),
+        Binding("l", "learn", "Learn the game", tooltip="the lesson: a guided first game"),
     ]
 
     def __init__(self, keymaps: list[tuple[str, list[BindingType]]], settings: Settings,
@@ -172,7 +176,7 @@ class HelpScreen(ModalScreen[None]):
         self.page = page  # the page shown first
 
     def compose(self) -> ComposeResult:
-        parts = [CLOSING, *pause_text(self.pause_left), RULES, settings_text(self.settings),
+        parts = [CLOSING, LEARN, *pause_text(self.pause_left), RULES, settings_text(self.settings),
                  *(key_table(t, b) for t, b in self.keymaps), CLOSING]
         with Vertical(classes="dialog-box help"), TabbedContent(initial=self.page):
             # links are not opened: a click must not open anything on the machine the client runs on
@@ -203,3 +207,12 @@ class HelpScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    async def action_learn(self) -> None:
+        self.dismiss(None)
+        await self.app.run_action("learn")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "learn":
+            return self.app.check_action("learn", parameters)
+        return True

@@ -51,14 +51,21 @@ class Tmux:
         self.run("kill-server")
 
 
-@pytest.fixture
-def terminal(tmp_path):
+def aton_command(tmp_path, arguments: str) -> str:
+    """``aton ARGUMENTS`` as a new user with a home of their own (no settings yet) runs it."""
     env = {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"),
            "XDG_CONFIG_HOME": str(tmp_path / "config"), "TERM": "xterm-256color"}
     assignments = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
-    command = f"cd {shlex.quote(os.getcwd())} && env {assignments} {shlex.quote(sys.executable)} -m aton_tui.cli " \
-              f"--level random --name Smoke"
-    tmux = Tmux(command)
+    return f"cd {shlex.quote(os.getcwd())} && env {assignments} {shlex.quote(sys.executable)} -m aton_tui.cli " \
+           f"{arguments}"
+
+
+@pytest.fixture
+def terminal(tmp_path):
+    """``aton`` started for the first time: it offers the lesson, and the new user plays the bot (p)."""
+    tmux = Tmux(aton_command(tmp_path, "--level random --name Smoke"))
+    tmux.wait_for("New to Aton?")
+    tmux.keys("p")
     yield tmux
     tmux.kill()
 
@@ -90,3 +97,19 @@ def test_the_terminal_title_says_whose_move_it_is(terminal):
         title = terminal.run("display-message", "-p", "-t", terminal.target, "#{pane_title}").stdout.strip()
         time.sleep(0.2)
     assert title == "Aton · your move"
+
+
+def test_aton_learn_shows_the_lesson_and_escape_leaves_it_saying_how_to_come_back(tmp_path):
+    """``aton learn`` in a real terminal: the first step, said whole at 80×24; Esc ends the program
+    with status 0 and the way back on the terminal."""
+    tmux = Tmux(aton_command(tmp_path, "--name Smoke learn") + "; echo status=$?; sleep 30")
+    try:
+        screen = tmux.wait_for("Type 4 1 2 3")
+        assert "Lesson" in screen and "Welcome! You are Red" in screen and "Leave lesson" in screen
+        assert all(len(line) <= 80 for line in screen.splitlines())
+        tmux.keys("Escape")
+        screen = tmux.wait_for("status=")
+        assert "status=0" in screen and "aton learn" in screen and "starts it again" in screen
+        assert not (tmp_path / "data" / "aton" / "local.db").exists()  # the lesson needs no server
+    finally:
+        tmux.kill()
