@@ -53,7 +53,7 @@ class LearnScreen(GameScreen):
 
     def on_mount(self) -> None:
         """The guide goes below the cartouches (the game screen's own on_mount runs after this)."""
-        self.query_one("#side").mount(Static("", id="guide"), after=self.query_one(CommitPanel))
+        self.query_one("#side").mount(Static("", id="guide", markup=False), after=self.query_one(CommitPanel))
 
     # ------------------------------------------------------------------ what is said
 
