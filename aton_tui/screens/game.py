@@ -616,10 +616,14 @@ class GameScreen(Screen):
         decision = self.decision
         return None if decision is None else (self.model.game, self.view.round, self.view.phase, decision)
 
+    def hint_refusal(self) -> str | None:
+        """Why this game allows no hint (None: it allows them)."""
+        return hint_refusal(self.model)
+
     def action_hint(self) -> None:
         """Ask the search bot for this decision's move (in a worker process); shown once found."""
         key = self._decision_key()
-        if key is None or hint_refusal(self.model) is not None:
+        if key is None or self.hint_refusal() is not None:
             self.action_no_hint()
             return
         if key == self.hint_for:  # asked already: still thinking, or shown
@@ -636,7 +640,7 @@ class GameScreen(Screen):
             self.call_after_refresh(self._fit_legend)
 
     def action_no_hint(self) -> None:
-        self.notify(hint_refusal(self.model) or NO_DECISION, severity="warning", timeout=4)
+        self.notify(self.hint_refusal() or NO_DECISION, severity="warning", timeout=4)
 
     #: finds a hint for a view and a seed (a test may delay it)
     ask_for_hint = staticmethod(ask_for_hint)
@@ -715,7 +719,7 @@ class GameScreen(Screen):
         if action == "chat":
             return self._can_chat()
         if action in ("hint", "no_hint"):
-            allowed = self.decision is not None and hint_refusal(self.model) is None
+            allowed = self.decision is not None and self.hint_refusal() is None
             return allowed == (action == "hint")
         return True
 

@@ -20,10 +20,12 @@ from textual.widgets import Button, Label, Static
 
 from aton.moves import Commit, Move, Place, Remove
 from aton.players import RED
-from aton.views import Decision
+from aton.views import Decision, View
+from bots.hints import Hint
 from protocol import messages as m
 
 from ..guided_game import GuidedGame
+from ..hinting import HintFailed
 from ..lesson import OFFER
 from ..model import GameModel
 from ..narrate import player_name
@@ -119,6 +121,19 @@ class LearnScreen(GameScreen):
         if self.cursor.active and wanted and self.cursor.square not in wanted:
             self.cursor.square = wanted[0]
             self.query_one(Board).cursor = self.cursor.square
+
+    # ------------------------------------------------------------------ hints
+
+    def hint_refusal(self) -> str | None:
+        return None  # the lesson is a game against the bot: its hint is the step's own move
+
+    async def ask_for_hint(self, view: View, seed: int, iterations: int = 0) -> Hint:
+        """The move the step expects, laid on the board like the bot's suggestion in a game."""
+        step = self.guided.step
+        expected = self.guided.expected
+        if step is None or not expected:
+            raise HintFailed("the lesson expects no move now")
+        return Hint(expected[0], reason=f"the lesson's move: {step.do}", headline="the lesson's move")
 
     # ------------------------------------------------------------------ leaving
 

@@ -19,6 +19,7 @@ from aton_tui.screens.learn import LearnScreen, LessonOffer
 from aton_tui.screens.scoring import ScoringScreen
 from aton_tui.settings import Settings
 from aton_tui.widgets.board import Board
+from aton_tui.widgets.commit_panel import CommitPanel
 
 from .conftest import quiet_settings
 from .driving import game_screen_shown, wait_until
@@ -191,3 +192,26 @@ async def test_the_lesson_opens_from_help_in_the_lobby_and_not_during_a_game(tmp
         await pilot.press("escape")
         await wait_until(pilot, lambda: not any(isinstance(s, LearnScreen) for s in app.screen_stack),
                          what="back where the player was")
+
+
+async def test_a_hint_in_the_lesson_lays_the_steps_own_move_on_the_board():
+    """In the lesson ``i`` shows the move the step expects (the lesson is a game against the bot):
+    the cards laid on the cartouches, then the cursor on the square; Enter plays it."""
+    app = learn_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: ready(app), what="the first step")
+        screen = lesson(app)
+        move = screen.guided.expected[0]
+        assert isinstance(move, Commit)
+        await pilot.press("i")
+        await wait_until(pilot, lambda: screen.hint is not None, what="the hint")
+        assert screen.query_one(CommitPanel).draft.cards == move.cards
+        assert "the lesson's move" in str(screen.query_one("#hint").render())
+        await pilot.press("enter")  # sealed as laid: the step is played
+        await wait_until(pilot, lambda: ready(app) and screen.decision is not None and screen.decision.kind == "place",
+                         what="the placement")
+        assert screen.model.hints_used == 1
+        screen.cursor.square = None
+        await pilot.press("i")
+        await wait_until(pilot, lambda: screen.hint is not None, what="the second hint")
+        assert screen.cursor.square in screen.guided.expected_squares
