@@ -104,7 +104,7 @@ class GameScreen(Screen):
     ]
 
     #: keys that leave a narrow footer first (help lists them all)
-    FOOTER_SPARE = ("change", "take_back", "cartouche", "app.quit", "show_end")
+    FOOTER_SPARE = ("change", "take_back", "cartouche", "hint", "app.quit", "show_end")
 
     def __init__(self, model: GameModel) -> None:
         super().__init__()

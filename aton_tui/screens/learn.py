@@ -40,8 +40,8 @@ LEFT, FINISHED = "left", "finished"
 
 class LearnScreen(GameScreen):
     BINDINGS = [
-        Binding("escape,q", "leave", "Leave lesson", tooltip="leave the lesson at once"),
-        Binding("ctrl+l", "leave", "Leave lesson", show=False, tooltip="leave the lesson at once"),
+        Binding("escape,q", "leave", "Leave", tooltip="leave the lesson at once"),
+        Binding("ctrl+l", "leave", "Leave", show=False, tooltip="leave the lesson at once"),
         # a subclass's key replaces every binding of that key: Enter keeps its two game meanings
         Binding("enter", "seal", "Seal", tooltip="seal your four cartouches"),
         Binding("enter", "choose", "Choose", tooltip="remove from, or place on, the square under the cursor"),

@@ -105,7 +105,7 @@ def test_aton_learn_shows_the_lesson_and_escape_leaves_it_saying_how_to_come_bac
     tmux = Tmux(aton_command(tmp_path, "--name Smoke learn") + "; echo status=$?; sleep 30")
     try:
         screen = tmux.wait_for("Type 4 1 2 3")
-        assert "Lesson" in screen and "Welcome! You are Red" in screen and "Leave lesson" in screen
+        assert "Lesson" in screen and "Welcome! You are Red" in screen and "esc Leave" in screen
         assert all(len(line) <= 80 for line in screen.splitlines())
         tmux.keys("Escape")
         screen = tmux.wait_for("status=")
