@@ -105,6 +105,13 @@ def skeleton(name: str) -> str:
     return _letters_and_digits(name).translate(_LOOKALIKES)
 
 
+def name_key(name: str) -> str:
+    """What a name looks like, as one key: two names with the same key are one name (an account
+    owns its name's key; two players online never share one).  The skeleton, or for a name
+    without letters or digits, the name casefolded."""
+    return skeleton(name) or name.casefold()
+
+
 def looks_like(name: str, reserved: Iterable[str]) -> str | None:
     """The reserved name that ``name`` looks like (a number at its end aside), if any."""
     mine = re.sub(r"\d+$", "", _letters_and_digits(name)).translate(_LOOKALIKES)

@@ -21,13 +21,14 @@ from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import PROTOCOL_MAJOR, PROTOCOL_VERSION, Direction
 
+from .accounts import Account, Accounts
 from .bot_scheduler import BotScheduler, Thinker
 from .clock import Clock, LoopClock
 from .config import ServerConfig
 from .connection import Connection, Outbox
 from .fair_deal import DealSecrets, PendingDeal
 from .games import AtonGame
-from .hosted_bots import HostedBot
+from .hosted_bots import HostedBot, bot_name
 from .lobby import Lobby, reserved_names
 from .quotas import Quotas
 from .resume_tokens import ResumeTokens
@@ -61,6 +62,9 @@ class ArbiterServer:
         self.outbox = Outbox(before_sending=self.store.commit, on_failure=self._store_failed,
                              max_backlog=self.limits.outbox_bytes_total)
         self.store.on_write = self.outbox.wake  # a write is always followed by a commit in its turn
+        self.accounts = Accounts(self.store)
+        #: each hosted bot level's account, so that its games count for it
+        self.bot_accounts: dict[str, Account] = {level: self.accounts.bot(bot_name(level)) for level in m.BOT_LEVELS}
         self.lobby = Lobby(self._start_game_between, config.limits, reserved_names(config.server_name))
         self.rooms: dict[int, Room] = {}
         self.connections: set[Connection] = set()
@@ -482,9 +486,11 @@ class ArbiterServer:
     def _seat_for(self, participant) -> Seat:
         # seated at once, so that everyone's first frame shows both players present
         if isinstance(participant, HostedBot):
-            return Seat(name=participant.name, kind="hosted", level=participant.level, participant=participant)
+            return Seat(name=participant.name, kind="hosted", level=participant.level,
+                        account=self.bot_accounts[participant.level].id, participant=participant)
         return Seat(name=participant.name, kind="bot" if participant.kind == "bot" else "human",
-                    token_hash=token_hash(participant.token), participant=participant)
+                    token_hash=token_hash(participant.token),
+                    account=None if participant.account is None else participant.account.id, participant=participant)
 
     def _make_room(self, game_id: int, game: AtonGame, options: dict, seats: dict[GameSeat, Seat],
                    pause: Pause | None = None, **state) -> Room:

@@ -27,6 +27,7 @@ from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.framing import FrameBuffer, decode_payload, encode_frame
 
+from .accounts import Account
 from .config import Limits
 from .rates import TokenBucket
 
@@ -140,7 +141,7 @@ class ConnectionHandler(Protocol):
 
 
 class Connection(asyncio.Protocol):
-    """A protocol peer.  ``name``/``kind``/``token`` are set by the handshake (``greeted``)."""
+    """A protocol peer.  ``name``/``kind``/``token``/``account`` are set by the handshake (``greeted``)."""
 
     def __init__(self, handler: ConnectionHandler, outbox: Outbox, limits: Limits) -> None:
         self.handler = handler
@@ -150,6 +151,7 @@ class Connection(asyncio.Protocol):
         self.name = ""
         self.kind = ""
         self.token = ""
+        self.account: Account | None = None  # the account the client proved; None: a guest
         self.protocol_minor = m.PROTOCOL_MINOR  # the client's (from its hello): frames are sent as it reads them
         self.lobby_subscribed = False
         self.greeted = False

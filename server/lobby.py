@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.framing import encode_payload
-from protocol.names import player_name, skeleton, with_suffix
+from protocol.names import name_key, player_name, with_suffix
 
 from .config import Limits
 from .hosted_bots import bot_name
@@ -37,11 +37,6 @@ def reserved_names(server_name: str) -> tuple[str, ...]:
     """The names no player may take or imitate: the hosted bots', and the server's own, as
     ``welcome`` names it and as it speaks of itself ("the server")."""
     return (*(bot_name(level) for level in m.BOT_LEVELS), server_name, "server")
-
-
-def looks(name: str) -> str:
-    """What a name online looks like: two names that look alike are not both online."""
-    return skeleton(name) or name.casefold()
 
 
 #: A msgpack array's header grows from 1 byte (up to 15 items) to 3 (up to 65,535).
@@ -126,14 +121,14 @@ class Lobby:
     def unique_name(self, wanted: str) -> str:
         """``wanted``, or ``wanted-2``, ``wanted-3``… if someone online has it or one like it."""
         name, n = wanted, 1
-        while looks(name) in self.looks_online:
+        while name_key(name) in self.looks_online:
             n += 1
             name = with_suffix(wanted, f"-{n}")
         return name
 
     def arrive(self, conn: Connection) -> None:
         self.online[conn.name] = conn
-        self.looks_online.add(looks(conn.name))
+        self.looks_online.add(name_key(conn.name))
         self._put("players", conn.name, {"name": conn.name, "kind": conn.kind, "status": "lobby"})
         if conn.lobby_subscribed:
             self.subscribers.add(conn)
@@ -144,7 +139,7 @@ class Lobby:
         self._withdraw(conn)
         if self.online.get(conn.name) is conn:
             del self.online[conn.name]
-            self.looks_online.discard(looks(conn.name))
+            self.looks_online.discard(name_key(conn.name))
             self._pop("players", conn.name)
 
     def set_status(self, name: str, status: str) -> None:

@@ -61,6 +61,7 @@ class Seat:
     kind: str  # "human", "bot" (a bot client) or "hosted" (a bot run by the server)
     token_hash: str | None = None
     level: str | None = None  # for hosted bots
+    account: int | None = None  # the player's account (``server.accounts``); None: a guest
     participant: Participant | None = None
     strikes: int = 0
     #: Moves this seat made since the room was made or restored: a new one gives it a new
@@ -80,7 +81,8 @@ class Seat:
         return max(0.0, self.deadline - (now if self.paused_at is None else self.paused_at))
 
     def stored(self) -> dict:
-        return {"name": self.name, "kind": self.kind, "token_hash": self.token_hash, "level": self.level}
+        return {"name": self.name, "kind": self.kind, "token_hash": self.token_hash, "level": self.level,
+                "account": self.account}
 
     def public(self) -> dict:
         return {"name": self.name, "kind": "bot" if self.kind != "human" else "human",

@@ -20,6 +20,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
 
+from .accounts import create_tables as accounts_tables
 from .private_files import keep_private, private_umask
 
 #: The tables as the last release before schema versions (``PRAGMA user_version`` 0) made them.
@@ -99,6 +100,7 @@ def _deals(db: sqlite3.Connection) -> None:
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _unversioned_to_1,
     _deals,
+    accounts_tables,  # version 3: accounts and their keys; the SSH gateway's remembered keys become accounts
 )
 #: The schema version this code reads and writes.
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,0 +1,137 @@
+"""Accounts: who a player is on this server, across connections, keys and renames.
+
+An account has a name it owns and one or more keys that prove it (``account_keys``: a key's
+``SHA256:…`` fingerprint, as ``ssh-keygen -l`` prints it, whether the key logs in over SSH or
+signs a native client's ``hello``).  Names are unique by what they look like
+(``protocol.names.name_key``: case, accents, spacing, punctuation and lookalike letters
+aside), so no account can take a name that passes for another's.  Hosted bots have accounts
+too (kind ``bot``, no keys), made when the server starts, so that their games count for them.
+
+The accounts live in the game server's database (``server.store.Store``): they are written at
+once, outside the store's group commit, as an account must exist (with its id) before anything
+refers to it; a key's last use is queued with the turn's other writes.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from protocol.names import name_key, with_suffix
+
+if TYPE_CHECKING:
+    from .store import Store
+
+#: The kinds of account: a person, or a bot (hosted by the server or a bot client's).
+ACCOUNT_KINDS = ("human", "bot")
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    name: str
+    kind: str  # one of ACCOUNT_KINDS
+
+
+class NameTaken(Exception):
+    """The name (or one that looks like it) belongs to another account."""
+
+
+def create_tables(db: sqlite3.Connection) -> None:
+    """The accounts' tables (a migration of ``server.store``), and every SSH key the gateway
+    remembered before accounts (``ssh_identities``, if the database has it) made an account with
+    its name; a name that looks like one taken before it gets a free variant (``alice-2``)."""
+    db.execute("""CREATE TABLE accounts (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL UNIQUE,
+        kind TEXT NOT NULL CHECK (kind IN ('human', 'bot')),
+        created REAL NOT NULL
+    )""")
+    db.execute("""CREATE TABLE account_keys (
+        fingerprint TEXT PRIMARY KEY,
+        account INTEGER NOT NULL REFERENCES accounts(id),
+        added REAL NOT NULL,
+        last_seen REAL,
+        logins INTEGER NOT NULL DEFAULT 0
+    )""")
+    db.execute("CREATE INDEX account_keys_by_account ON account_keys (account)")
+    if not db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ssh_identities'").fetchone():
+        return
+    remembered = db.execute("SELECT fingerprint, name, first_seen, last_seen, logins FROM ssh_identities "
+                            "ORDER BY first_seen, fingerprint").fetchall()
+    for fingerprint, name, first_seen, last_seen, logins in remembered:
+        account = _insert_account(db, free_variant(db, name), "human", first_seen)
+        db.execute("INSERT INTO account_keys (fingerprint, account, added, last_seen, logins) VALUES (?, ?, ?, ?, ?)",
+                   (fingerprint, account, first_seen, last_seen, logins))
+
+
+def _insert_account(db: sqlite3.Connection, name: str, kind: str, created: float) -> int:
+    cursor = db.execute("INSERT INTO accounts (name, name_key, kind, created) VALUES (?, ?, ?, ?)",
+                        (name, name_key(name), kind, created))
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
+def free_variant(db: sqlite3.Connection, name: str) -> str:
+    """``name`` if no account has it (or one like it), else ``name-2``, ``name-3``…, the first free."""
+    candidate, n = name, 1
+    while db.execute("SELECT 1 FROM accounts WHERE name_key = ?", (name_key(candidate),)).fetchone():
+        n += 1
+        candidate = with_suffix(name, f"-{n}")
+    return candidate
+
+
+class Accounts:
+    """The accounts of the server's database."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.db = store.db
+
+    def _account(self, where: str, value: object) -> Account | None:
+        row = self.db.execute(f"SELECT id, name, kind FROM accounts WHERE {where} = ?", (value,)).fetchone()
+        return None if row is None else Account(*row)
+
+    def by_id(self, account_id: int) -> Account | None:
+        return self._account("id", account_id)
+
+    def by_name(self, name: str) -> Account | None:
+        """The account whose name looks like ``name`` (``protocol.names.name_key``)."""
+        return self._account("name_key", name_key(name))
+
+    def by_fingerprint(self, fingerprint: str) -> Account | None:
+        """The account a key (``SHA256:…``) belongs to."""
+        row = self.db.execute("SELECT a.id, a.name, a.kind FROM account_keys k JOIN accounts a ON a.id = k.account "
+                              "WHERE k.fingerprint = ?", (fingerprint,)).fetchone()
+        return None if row is None else Account(*row)
+
+    def free_variant(self, name: str) -> str:
+        """``name`` if it is free, else the first free ``name-2``, ``name-3``…"""
+        return free_variant(self.db, name)
+
+    def create(self, name: str, kind: str, fingerprint: str | None = None) -> Account:
+        """A new account named ``name`` (NameTaken if it is not free), with its first key if given."""
+        if kind not in ACCOUNT_KINDS:
+            raise ValueError(f"an account is one of {ACCOUNT_KINDS}, not {kind!r}")
+        now = time.time()
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            try:
+                account = _insert_account(self.db, name, kind, now)
+            except sqlite3.IntegrityError:
+                raise NameTaken(name) from None
+            if fingerprint is not None:
+                self.db.execute("INSERT INTO account_keys (fingerprint, account, added) VALUES (?, ?, ?)",
+                                (fingerprint, account, now))
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+        return Account(account, name, kind)
+
+    def bot(self, name: str) -> Account:
+        """The account of the hosted bot shown as ``name``, made if it has none yet."""
+        return self.by_name(name) or self.create(name, "bot")
