@@ -28,6 +28,7 @@ from .config import ServerConfig
 from .connection import Connection, Outbox
 from .fair_deal import DealSecrets, PendingDeal
 from .games import AtonGame
+from .history import GameHistory, Reader
 from .hosted_bots import HostedBot, bot_name
 from .lobby import Lobby, reserved_names
 from .quotas import Quotas
@@ -58,6 +59,7 @@ class ArbiterServer:
         self.clock = clock or LoopClock()
         self.limits = config.limits
         self.store = Store(config.db_path)
+        self.history = GameHistory(self.store, self.limits)
         self.tokens = ResumeTokens.in_directory(None if config.db_path == ":memory:" else Path(config.db_path).parent)
         self.outbox = Outbox(before_sending=self.store.commit, on_failure=self._store_failed,
                              max_backlog=self.limits.outbox_bytes_total)
@@ -347,14 +349,14 @@ class ArbiterServer:
             conn.deliver(m.Ack(game=msg.game, version=0, reply_to=msg.id))
             deal.advance()  # (after the ack: the game's first state may follow at once)
         elif isinstance(msg, m.GetRecord):
-            room = self._room(conn, msg.game)
-            if room.seat_of(conn) is None and conn not in room.spectators:
-                raise ProtocolError(ErrorCode.NOT_ALLOWED, f"you neither play nor watch game {msg.game}")
-            if not room.game.is_over:
-                raise ProtocolError(ErrorCode.NOT_ALLOWED, "the record is available once the game is over")
-            conn.deliver(m.GameRecordReply(game=msg.game, record=room.record(), reply_to=msg.id))
+            record = self.history.record(self._reader(conn), msg.game)
+            conn.deliver(m.GameRecordReply(game=msg.game, record=record, reply_to=msg.id))
         else:
             raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"{msg.TYPE} is not handled by this server")
+
+    def _reader(self, conn: Connection) -> Reader:
+        """Who ``conn`` is to the games' history: its session, and its account (which sees all its games)."""
+        return Reader(session=token_hash(conn.token), account=None if conn.account is None else conn.account.id)
 
     def _require_player(self, conn: Connection) -> None:
         if conn.kind == "spectator":

@@ -151,7 +151,8 @@ async def run_server(config: ServerConfig, ssh: SSHConfig | None = None) -> None
         from .ssh import SSHGateway  # only an SSH server pays for asyncssh
 
         try:
-            gateway = SSHGateway(ssh, config.host, server.port, config.db_path, server.tokens, config.server_name)
+            gateway = SSHGateway(ssh, config.host, server.port, config.db_path, server.tokens, config.server_name,
+                                 history=server.history)
             await gateway.start()
         except OSError as exc:
             await server.stop()

@@ -53,6 +53,13 @@ class Limits:
     #: long for them; a player late in the first gets the server's part, late in the second
     #: its commitment as its part (docs/protocol.md, "Fair decks").
     deal_seconds: float = 10.0
+    #: Requests that read finished games from the database (``get_record``, and over SSH
+    #: ``record`` and ``games``): this many a second per session, sustained ...
+    history_requests_per_second: float = 1.0
+    #: ... and at most this many at once
+    history_burst: int = 20
+    #: The games of one page of a player's list (``games`` over SSH)
+    history_page_entries: int = 20
 
     def public(self) -> dict:
         """The limits a client is told in ``welcome``."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 from aton.moves import move_from_dict
@@ -14,14 +15,31 @@ from .fair_deal import DealSecrets
 from .store import Store, StoredGame
 
 
+def iso_utc(seconds: float) -> str:
+    """A time (seconds since the epoch) as ISO 8601 in UTC, to the second: ``2026-12-03T18:24:18Z``."""
+    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
 def record_of(stored: StoredGame) -> dict:
-    """The game's record: seed, every accepted move in order, and the players and result in meta."""
+    """The game's record: seed, every accepted move in order, and in meta the players, result,
+    and when the game started and ended and each move was made."""
     record = GameRecord(seed=stored.seed, rules=Rules.from_dict(stored.rules))
     for seat, move in stored.moves:
         record.add(Player.parse(seat), move_from_dict(move))
     deal = None if stored.deal is None or stored.status != "over" else DealSecrets.from_json(stored.deal)
     record.meta = record_meta(stored.id, stored.seats, stored.options, stored.status, stored.result, deal)
+    record.meta["started"] = iso_utc(stored.created)
+    if stored.finished is not None:
+        record.meta["ended"] = iso_utc(stored.finished)
+    record.meta["move_times"] = [round(at - stored.created, 1) for at in stored.move_times]
     return record.to_dict()
+
+
+def seat_meta(info: dict) -> dict:
+    """One seat's player in a record's ``meta.players``: the name it played under, its kind, and
+    whether it played as a guest (without an account; a hosted bot is the server's own)."""
+    return {"name": info["name"], "kind": info["kind"],
+            "guest": info["kind"] != "hosted" and info.get("account") is None}
 
 
 def record_meta(game_id: int, seats: dict, options: dict, status: str, result: dict | None,
@@ -30,7 +48,7 @@ def record_meta(game_id: int, seats: dict, options: dict, status: str, result: d
     game is over, what fixed its seed (``deal``, see docs/records.md)."""
     meta = {
         "game": game_id,
-        "players": {seat: {"name": info["name"], "kind": info["kind"]} for seat, info in seats.items()},
+        "players": {seat: seat_meta(info) for seat, info in seats.items()},
         "options": options,
         "status": status,
         "result": result,

@@ -17,7 +17,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .accounts import create_tables as accounts_tables
@@ -97,10 +97,29 @@ def _deals(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE games ADD COLUMN deal TEXT")
 
 
+def _game_players(db: sqlite3.Connection) -> None:
+    """Version 4: who played each game, one row per seat, so that a player's games are found by
+    an index (``Store.games_of``): the session (its resume token's hash) and the account (None:
+    a guest, or a game from before accounts).  Filled from the games' ``seats``."""
+    db.execute("""CREATE TABLE game_players (
+        game INTEGER NOT NULL REFERENCES games(id),
+        seat TEXT NOT NULL,
+        token_hash TEXT,
+        account INTEGER,
+        PRIMARY KEY (game, seat)
+    )""")
+    db.execute("CREATE INDEX game_players_by_session ON game_players (token_hash, game)")
+    db.execute("CREATE INDEX game_players_by_account ON game_players (account, game)")
+    db.execute("INSERT INTO game_players (game, seat, token_hash, account) "
+               "SELECT games.id, seat.key, json_extract(seat.value, '$.token_hash'), "
+               "json_extract(seat.value, '$.account') FROM games, json_each(games.seats) AS seat")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _unversioned_to_1,
     _deals,
     accounts_tables,  # version 3: accounts and their keys; the SSH gateway's remembered keys become accounts
+    _game_players,  # version 4: who played each game, by session and account
 )
 #: The schema version this code reads and writes.
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -128,6 +147,22 @@ class StoredGame:
     seals: dict  # seat name -> {"digest": bytes | None, "move": dict | None, "nonce": bytes | None}, in sealing order
     pause: Pause | None = None  # what the server kept of the game when it last stopped cleanly
     deal: str | None = None  # what fixed its seed with its players (JSON), if anything did
+    created: float = 0.0  # when it started (seconds since the epoch)
+    finished: float | None = None  # when it ended
+    move_times: list[float] = field(default_factory=list)  # when each of ``moves`` was stored
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A stored game without its moves: what a list of someone's games shows."""
+
+    id: int
+    options: dict
+    seats: dict  # seat name -> {name, kind, token_hash, level, ...}
+    status: str
+    result: dict | None
+    created: float
+    finished: float | None
 
 
 @dataclass
@@ -143,6 +178,8 @@ class Pause:
     seats: dict[str, dict]
 
 
+#: The columns of ``games`` a ``StoredGame`` is made from (``Store._loaded``).
+_GAME_COLUMNS = "id, seed, rules, options, seats, status, result, version, deal, created, finished"
 #: The parameters of one row of a statement.
 Row = tuple[object, ...]
 
@@ -271,6 +308,9 @@ class Store:
             "VALUES (?, ?, ?, ?, ?, 'playing', ?, ?)",
             (game_id, seed, json.dumps(rules), json.dumps(options), json.dumps(seats_by_name), time.time(), deal),
         )
+        self._queue("INSERT INTO game_players (game, seat, token_hash, account) VALUES (?, ?, ?, ?)",
+                    [(game_id, seat, info.get("token_hash"), info.get("account"))
+                     for seat, info in seats_by_name.items()])
 
     def save_moves(self, game_id: int, first_seq: int, moves: list[tuple[Hashable, dict]], version: int,
                    clear_seals: bool = False, result: dict | None = None) -> None:
@@ -325,19 +365,40 @@ class Store:
 
     def load_games(self, status: str | None = None) -> list[StoredGame]:
         self.commit()
-        query = "SELECT id, seed, rules, options, seats, status, result, version, deal FROM games"
+        query = "SELECT " + _GAME_COLUMNS + " FROM games"
         rows = self.db.execute(query + (" WHERE status = ?" if status else "") + " ORDER BY id",
                                (status,) if status else ()).fetchall()
-        games = []
-        for gid, seed, rules, options, seats, st, result, version, deal in rows:
-            moves = [(seat, json.loads(move)) for seat, move in self.db.execute(
-                "SELECT seat, move FROM moves WHERE game = ? ORDER BY seq", (gid,))]
-            seals = {seat: {"digest": digest, "move": None if move is None else json.loads(move), "nonce": nonce}
-                     for seat, digest, move, nonce in self.db.execute(
-                         "SELECT seat, digest, move, nonce FROM seals WHERE game = ? ORDER BY rowid", (gid,))}
-            paused = self.db.execute("SELECT version, log, seats FROM pauses WHERE game = ?", (gid,)).fetchone()
-            pause = None if paused is None else Pause(paused[0], json.loads(paused[1]), json.loads(paused[2]))
-            games.append(StoredGame(gid, seed, json.loads(rules), json.loads(options), json.loads(seats),
-                                    st, None if result is None else json.loads(result), version, moves, seals, pause,
-                                    deal))
-        return games
+        return [self._loaded(row) for row in rows]
+
+    def load_game(self, game_id: int) -> StoredGame | None:
+        """One game with its moves, or None if there is none of that id."""
+        self.commit()
+        row = self.db.execute("SELECT " + _GAME_COLUMNS + " FROM games WHERE id = ?", (game_id,)).fetchone()
+        return None if row is None else self._loaded(row)
+
+    def _loaded(self, row: tuple) -> StoredGame:
+        gid, seed, rules, options, seats, st, result, version, deal, created, finished = row
+        moves, move_times = [], []
+        for seat, move, at in self.db.execute("SELECT seat, move, at FROM moves WHERE game = ? ORDER BY seq", (gid,)):
+            moves.append((seat, json.loads(move)))
+            move_times.append(at)
+        seals = {seat: {"digest": digest, "move": None if move is None else json.loads(move), "nonce": nonce}
+                 for seat, digest, move, nonce in self.db.execute(
+                     "SELECT seat, digest, move, nonce FROM seals WHERE game = ? ORDER BY rowid", (gid,))}
+        paused = self.db.execute("SELECT version, log, seats FROM pauses WHERE game = ?", (gid,)).fetchone()
+        pause = None if paused is None else Pause(paused[0], json.loads(paused[1]), json.loads(paused[2]))
+        return StoredGame(gid, seed, json.loads(rules), json.loads(options), json.loads(seats),
+                          st, None if result is None else json.loads(result), version, moves, seals, pause,
+                          deal, created, finished, move_times)
+
+    def games_of(self, session: str | None, account: int | None, limit: int, skip: int = 0) -> list[GameRow]:
+        """The games played by a session (a resume token's hash) or an account, newest first:
+        at most ``limit`` of them, after the ``skip`` newest."""
+        self.commit()
+        rows = self.db.execute(
+            "SELECT id, options, seats, status, result, created, finished FROM games WHERE id IN "
+            "(SELECT game FROM game_players WHERE token_hash = ? OR account = ?) "
+            "ORDER BY id DESC LIMIT ? OFFSET ?", (session, account, limit, skip)).fetchall()
+        return [GameRow(gid, json.loads(options), json.loads(seats), st, None if result is None else json.loads(result),
+                        created, finished) for gid, options, seats, st, result, created, finished in rows]
+

@@ -4,7 +4,9 @@
 event loop), authenticates (any public key is an identity; guests log in with
 keyboard-interactive and no prompt unless turned off), enforces the limits, and
 gives each session with a terminal its own game client (``session.GameSession``),
-forked by the fork server it keeps running (``forkserver.ForkServerSupervisor``).
+forked by the fork server it keeps running (``forkserver.ForkServerSupervisor``); a
+session may instead run one of two read-only commands (``commands``: ``record GAME``
+and ``games``).
 ``Link`` is asyncssh's per-connection ``SSHServer``: the auth callbacks, and the
 refusal of everything that is not a session (port forwarding of every kind;
 agent and X11 forwarding are off in the server options, SFTP and other
@@ -27,6 +29,7 @@ import asyncssh
 
 from ..clock import Clock, LoopClock, Timer
 from ..config import ServerConfig, SSHConfig
+from ..history import GameHistory
 from ..lobby import reserved_names
 from ..resume_tokens import ResumeTokens
 from . import forkserver
@@ -199,12 +202,16 @@ class SSHGateway:
     """asyncssh server whose sessions run the Textual client against the game server."""
 
     def __init__(self, config: SSHConfig, game_host: str, game_port: int, db_path: str, tokens: ResumeTokens,
-                 server_name: str = ServerConfig.server_name, clock: Clock | None = None) -> None:
+                 server_name: str = ServerConfig.server_name, clock: Clock | None = None,
+                 history: GameHistory | None = None) -> None:
         """``tokens``: the game server's resume tokens (``ArbiterServer.tokens``); each key's is one of them.
+        ``history``: the game server's games (``ArbiterServer.history``), which the ``record`` and
+        ``games`` commands read (``commands``); without it every command is refused.
         ``clock`` runs the gateway's own time-outs (the version line, a session to start, idleness;
         the login's is asyncssh's): the event loop's by default, a test's own to move it by hand."""
         self.config = config
         self.clock = clock or LoopClock()
+        self.history = history
         self.limits = config.limits
         self.game_host = local_address(game_host)
         self.game_port = game_port

@@ -45,6 +45,9 @@ from protocol import handoff
 
 from ..clock import Timer
 from ..config import SSHLimits
+from ..history import Reader
+from ..room import token_hash
+from . import commands
 from .forkserver import ForkServerSupervisor, ForkServerUnavailable, spawn
 from .identity import Identity
 
@@ -389,7 +392,7 @@ def duration(seconds: float) -> str:
 
 def how_to_connect(username: str) -> str:
     user = f"{username}@" if username and username.isprintable() and len(username) <= 32 else ""
-    return ("Aton is played in a terminal, and this session asked for none (or ran a command).\r\n"
+    return ("Aton is played in a terminal, and this session asked for none.\r\n"
             "Connect from a terminal, without a command:\r\n"
             f"    ssh -t {user}HOST        (with -p PORT if you used one)\r\n"
             "Your SSH user name is your name at the table; log in with a key to keep it\r\n"
@@ -456,7 +459,7 @@ class GameSession(asyncssh.SSHServerSession):
         return True
 
     def exec_requested(self, command: str) -> bool:
-        self.command = command  # answered with how to connect
+        self.command = command  # ``record`` and ``games`` are answered, any other is refused
         return True
 
     def subsystem_requested(self, subsystem: str) -> bool:
@@ -467,7 +470,10 @@ class GameSession(asyncssh.SSHServerSession):
         return False
 
     def session_started(self) -> None:
-        if self.term is None or self.command is not None:
+        if self.command is not None:
+            self._answer(self.command)
+            return
+        if self.term is None:
             self._finish_with_text(how_to_connect(self.link.username), 1)
             return
         refusal = self.gateway.admit_game(self)
@@ -482,6 +488,24 @@ class GameSession(asyncssh.SSHServerSession):
             return
         self._arm_idle_timer()
         self.gateway.track(self._run(child), f"session of {self.link.who}")
+
+    def _answer(self, command: str) -> None:
+        """A command instead of a game: ``record`` or ``games`` (``commands``), as the player this
+        login is; any other is refused in one line."""
+        identity, history = self.link.identity, self.gateway.history
+        if identity is None or history is None or not commands.is_command(command):
+            log.info("%s: command %r refused", self.link.who, command[:40])
+            outcome = commands.Outcome(stderr=commands.REFUSED, status=1)
+        else:
+            outcome = commands.run(command, Reader(session=token_hash(identity.resume_token)), history)
+        self.ending = True
+        newline = "\r\n" if self.term is not None else "\n"  # a terminal's client is in raw mode
+        if self.chan is not None and outcome.stderr:
+            with contextlib.suppress(BrokenPipeError, OSError):
+                self.chan.write_stderr((outcome.stderr + newline).encode())
+        self._send(outcome.stdout.replace(b"\n", newline.encode()), outcome.status)
+        if not self.closed.done():
+            self.closed.set_result(None)
 
     def _cannot_start(self) -> None:
         log.exception("%s: cannot start the client", self.link.who)

@@ -263,7 +263,8 @@ async def test_a_finished_games_record_is_available_and_replays_to_its_end(serve
     red, blue = await matched_pair(server.port)
     request = await red.send(m.GetRecord(game=red.game))
     refused = await red.expect(m.Error)
-    assert (refused.reply_to, refused.message) == (request, "the record is available once the game is over")
+    assert (refused.reply_to, refused.message) == (
+        request, f"the record of game {red.game} is available once the game is over")
     await asyncio.gather(red.play(random.Random(21)), blue.play(random.Random(22)))
     await blue.send(m.GetRecord(game=blue.game))
     reply = await blue.expect(m.GameRecordReply)

@@ -18,6 +18,7 @@ from protocol import messages as m
 from server import store as store_module
 from server.app import ArbiterServer
 from server.config import ServerConfig
+from server.room import token_hash
 from server.store import SCHEMA_VERSION, NewerSchema, Store
 
 from ..manual_clock import ManualClock
@@ -86,6 +87,31 @@ async def test_the_unfinished_game_of_an_old_database_resumes_on_the_real_server
         decision = blue.my_decision()
         assert decision is not None and decision["kind"] == "commit"
         assert state.commitments == {"red": "sealed", "blue": "none"}
+        await blue.close()
+    finally:
+        await server.stop()
+
+
+def test_an_old_databases_games_are_found_by_their_players_sessions(old_db):
+    store = Store(old_db)
+    try:
+        games = store.games_of(token_hash(BLUE_TOKEN), None, limit=10)
+        assert [g.id for g in games] == [4, 3, 2, 1]  # newest first, each with its seat of blue's
+        assert [g.status for g in games] == ["playing", "over", "over", "over"]
+        assert store.games_of(token_hash(BLUE_TOKEN), None, limit=2, skip=1)[0].id == 3
+        assert store.games_of(token_hash("someone else"), None, limit=10) == []
+    finally:
+        store.close()
+
+
+async def test_an_old_databases_finished_game_is_served_from_it_by_get_record(old_db):
+    server = ArbiterServer(ServerConfig(host="127.0.0.1", port=0, db_path=str(old_db)), clock=ManualClock())
+    await server.start()
+    try:
+        blue = await Recorder.connect(server.port, "ignored", kind="bot", resume=BLUE_TOKEN, lobby=False)
+        await blue.send(m.GetRecord(game=1))
+        record = (await blue.expect(m.GameRecordReply)).record
+        assert len(record["moves"]) == FIXTURE_GAMES[1][1] and record["meta"]["started"].endswith("Z")
         await blue.close()
     finally:
         await server.stop()

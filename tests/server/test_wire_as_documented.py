@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import struct
 from collections.abc import Callable
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -223,9 +224,15 @@ async def test_a_record_calls_a_hosted_bot_hosted_where_the_game_state_says_bot(
     state, payload = await _finished_bot_game_record(server.port)
     bot_seat = "blue" if state.seat == "red" else "red"
     assert state.players[bot_seat]["kind"] == "bot"
-    meta = decode_payload(payload)["record"]["meta"]
-    assert set(meta) == {"game", "players", "options", "status", "result"}  # as docs/records.md lists
+    record = decode_payload(payload)["record"]
+    meta = record["meta"]
+    assert set(meta) == {"game", "players", "options", "status", "result",  # as docs/records.md lists
+                         "started", "ended", "move_times"}
     assert meta["status"] == "over" and set(meta["result"]) == {"winner", "reason", "round", "scores"}
     players = meta["players"]
-    assert players[bot_seat] == {"name": "Bot (random)", "kind": "hosted"}
-    assert players[state.seat] == {"name": "ada", "kind": "human"}
+    assert players[bot_seat] == {"name": "Bot (random)", "kind": "hosted", "guest": False}
+    assert players[state.seat] == {"name": "ada", "kind": "human", "guest": True}
+    for date in (meta["started"], meta["ended"]):  # ISO 8601 in UTC, to the second
+        assert datetime.fromisoformat(date).utcoffset() == timedelta(0) and date.endswith("Z") and len(date) == 20
+    assert meta["started"] <= meta["ended"]
+    assert len(meta["move_times"]) == len(record["moves"]) and meta["move_times"] == sorted(meta["move_times"])

@@ -49,7 +49,7 @@ class Stack:
     async def start(self) -> Stack:
         await self.server.start()
         self._gateway = SSHGateway(self.ssh, "127.0.0.1", self.server.port, self.db, self.server.tokens,
-                                   clock=self.clock)
+                                   clock=self.clock, history=self.server.history)
         await self._gateway.start()
         return self
 

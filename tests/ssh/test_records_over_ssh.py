@@ -1,0 +1,136 @@
+"""``ssh HOST record 42 > game.json`` and ``ssh HOST games`` (issue 15, point 4), with OpenSSH's own
+client: the record on stdout and status 0, the games as a table; a game of someone else's, a game
+in progress, bad arguments and any other command get one line on stderr and a non-zero status."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from aton.record import GameRecord, replay, summary
+from protocol import messages as m
+from server.rates import BucketsByKey
+from server.ssh.commands import REFUSED, USAGE_GAMES, USAGE_RECORD
+from server.ssh.identity import fingerprint
+
+from ..server.players import Recorder
+from .terminal import Stack, client_children
+
+pytestmark = pytest.mark.skipif(not shutil.which("ssh"), reason="needs OpenSSH's ssh (.ci/run installs it)")
+
+
+def key_file(directory: Path, name: str) -> tuple[Path, asyncssh.SSHKey]:
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    path = directory / f"id_{name}"
+    key.write_private_key(str(path))
+    path.chmod(0o600)
+    return path, key
+
+
+async def ssh(stack: Stack, key: Path, *command: str) -> tuple[int, bytes, str]:
+    """Run ``command`` over OpenSSH's ``ssh`` with ``key``: exit status, stdout, stderr."""
+    proc = await asyncio.create_subprocess_exec(
+        "ssh", "-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+        "-o", "LogLevel=ERROR", "-o", "IdentityAgent=none", "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
+        "-o", "PreferredAuthentications=publickey", "-i", str(key), "-p", str(stack.port), "alice@127.0.0.1",
+        *command, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await asyncio.wait_for(proc.communicate(), 30)
+    assert proc.returncode is not None
+    return proc.returncode, out, err.decode()
+
+
+async def player_of(stack: Stack, key: asyncssh.SSHKey, name: str) -> Recorder:
+    """A protocol client of the game server in the session the key's SSH logins have (as its game client is)."""
+    token = stack.gateway.identities.resume_token(fingerprint(key))
+    return await Recorder.connect(stack.server.port, name, kind="human", lobby=False, resume=token)
+
+
+async def bot_game(player: Recorder, resign: bool) -> int:
+    await player.send(m.PlayBot(level="random"))
+    game = (await player.expect(m.GameState)).game
+    if resign:
+        await player.send(m.Resign(game=game))
+        await player.until(lambda f: f.game == game and f.view["winner"] is not None, kind=m.Update)
+    return game
+
+
+@pytest.fixture
+async def plain_stack(stack_factory):
+    return await stack_factory(fork_server=False)  # these sessions never start a game client
+
+
+async def test_record_and_games_over_ssh(plain_stack, tmp_path):
+    stack = plain_stack
+    alice_key, alice = key_file(tmp_path, "alice")
+    bob_key, bob = key_file(tmp_path, "bob")
+    alice_player, bob_player = await player_of(stack, alice, "alice"), await player_of(stack, bob, "bob")
+    finished = await bot_game(alice_player, resign=True)
+    bobs = await bot_game(bob_player, resign=True)
+    going = await bot_game(alice_player, resign=False)
+
+    status, out, err = await ssh(stack, alice_key, "record", str(finished))
+    assert (status, err) == (0, "")
+    record = json.loads(out)
+    assert summary(replay(GameRecord.from_dict(record)))["winner"] is not None
+    assert record["meta"]["game"] == finished and record["meta"]["result"]["reason"] == "resign"
+    saved = tmp_path / "game.json"  # what `> game.json` keeps replays in aton replay
+    saved.write_bytes(out)
+    replayed = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "aton_tui", "replay", str(saved), "--json", stdout=asyncio.subprocess.PIPE)
+    final = json.loads((await replayed.communicate())[0])
+    assert final["winner"] == record["meta"]["result"]["winner"]
+
+    status, out, err = await ssh(stack, alice_key, "games")
+    assert (status, err) == (0, "")
+    table = out.decode().splitlines()
+    assert table[0].split() == ["game", "date", "(UTC)", "opponent", "result", "length"]
+    assert [row.split()[0] for row in table[1:]] == [str(going), str(finished)]  # newest first, not bob's
+    assert "Bot (random)" in table[2] and "lost (resign)" in table[2] and "1 round" in table[2]
+    assert table[1].split()[-2:] == ["playing", "-"]
+    status, out, err = await ssh(stack, alice_key, "games", "--json")
+    assert (status, err) == (0, "")
+    lines = [json.loads(line) for line in out.decode().splitlines()]
+    assert [(g["game"], g["result"], g["opponent"]) for g in lines] == [
+        (going, "playing", "Bot (random)"), (finished, "lost", "Bot (random)")]
+    assert lines[0]["rounds"] is None and lines[0]["seconds"] is None  # nothing of a game in play
+
+    refusals = [
+        (("record", str(bobs)), 1, f"aton: there is no game {bobs}"),  # someone else's private game
+        (("record", str(going)), 1, f"aton: the record of game {going} is available once the game is over"),
+        (("record", "99999"), 1, "aton: there is no game 99999"),
+        (("record",), 2, USAGE_RECORD), (("record", "42x"), 2, USAGE_RECORD), (("record", "1", "2"), 2, USAGE_RECORD),
+        (("record", "9" * 40), 2, USAGE_RECORD), (("games", "0"), 2, USAGE_GAMES), (("games", "--all"), 2, USAGE_GAMES),
+        (("ls", "-la", "/"), 1, REFUSED), (("cat", "/etc/passwd"), 1, REFUSED), (("recordx",), 1, REFUSED),
+    ]
+    for command, expected_status, line in refusals:
+        status, out, err = await ssh(stack, alice_key, *command)
+        assert (status, out, err) == (expected_status, b"", line + "\n"), command
+    assert client_children() == set()
+    await asyncio.gather(alice_player.close(), bob_player.close())
+    del bob_key
+
+
+async def test_a_public_game_is_served_over_ssh_to_anyone_and_requests_are_rate_limited(stack_factory, tmp_path):
+    stack = await stack_factory(fork_server=False)
+    a = await Recorder.connect(stack.server.port, "ann", kind="bot", lobby=False)
+    b = await Recorder.connect(stack.server.port, "ben", kind="bot", lobby=False)
+    await a.send(m.QuickMatch())
+    await a.expect(m.Queued)
+    await b.send(m.QuickMatch())
+    game = (await a.expect(m.GameState)).game
+    await b.send(m.Resign(game=game))
+    await a.until(lambda f: f.view["winner"] is not None, kind=m.Update)
+    stranger_key, _ = key_file(tmp_path, "stranger")
+    status, out, err = await ssh(stack, stranger_key, "record", str(game))  # anyone could have watched it
+    assert (status, err) == (0, "") and json.loads(out)["meta"]["players"]["red"]["name"] in ("ann", "ben")
+    stack.server.history.requests = BucketsByKey(rate=0.001, burst=2)  # the server's bucket, smaller
+    answers = [await ssh(stack, stranger_key, "games") for _ in range(3)]
+    assert [status for status, _, _ in answers] == [0, 0, 1]
+    assert answers[-1] == (1, b"", "aton: too many requests for games and records: wait a few seconds\n")
+    await asyncio.gather(a.close(), b.close())
