@@ -31,6 +31,7 @@ from aton.errors import RecordError
 from aton.record import GameRecord
 from bots.analysis import GameAnalysis, record_digest, save_beside
 from protocol import messages as m
+from protocol.errors import ErrorCode
 from protocol.events import RematchOffered, RematchStarted
 from protocol.fairness import Verdict
 from protocol.game_frames import GameStateFrame, UpdateFrame
@@ -177,6 +178,8 @@ class AtonApp(App):
         self._lobby_redraw: Timer | None = None  # lobby updates are drawn together, after a moment
         self.terminal_title = ""  # what the terminal's title bar says (show_title)
         self.pauses_asked: set[int] = set()  # the games whose clock we asked the server to stop
+        self.muted: frozenset[str] = frozenset()  # the players whose chat lines the server hides from us
+        self.reports: dict[int, str] = {}  # request id of a report not yet answered -> whom it reports
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(DARK_BOARD)
@@ -329,7 +332,7 @@ class AtonApp(App):
             self._banner(f"✕ {closed}Gave up after {status.attempt} attempts: {status.detail}.  "
                          f"{RETRY_KEY.key} tries again, Ctrl+Q quits.")
         elif status.state == "failed":
-            self._banner(f"✕ {closed}Disconnected: {status.detail}.  Ctrl+Q quits.")
+            self._banner(f"✕ {closed}Disconnected: {status.detail.rstrip('.')}.  Ctrl+Q quits.")
 
     def _banner(self, text: str) -> None:
         self.banner_text = text
@@ -379,8 +382,15 @@ class AtonApp(App):
         elif isinstance(frame, m.Ack):
             self._reply(frame.reply_to, None)
         elif isinstance(frame, m.Error):
-            self.notify(frame.message, title="The server says", severity="error", timeout=6)
+            if frame.code != ErrorCode.BANNED:  # a ban's line is the banner's once the bye has come
+                self.notify(frame.message, title="The server says", severity="error", timeout=6)
+            self.reports.pop(frame.reply_to or 0, None)
             self._reply(frame.reply_to, frame)
+        elif isinstance(frame, m.Mutes):
+            self._mutes_came(frame)
+        elif isinstance(frame, m.Reported):
+            reported = self.reports.pop(frame.reply_to or 0, "the player")
+            self.notify(f"Your report of {reported} is with the server's operator. Thank you.", timeout=6)
         elif isinstance(frame, m.TableCreated):
             self._table_created(frame)
         elif isinstance(frame, m.GameRecordReply):
@@ -393,8 +403,22 @@ class AtonApp(App):
             self._set_notice("")
         elif isinstance(frame, m.Bye) and frame.code == "shutdown":
             self.server_closed = frame.reason  # the banner says it while we try to reconnect
-        elif isinstance(frame, m.Bye):
+        elif isinstance(frame, m.Bye) and frame.code != "banned":
             self.notify(frame.reason, title="The server closes the connection", severity="warning")
+
+    def _mutes_came(self, frame: m.Mutes) -> None:
+        """Whose chat lines the server hides from us now; an answer to our own mute or unmute says
+        what changed."""
+        before, self.muted = self.muted, frozenset(frame.names)
+        if frame.reply_to is not None:
+            for name in sorted(self.muted - before):
+                self.notify(f"{name}'s chat lines are hidden from you now (nobody else is told). "
+                            "Ctrl+P → Unmute shows them again.", timeout=6)
+            for name in sorted(before - self.muted):
+                self.notify(f"You see {name}'s chat lines again.", timeout=4)
+        screen = self._game_screen()
+        if screen is not None:
+            screen.refresh_view()
 
     def _decks_checked(self, verdict: Verdict) -> None:
         """The check of a finished game's decks: a line in its log; a mismatch loudly too."""

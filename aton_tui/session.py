@@ -27,7 +27,7 @@ from protocol.fairness import Verdict
 from protocol.game_frames import GameStateFrame, UpdateFrame, typed
 
 #: ``bye`` codes after which reconnecting is pointless
-FINAL_BYES = frozenset({"replaced", "unsupported_version"})
+FINAL_BYES = frozenset({"replaced", "unsupported_version", "banned"})
 #: Failed attempts in a row to reach a server never reached yet, before giving up: a wrong
 #: address or a server that is not up is said within a few seconds (the waits between
 #: attempts are ``Session.retry_delays``).
@@ -117,7 +117,7 @@ class Session:
                 if exc.code == ErrorCode.UNKNOWN_SESSION and (session is not None or self.resume is not None):
                     self._session, self.resume = None, None  # a session this server does not know: start a new one
                     continue
-                self.on_status(Status("failed", str(exc)))
+                self.on_status(Status("failed", exc.error.message if exc.code == ErrorCode.BANNED else str(exc)))
                 return
             except LOST as exc:
                 attempt += 1

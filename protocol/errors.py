@@ -24,6 +24,8 @@ class ErrorCode(StrEnum):
     TOO_MANY_GAMES = "too_many_games"  # the session or its address has as many games going as allowed
     TOO_MANY_FAILED_JOINS = "too_many_failed_joins"  # too many wrong invite codes or tables lately
     UNKNOWN_SESSION = "unknown_session"  # a resume token this server did not issue
+    BANNED = "banned"  # the account or the address is banned (since 1.6)
+    MUTED = "muted"  # the operator muted the account in chat (since 1.6)
 
 
 class ProtocolError(Exception):
@@ -57,4 +59,8 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
                                      "your session or your address: no join is tried until the limit refills",
     ErrorCode.UNKNOWN_SESSION: "`hello.resume` is not a token this server issued: `bye` follows; say `hello` "
                                "without `resume` for a new session",
+    ErrorCode.BANNED: "your account or your address is banned from this server; the message says why and until "
+                      "when: `bye` follows (since 1.6; an older client is told `not_allowed`)",
+    ErrorCode.MUTED: "the server's operator muted your account in chat; the message says why and until when "
+                     "(since 1.6; an older client is told `not_allowed`)",
 }

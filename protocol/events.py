@@ -144,6 +144,15 @@ class ChatSaid(ArbiterEvent):
     text: Annotated[str, Text(1, CHAT_CHARS)]
 
 
+@arbiter_event("chat_hidden")
+@dataclass(frozen=True, slots=True)
+class ChatHidden(ArbiterEvent):
+    """A line said at the table by the player in that seat, whom you muted (`mute`): its text is not
+    sent to you (since 1.6; only to a receiver that muted them)."""
+
+    player: Annotated[Player, SEAT]
+
+
 @arbiter_event("rematch_offered")
 @dataclass(frozen=True, slots=True)
 class RematchOffered(ArbiterEvent):

@@ -39,7 +39,7 @@ Map = dict[str, Any]
 Maps = tuple[Map, ...]
 
 PROTOCOL_MAJOR = 1
-PROTOCOL_MINOR = 5
+PROTOCOL_MINOR = 6
 PROTOCOL_VERSION = f"{PROTOCOL_MAJOR}.{PROTOCOL_MINOR}"
 
 MAX_ID = 2**31 - 1
@@ -63,6 +63,15 @@ DEAL_VALUE = Binary(32, 32)
 #: Why the server fixed a seat's part of a deal (``protocol.fairness``): from its secret, or the
 #: seat's commitment.
 DEAL_FILLS = MapOf(SEATS, OneOf(("server", "commitment")))
+#: Since this minor version a player may mute another's chat for themselves and report a player
+#: (``mute``, ``unmute``, ``mutes``, ``report``, ``reported``, the event ``chat_hidden``), and a
+#: server may ban (the error and ``bye`` code ``banned``) and mute (the error ``muted``); an older
+#: client is told ``not_allowed`` and ``misbehaving`` instead.
+MODERATION = 6
+MUTES = 200  # the most players one player may mute (a server may allow fewer)
+REPORT_CHARS = 500  # the longest reason a report carries
+#: The error codes of 1.6, and what a client older than it is told instead.
+NEWER_ERRORS = {ErrorCode.BANNED.value: ErrorCode.NOT_ALLOWED.value, ErrorCode.MUTED.value: ErrorCode.NOT_ALLOWED.value}
 
 
 class Direction(StrEnum):
@@ -206,7 +215,7 @@ class Bye(Message):
     """The server is about to close the connection, and why."""
 
     code: Annotated[str, OneOf(("shutdown", "replaced", "misbehaving", "timeout",
-                                "unsupported_version", "server_full"))]
+                                "unsupported_version", "server_full", "banned"))]
     reason: Annotated[str, Text(1, 500)]
 
 
@@ -433,9 +442,17 @@ def commitments_of(frame: GameState | Update) -> dict[str, str]:
 
 def as_read_by(frame: Message, minor: int) -> Message | None:
     """``frame`` as a client of protocol 1.``minor`` reads it (None: it is not sent to such a
-    client): before 1.3, a view carried the seats' commitments; before 1.5 there was no deal."""
+    client): before 1.3, a view carried the seats' commitments; before 1.5 there was no deal;
+    before 1.6 no moderation (its error codes become ``not_allowed``)."""
     if minor < FAIR_DECKS and isinstance(frame, (Deal, DealRevealed)):
         return None
+    if minor < MODERATION:
+        if isinstance(frame, (Mutes, Reported)):
+            return None
+        if isinstance(frame, Error) and frame.code in NEWER_ERRORS:
+            return replace(frame, code=NEWER_ERRORS[frame.code])
+        if isinstance(frame, Bye) and frame.code == "banned":
+            return replace(frame, code="misbehaving")
     if minor < COMMITMENTS_BESIDE_THE_VIEW and isinstance(frame, (GameState, Update)) and frame.commitments is not None:
         return replace(frame, view={**frame.view, "commitments": frame.commitments})
     return frame
@@ -621,3 +638,55 @@ class Chat(Message):
     game: Annotated[int, GAME_ID]
     text: Annotated[str, Text(1, CHAT_CHARS)]
     id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("mute")
+@dataclass(frozen=True, slots=True)
+class Mute(Message):
+    """Hide that player's chat lines from you (since 1.6): each becomes the event ``chat_hidden``
+    in what you receive, and nobody else is told. Kept with your account across sessions (a guest's
+    mutes, and mutes of a guest, last as long as the session). Answered by ``mutes``; a name that
+    is neither online, an account, nor a player of one of your games is ``not_found``."""
+
+    name: Annotated[str, NAME]
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("unmute")
+@dataclass(frozen=True, slots=True)
+class Unmute(Message):
+    """Show that player's chat lines to you again (since 1.6). Answered by ``mutes``."""
+
+    name: Annotated[str, NAME]
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_server("mutes")
+@dataclass(frozen=True, slots=True)
+class Mutes(Message):
+    """The players whose chat lines are hidden from you (since 1.6): the answer to ``mute`` and
+    ``unmute``, and sent after ``welcome`` when your account has muted anyone."""
+
+    names: Annotated[tuple[str, ...], ListOf(NAME, 0, MUTES)]
+    reply_to: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("report")
+@dataclass(frozen=True, slots=True)
+class Report(Message):
+    """Report a player to the server's operator (since 1.6): who (online, or a player of
+    ``game``, which you play or watch), and why. A server takes a few a day from one player
+    (``rate_limited`` past them). Answered by ``reported``."""
+
+    name: Annotated[str, NAME]
+    reason: Annotated[str, Text(1, REPORT_CHARS)]
+    game: Annotated[int | None, Optional(GAME_ID)] = None
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_server("reported")
+@dataclass(frozen=True, slots=True)
+class Reported(Message):
+    """Your report is stored for the operator (since 1.6)."""
+
+    reply_to: Annotated[int | None, REQUEST_ID] = None

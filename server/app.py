@@ -20,6 +20,7 @@ from aton.options import Rules
 from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import PROTOCOL_MAJOR, PROTOCOL_VERSION, Direction
+from protocol.names import name_key
 
 from .accounts import Account, Accounts
 from .bot_scheduler import BotScheduler, Thinker
@@ -27,10 +28,11 @@ from .clock import Clock, LoopClock
 from .config import ServerConfig
 from .connection import Connection, Outbox
 from .fair_deal import DealSecrets, PendingDeal
-from .games import AtonGame
+from .games import AtonGame, Termination
 from .history import GameHistory, Reader
 from .hosted_bots import HostedBot, bot_name
 from .lobby import Lobby, reserved_names
+from .moderation import VIA_NATIVE, Ban, Moderation, Player
 from .quotas import Quotas
 from .resume_tokens import ResumeTokens
 from .room import GameSeat, Room, Seal, Seat, token_hash
@@ -67,6 +69,9 @@ class ArbiterServer:
         self.accounts = Accounts(self.store)
         #: each hosted bot level's account, so that its games count for it
         self.bot_accounts: dict[str, Account] = {level: self.accounts.bot(bot_name(level)) for level in m.BOT_LEVELS}
+        self.moderation = Moderation(self.store, config.logins_kept_days)
+        self.moderation.listeners.append(self._apply_bans)
+        self.moderation.expel = self.expel
         self.lobby = Lobby(self._start_game_between, config.limits, reserved_names(config.server_name))
         self.rooms: dict[int, Room] = {}
         self.connections: set[Connection] = set()
@@ -85,6 +90,7 @@ class ArbiterServer:
 
     async def start(self) -> None:
         self._restore_games()
+        self.moderation.start(self.clock, self.config.moderation_poll_seconds)
         loop = asyncio.get_running_loop()
         self._server = await loop.create_server(lambda: Connection(self, self.outbox, self.limits),
                                                 self.config.host, self.config.port)
@@ -104,6 +110,7 @@ class ArbiterServer:
         stop the timers, commit the last writes and close the database."""
         if self._server is not None:
             self._server.close()
+        self.moderation.stop()
         for conn in list(self.connections):
             conn.close("shutdown", reason or SHUTDOWN_REASON)
         self.outbox.flush()
@@ -206,6 +213,7 @@ class ArbiterServer:
                 f"your client speaks {hello.version}: please upgrade it"), hello.id)
             conn.close("unsupported_version", f"protocol {hello.version} is not supported")
             return
+        conn.protocol_minor = m.minor_of(hello.version)  # what it is told from now on, a refusal too
         seats = self._seats_of(token_hash(hello.resume)) if hello.resume else []
         if hello.resume and not seats and not self.tokens.recognises(hello.resume):
             # tokens are the server's to issue: one it did not issue would open a new session
@@ -226,6 +234,12 @@ class ArbiterServer:
         conn.close("misbehaving", "the handshake failed: " + error.message)
 
     def _open_session(self, conn: Connection, hello: m.Hello, name: str, seats: list[tuple[Room, GameSeat]]) -> None:
+        ban = self._ban_of(conn)
+        if ban is not None:
+            conn.send_error(ProtocolError(ErrorCode.BANNED, ban.line()), hello.id)
+            conn.close("banned", ban.line())
+            log.info("%s (%s) refused: banned (%s)", name, conn.address, ban.target())
+            return
         token = hello.resume or self.tokens.issue()
         digest = token_hash(token)
         previous = self.by_token.get(digest)
@@ -235,7 +249,6 @@ class ArbiterServer:
         conn.name = self.lobby.unique_name(name)
         conn.kind = hello.kind
         conn.token = token
-        conn.protocol_minor = m.minor_of(hello.version)
         conn.lobby_subscribed = hello.lobby if hello.lobby is not None else hello.kind != "bot"
         conn.mark_greeted()
         self.by_token[digest] = conn
@@ -243,6 +256,11 @@ class ArbiterServer:
                                session=secrets.token_hex(8), resume=token, name=conn.name,
                                limits=self.limits.public(), reply_to=hello.id,
                                games=tuple(room.game_id for room, _ in seats[:m.WELCOME_GAMES])))
+        self._record_login(conn)
+        if conn.account is not None and conn.protocol_minor >= m.MODERATION:  # (chat_hidden is 1.6's)
+            conn.muted = self.moderation.muted_by(conn.account.id)
+            if conn.muted:
+                conn.deliver(m.Mutes(names=tuple(sorted(conn.muted))))
         self.lobby.arrive(conn)
         for room, seat in seats:
             room.attach(seat, conn)
@@ -295,6 +313,7 @@ class ArbiterServer:
         if isinstance(msg, GAME_MESSAGES):
             room, seat = self._room_and_seat(conn, msg.game)
             if isinstance(msg, m.Chat):
+                self._refuse_muted(conn)
                 conn.admit_chat(msg.text)
             room.handle(seat, msg, conn)
         elif isinstance(msg, m.Ping):
@@ -348,6 +367,10 @@ class ArbiterServer:
                 deal.open(seat, msg.value)
             conn.deliver(m.Ack(game=msg.game, version=0, reply_to=msg.id))
             deal.advance()  # (after the ack: the game's first state may follow at once)
+        elif isinstance(msg, (m.Mute, m.Unmute)):
+            self._mute(conn, msg)
+        elif isinstance(msg, m.Report):
+            self._report(conn, msg)
         elif isinstance(msg, m.GetRecord):
             record = self.history.record(self._reader(conn), msg.game)
             conn.deliver(m.GameRecordReply(game=msg.game, record=record, reply_to=msg.id))
@@ -415,6 +438,112 @@ class ArbiterServer:
             self._room(conn, msg.game).spectators.discard(conn)
         self.lobby.leave(conn)
         conn.deliver(m.Left(reply_to=msg.id))
+
+    # ------------------------------------------------------------------ moderation
+
+    def _ban_of(self, conn: Connection) -> Ban | None:
+        """The ban over the connection's account or address, if any (the SSH gateway's own
+        address is not judged: the gateway judges its players' addresses itself)."""
+        address = None if conn.address in self.limits.exempt_addresses else conn.address
+        return self.moderation.ban_of(None if conn.account is None else conn.account.id, address)
+
+    def _record_login(self, conn: Connection) -> None:
+        """Keep the login for the operator (the SSH gateway records its players' own, with their
+        addresses, as they log in to it)."""
+        if conn.address not in self.limits.exempt_addresses:
+            self.moderation.record_login(self._player(conn), conn.address, VIA_NATIVE)
+
+    def _apply_bans(self) -> None:
+        """The operator changed the bans: close every session a ban now covers."""
+        for conn in list(self.connections):
+            if conn.greeted and not conn.closing:
+                ban = self._ban_of(conn)
+                if ban is not None:
+                    self.expel(conn.token, ban)
+
+    def expel(self, token: str, ban: Ban) -> None:
+        """A ban covers the session of ``token``: its connection is told why and closed, and
+        each of its unfinished games ends as if its player had left for good."""
+        digest = token_hash(token)
+        conn = self.by_token.get(digest)
+        if conn is not None and not conn.closing:
+            log.info("%s (%s) closed: banned (%s)", conn.name, conn.address, ban.target())
+            conn.send_error(ProtocolError(ErrorCode.BANNED, ban.line()))
+            self.lobby.depart(conn)
+            conn.close("banned", ban.line())
+        for room in list(self.rooms.values()):
+            seat = room.seat_held_by(digest)
+            if seat is not None and not room.game.is_over:
+                room.forfeit(seat, Termination.ABANDONED)
+
+    def _refuse_muted(self, conn: Connection) -> None:
+        mute = self.moderation.chat_mute_of(None if conn.account is None else conn.account.id)
+        if mute is not None:
+            raise ProtocolError(ErrorCode.MUTED, mute.line())
+
+    @staticmethod
+    def _player(conn: Connection) -> Player:
+        return Player(conn.name, None if conn.account is None else conn.account.id)
+
+    def _player_named(self, conn: Connection, name: str, game: int | None = None) -> Player:
+        """The player ``conn`` names: a player of ``game`` (which it must play or watch), or
+        without a game one of its own games', one online, or an account."""
+        if game is not None:
+            rooms = [self._room(conn, game)]
+            if rooms[0].seat_of(conn) is None and conn not in rooms[0].spectators and \
+                    rooms[0].seat_held_by(token_hash(conn.token)) is None:
+                raise ProtocolError(ErrorCode.NOT_ALLOWED, f"you neither play nor watch game {game}", field="game")
+        else:
+            rooms = [room for room in self.rooms.values() if room.seat_held_by(token_hash(conn.token)) is not None]
+        wanted = name_key(name)
+        for room in rooms:
+            for held in room.seats.values():
+                if name_key(held.name) == wanted:
+                    return Player(held.name, held.account)
+        if game is not None:
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"nobody named {name} plays game {game}", field="name")
+        online = next((c for c in self.lobby.online.values() if name_key(c.name) == wanted), None)
+        if online is not None:
+            return self._player(online)
+        account = self.accounts.by_name(name)
+        if account is not None:
+            return Player(account.name, account.id)
+        raise ProtocolError(ErrorCode.NOT_FOUND, f"there is no player named {name}", field="name")
+
+    def _mute(self, conn: Connection, msg: m.Mute | m.Unmute) -> None:
+        """Hide a player's chat lines from ``conn`` (or show them again); kept with its account."""
+        if isinstance(msg, m.Mute):
+            player = self._player_named(conn, msg.name)
+            if player.name == conn.name or (player.account is not None and conn.account is not None
+                                            and player.account == conn.account.id):
+                raise ProtocolError(ErrorCode.NOT_ALLOWED, "you cannot mute yourself", field="name")
+            if player.name not in conn.muted and len(conn.muted) >= self.limits.mutes_per_player:
+                raise ProtocolError(ErrorCode.NOT_ALLOWED, f"you have muted {len(conn.muted)} players, as many as "
+                                    "this server keeps: unmute one first")
+            conn.muted[player.name] = player.account
+        else:
+            wanted = name_key(msg.name)
+            name = next((muted for muted in conn.muted if name_key(muted) == wanted), None)
+            if name is None:
+                raise ProtocolError(ErrorCode.NOT_FOUND, f"you have not muted {msg.name}", field="name")
+            player = Player(name, conn.muted.pop(name))
+        if conn.account is not None and player.account is not None:
+            self.moderation.keep_mute(conn.account.id, player.account, on=isinstance(msg, m.Mute))
+        conn.deliver(m.Mutes(names=tuple(sorted(conn.muted)), reply_to=msg.id))
+
+    def _report(self, conn: Connection, msg: m.Report) -> None:
+        """Keep a player's report for the operator (a few a day from one account or address)."""
+        self._require_player(conn)
+        reported = self._player_named(conn, msg.name, msg.game)
+        reporter = self._player(conn)
+        if reported.name == conn.name:
+            raise ProtocolError(ErrorCode.NOT_ALLOWED, "you cannot report yourself", field="name")
+        if self.moderation.reports_today(reporter.account, conn.address) >= self.limits.reports_per_day:
+            raise ProtocolError(ErrorCode.RATE_LIMITED, f"this server takes {self.limits.reports_per_day} reports "
+                                "a day from one player: try again tomorrow")
+        self.moderation.record_report(reporter, conn.address, reported, msg.game, msg.reason)
+        log.info("%s reported %s%s", conn.name, reported.name, "" if msg.game is None else f" (game {msg.game})")
+        conn.deliver(m.Reported(reply_to=msg.id))
 
     # ------------------------------------------------------------------ games
 

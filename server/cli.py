@@ -3,6 +3,7 @@
     aton-server [--host H] [--port P] [--db PATH] [--log-level LEVEL] [game server limits]
                 [--ssh-port P [SSH options]]
     aton-server export --db PATH --out DIR
+    aton-server admin ACTION …   bans, chat mutes, logins and reports (server.admin)
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import platformdirs
 
 from protocol import RELEASE
 
+from .admin import add_admin_parser, run_admin
 from .app import ArbiterServer
 from .config import Limits, ServerConfig, SSHConfig, SSHLimits
 from .export import export_games
@@ -50,6 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the server's database (aton-server --db; by default aton.db in the user data dir)")
     export.add_argument("--out", type=Path, required=True, metavar="DIR",
                         help="the directory to write game-<id>.json into, one file per game (made if missing)")
+    add_admin_parser(commands, default_db_path())
     return parser
 
 
@@ -152,7 +155,7 @@ async def run_server(config: ServerConfig, ssh: SSHConfig | None = None) -> None
 
         try:
             gateway = SSHGateway(ssh, config.host, server.port, config.db_path, server.tokens, config.server_name,
-                                 history=server.history)
+                                 history=server.history, moderation=server.moderation)
             await gateway.start()
         except OSError as exc:
             await server.stop()
@@ -177,6 +180,8 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         print(f"exported {len(paths)} game(s) to {args.out}")
         return 0
+    if args.command == "admin":
+        return run_admin(args)
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
                         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
     db = args.db or default_db_path()

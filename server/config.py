@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from protocol.clocks import TIME_CONTROLS, TimeControl
 from protocol.framing import MAX_FRAME_BYTES, MAX_REQUEST_BYTES
-from protocol.messages import CHAT_CHARS
+from protocol.messages import CHAT_CHARS, MUTES
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,10 @@ class Limits:
     history_burst: int = 20
     #: The games of one page of a player's list (``games`` over SSH)
     history_page_entries: int = 20
+    #: Reports one player (their account, or else their address) may make in a day.
+    reports_per_day: int = 10
+    #: Players one player may mute for themselves (at most the protocol's own bound).
+    mutes_per_player: int = MUTES
 
     def public(self) -> dict:
         """The limits a client is told in ``welcome``."""
@@ -110,6 +114,12 @@ class ServerConfig:
     #: Fix the server's choices (game seeds, colours) for reproducible examples and tests;
     #: None, the default, draws them from the operating system.
     game_seed: int | None = None
+    #: How often the server looks for the operator's changes (``aton-server admin``: bans, chat
+    #: mutes) in the database: a new ban closes its sessions within this many seconds.  (Each
+    #: login and chat line looks at once.)
+    moderation_poll_seconds: float = 2.0
+    #: Days the record of each login (``aton-server admin logins``) is kept.
+    logins_kept_days: float = 90.0
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from protocol.framing import FrameBuffer, decode_payload, encode_frame
 
 from .accounts import Account
 from .config import Limits
+from .moderation import hide_muted
 from .rates import TokenBucket
 
 log = logging.getLogger(__name__)
@@ -152,6 +153,8 @@ class Connection(asyncio.Protocol):
         self.kind = ""
         self.token = ""
         self.account: Account | None = None  # the account the client proved; None: a guest
+        #: the players whose chat lines this session does not see (``mute``): name -> account (None: a guest)
+        self.muted: dict[str, int | None] = {}
         self.protocol_minor = m.PROTOCOL_MINOR  # the client's (from its hello): frames are sent as it reads them
         self.lobby_subscribed = False
         self.greeted = False
@@ -264,6 +267,8 @@ class Connection(asyncio.Protocol):
         """Queue a frame; it is written at the end of the loop turn, after the store's commit."""
         if self.closing or self.closed.is_set():
             return
+        if self.muted:
+            message = hide_muted(message, self.muted)
         if self.protocol_minor < m.PROTOCOL_MINOR:
             read = m.as_read_by(message, self.protocol_minor)
             if read is None:

@@ -595,6 +595,16 @@ class Room:
         if not self.game.is_over and self.seats[seat].participant is None:
             self._forfeit(seat, Termination.ABANDONED)
 
+    def forfeit(self, seat: GameSeat, termination: Termination) -> None:
+        """End the game by ``seat``'s forfeit from outside it (its player is banned: gone for good,
+        as if its grace period had run out), unless it is over already."""
+        held = self.seats[seat]
+        if held.grace_timer:
+            held.grace_timer.cancel()
+            held.grace_timer = None
+        if not self.game.is_over:
+            self._forfeit(seat, termination)
+
     def _forfeit(self, seat: GameSeat, termination: Termination, before: Sequence[dict] = ()) -> None:
         visible = self._visible(self.game.forfeit(seat, termination))
         self.seals = {}

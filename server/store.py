@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .accounts import create_tables as accounts_tables
+from .moderation import create_tables as moderation_tables
 from .private_files import keep_private, private_umask
 
 #: The tables as the last release before schema versions (``PRAGMA user_version`` 0) made them.
@@ -120,6 +121,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _deals,
     accounts_tables,  # version 3: accounts and their keys; the SSH gateway's remembered keys become accounts
     _game_players,  # version 4: who played each game, by session and account
+    moderation_tables,  # version 5: bans, chat mutes, players' own mutes, reports, logins
 )
 #: The schema version this code reads and writes.
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -263,6 +265,11 @@ class Store:
         if not self._queued and self.on_write is not None:
             self.on_write()
         self._queued.append((sql, params))
+
+    def write(self, sql: str, params: Row | list[Row] = ()) -> None:
+        """Queue a write of another module's tables (``server.moderation``) for the next commit,
+        with the turn's other writes."""
+        self._queue(sql, params)
 
     def commit(self) -> None:
         """Run every queued statement in one transaction (none of them if one fails).

@@ -379,7 +379,7 @@ class GameScreen(Screen):
             cartouches=self._cartouches(seat),
             supply=pv.supply, deck=pv.deck, discard=pv.discard, exchange_used=pv.exchange_used,
             clock_ms=model.clock_ms(seat), clock_at=model.clocks_at, strikes=model.strikes(seat),
-            clock_paused=model.paused(seat),
+            clock_paused=model.paused(seat), chat_muted=model.name(seat) in self.aton.muted,
         )
 
     def _cartouches(self, seat: Player) -> tuple[Cartouche, ...]:
@@ -545,6 +545,40 @@ class GameScreen(Screen):
         opponent = self.model.name(self.model.opponent)
         self.app.push_screen(Prompt(f"Say to {opponent}:", placeholder="one line; it appears in both logs",
                                     max_length=self.aton.chat_chars), said)
+
+    def _opponent_name(self) -> str | None:
+        """The name of a person we play against (None: we watch, or play a bot)."""
+        model = self.model
+        return model.name(model.opponent) if model.seat is not None and model.kind(model.opponent) == "human" \
+            else None
+
+    def action_mute_opponent(self) -> None:
+        name = self._opponent_name()
+        if name is not None:
+            self.run_worker(self.aton.send(m.Mute(name=name)))
+
+    def action_unmute_opponent(self) -> None:
+        name = self._opponent_name()
+        if name is not None:
+            self.run_worker(self.aton.send(m.Unmute(name=name)))
+
+    def action_report_opponent(self) -> None:
+        name, game = self._opponent_name(), self.model.game
+        if name is None:
+            return
+
+        async def send(reason: str) -> None:
+            request = await self.aton.send(m.Report(name=name, game=game, reason=reason))
+            if request is not None:
+                self.aton.reports[request] = name
+
+        def answered(reason: str | None) -> None:
+            if reason:
+                self.run_worker(send(reason))
+
+        self.app.push_screen(Prompt(f"Report {name} to the operator.\nWhat happened?",
+                                    placeholder="one line: cheating, insults, stalling…", max_length=m.REPORT_CHARS),
+                             answered)
 
     def _can_chat(self) -> bool:
         """Players chat with a human opponent (bots do not read)."""
@@ -718,6 +752,11 @@ class GameScreen(Screen):
             return self.view.outcome is not None
         if action == "chat":
             return self._can_chat()
+        if action in ("mute_opponent", "unmute_opponent"):
+            name = self._opponent_name()
+            return name is not None and (name in self.aton.muted) == (action == "unmute_opponent")
+        if action == "report_opponent":
+            return self._opponent_name() is not None
         if action in ("hint", "no_hint"):
             allowed = self.decision is not None and self.hint_refusal() is None
             return allowed == (action == "hint")

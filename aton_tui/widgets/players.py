@@ -65,6 +65,7 @@ class PlayerRow:
     clock_at: float  # when they were read (the app's monotonic clock)
     strikes: int
     clock_paused: bool = False  # stopped while the player reads (a game against the server's bot)
+    chat_muted: bool = False  # the receiver muted this player's chat (``mute``)
 
 
 def cartouche_faces(player: PlayerView, sealed: bool,
@@ -127,7 +128,8 @@ class PlayersPanel(Widget):
         line = Text()
         line.append("▶ " if row.to_move else "  ", self.get_component_rich_style("players--to-move"))
         label = f"{SEAT_SYMBOL[row.seat]} {player_name(row.seat)}"
-        who = row.name + (" (you)" if row.you else "") + ("" if row.connected else " ✕")
+        who = row.name + (" (you)" if row.you else "") + (" (muted)" if row.chat_muted else "") + \
+            ("" if row.connected else " ✕")
         name = Text(who, muted)
         name.truncate(columns.name - len(label) - 3, overflow="ellipsis", pad=True)  # in cells: wide letters
         line.append(label, own)

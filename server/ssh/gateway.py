@@ -27,10 +27,12 @@ from pathlib import Path
 
 import asyncssh
 
+from ..accounts import Accounts
 from ..clock import Clock, LoopClock, Timer
 from ..config import ServerConfig, SSHConfig
 from ..history import GameHistory
 from ..lobby import reserved_names
+from ..moderation import VIA_SSH, Ban, Moderation, Player
 from ..resume_tokens import ResumeTokens
 from . import forkserver
 from .identity import HOST_KEY_FILE, Identities, Identity, fingerprint, load_or_create_host_key
@@ -61,6 +63,7 @@ class Link(asyncssh.SSHServer):
         self.username = ""
         self.key: asyncssh.SSHKey | None = None
         self.identity: Identity | None = None
+        self.banned: Ban | None = None  # the ban over its key's account or its address: no game starts
         self.authenticated = False
         self.admitted = False
         self.channels = 0
@@ -108,6 +111,11 @@ class Link(asyncssh.SSHServer):
         self.gateway.forget_connection(self)
         self.conn = None
 
+    def close(self) -> None:
+        """Close this connection once what was written to it is sent."""
+        if self.conn is not None and not self.closed:
+            self.conn.close()
+
     def drop(self, reason: str) -> None:
         """Close this connection at once (a misbehaving client); nobody else notices."""
         if self.conn is not None and not self.closed:
@@ -148,7 +156,12 @@ class Link(asyncssh.SSHServer):
         self.authenticated = True
         self.identity = self.gateway.identify(self.username, self.key)
         self.gateway.authenticated(self)
-        log.info("%s logged in (%s)", self.who, "guest" if self.identity.guest else self.identity.fingerprint)
+        self.banned = self.gateway.ban_of(self)
+        if self.banned is not None:
+            log.info("%s refused: banned (%s)", self.who, self.banned.target())
+        else:
+            log.info("%s logged in (%s)", self.who, "guest" if self.identity.guest else self.identity.fingerprint)
+            self.gateway.record_login(self)
         self._arm_session_timer()
 
     # ------------------------------------------------------------------ channels
@@ -203,10 +216,12 @@ class SSHGateway:
 
     def __init__(self, config: SSHConfig, game_host: str, game_port: int, db_path: str, tokens: ResumeTokens,
                  server_name: str = ServerConfig.server_name, clock: Clock | None = None,
-                 history: GameHistory | None = None) -> None:
+                 history: GameHistory | None = None, moderation: Moderation | None = None) -> None:
         """``tokens``: the game server's resume tokens (``ArbiterServer.tokens``); each key's is one of them.
         ``history``: the game server's games (``ArbiterServer.history``), which the ``record`` and
         ``games`` commands read (``commands``); without it every command is refused.
+        ``moderation``: the game server's (``ArbiterServer.moderation``): its bans keep players out
+        here too, and logins over SSH are recorded (None: neither).
         ``clock`` runs the gateway's own time-outs (the version line, a session to start, idleness;
         the login's is asyncssh's): the event loop's by default, a test's own to move it by hand."""
         self.config = config
@@ -234,6 +249,9 @@ class SSHGateway:
         self.by_fingerprint: dict[str, GameSession] = {}
         self.tasks: set[asyncio.Task] = set()
         self.forkserver: forkserver.ForkServerSupervisor | None = None
+        self.moderation = moderation
+        if moderation is not None:
+            moderation.listeners.append(self._apply_bans)
         self._server: asyncssh.SSHAcceptor | None = None
         self._stopping = False
 
@@ -341,6 +359,43 @@ class SSHGateway:
         if key is None:
             return self.identities.guest(username)
         return self.identities.for_key(fingerprint(key), username)
+
+    # ------------------------------------------------------------------ moderation
+
+    def account_of(self, link: Link) -> int | None:
+        """The account of the key ``link`` logged in with (None: a guest, or a key of no account)."""
+        identity = link.identity
+        if self.moderation is None or identity is None or identity.fingerprint is None:
+            return None
+        account = Accounts(self.moderation.store).by_fingerprint(identity.fingerprint)
+        return None if account is None else account.id
+
+    def ban_of(self, link: Link) -> Ban | None:
+        """The ban over the account of ``link``'s key or over its address, if any."""
+        return None if self.moderation is None else self.moderation.ban_of(self.account_of(link), link.address)
+
+    def record_login(self, link: Link) -> None:
+        if self.moderation is not None and link.identity is not None:
+            self.moderation.record_login(Player(link.identity.name, self.account_of(link)), link.address, VIA_SSH)
+
+    def _apply_bans(self) -> None:
+        """The operator changed the bans: end the session of every logged-in connection a ban
+        now covers, saying why, and its games with it."""
+        for link in list(self.links):
+            if not link.authenticated or link.closed or link.banned is not None:
+                continue
+            link.banned = self.ban_of(link)
+            if link.banned is None:
+                continue
+            log.info("%s closed: banned (%s)", link.who, link.banned.target())
+            assert self.moderation is not None and link.identity is not None
+            sessions = [game for game in self.games if game.link is link]
+            for game in sessions:
+                game.end(link.banned.line(), 1)
+            if self.moderation.expel is not None:
+                self.moderation.expel(link.identity.resume_token, link.banned)
+            if not sessions:
+                link.drop(link.banned.line())
 
     def admit_game(self, session: GameSession) -> str | None:
         """Register a game session; None, or why it cannot start."""

@@ -470,6 +470,10 @@ class GameSession(asyncssh.SSHServerSession):
         return False
 
     def session_started(self) -> None:
+        if self.link.banned is not None:
+            self._finish_with_text(self.link.banned.line() + ("\r\n" if self.term is not None else "\n"), 1,
+                                   stderr=True)
+            return  # and the connection closes with the channel (``connection_lost``)
         if self.command is not None:
             self._answer(self.command)
             return
@@ -550,12 +554,13 @@ class GameSession(asyncssh.SSHServerSession):
         if not self.ending:
             self._send(data)
 
-    def _send(self, data: bytes, exit_status: int | None = None) -> None:
-        """Write to the channel (and end it with ``exit_status``) unless it is closing already."""
+    def _send(self, data: bytes, exit_status: int | None = None, stderr: bool = False) -> None:
+        """Write to the channel (its standard error if ``stderr``; and end it with ``exit_status``)
+        unless it is closing already."""
         if self.chan is None:
             return
         try:
-            self.chan.write(data)
+            (self.chan.write_stderr if stderr else self.chan.write)(data)
             if exit_status is not None:
                 self.chan.exit(exit_status)
         except (BrokenPipeError, OSError):
@@ -611,9 +616,9 @@ class GameSession(asyncssh.SSHServerSession):
         else:
             self._arm_idle_timer()
 
-    def _finish_with_text(self, text: str, status: int) -> None:
+    def _finish_with_text(self, text: str, status: int, stderr: bool = False) -> None:
         self.ending = True
-        self._send(text.encode(), status)
+        self._send(text.encode(), status, stderr)
         if not self.closed.done():
             self.closed.set_result(None)
 
@@ -652,6 +657,8 @@ class GameSession(asyncssh.SSHServerSession):
             self.closed.set_result(None)
         self.chan = None
         self.link.session_closed(self)
+        if self.link.banned is not None:
+            self.link.close()
 
     def _release(self) -> None:
         if self.idle_timer is not None:

@@ -15,11 +15,13 @@ from textual.widgets import Markdown
 
 from aton import BLUE, RED, Outcome, Termination
 from aton.views import View
+from aton_tui.app import StatusChanged
 from aton_tui.screens.end import EndScreen
 from aton_tui.screens.game import GameScreen
 from aton_tui.screens.help import RULES_PAGE, HelpScreen
 from aton_tui.screens.lobby import LobbyScreen
 from aton_tui.screens.scoring import ScoringScreen
+from aton_tui.session import Status
 from bots.hints import HINT_ITERATIONS, Hint, hint
 from protocol import messages as m
 
@@ -226,3 +228,48 @@ def test_too_small(snap_compare):
     script.play_until(red_to("commit", round_at_least=2))
     assert snap_compare(FramesApp(script.frames), terminal_size=(50, 15),
                         run_before=shown(GameScreen, script.version))
+
+
+def against_a_person(frames: list) -> list:
+    """The frames of a game against a person, Ben, instead of the bot."""
+    first = frames[0]
+    players = {**first.players, "blue": {"name": "Ben", "kind": "human", "connected": True}}
+    return [replace(first, players=players), *frames[1:]]
+
+
+@ISSUE_SIZES
+def test_the_opponent_muted(snap_compare, size):
+    """After the palette's "Mute the opponent's chat": the server's answer, its notice, and "(muted)"
+    beside the opponent's name."""
+    script = ScriptedGame()
+    frames = [*against_a_person(script.frames), m.Mutes(names=("Ben",), reply_to=1)]
+    assert snap_compare(FramesApp(frames), terminal_size=size, run_before=shown(GameScreen, script.version))
+
+
+@ISSUE_SIZES
+def test_report_asks_why(snap_compare, size):
+    """The palette's "Report the opponent": one line to the server's operator."""
+    script = ScriptedGame()
+
+    async def run_before(pilot) -> None:
+        await shown(GameScreen, script.version)(pilot)
+        await pilot.app.screen.run_action("report_opponent")
+        await pilot.pause()
+
+    assert snap_compare(FramesApp(against_a_person(script.frames)), terminal_size=size, run_before=run_before)
+
+
+@ISSUE_SIZES
+def test_banned_in_a_game(snap_compare, size):
+    """The operator's ban reaches a player at the table: the server's line, and the banner says the
+    connection is closed for good."""
+    script = ScriptedGame()
+    line = "You are banned from this server (reason: insults) until 2026-12-10 18:00 UTC."
+    frames = [*against_a_person(script.frames), m.Error(code="banned", message=line), m.Bye(code="banned", reason=line)]
+
+    async def run_before(pilot) -> None:
+        await shown(GameScreen, script.version)(pilot)
+        pilot.app.post_message(StatusChanged(Status("failed", line)))
+        await pilot.pause(0.2)
+
+    assert snap_compare(FramesApp(frames), terminal_size=size, run_before=run_before)

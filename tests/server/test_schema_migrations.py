@@ -76,6 +76,21 @@ def test_an_unversioned_database_is_migrated_with_every_game_and_move_kept(old_d
     assert rows(old_db, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
 
 
+def test_an_old_database_gets_the_moderation_tables_and_the_operator_works_on_it(old_db, capsys):
+    from server.cli import main as server_main
+
+    assert server_main(["admin", "ban", "203.0.113.0/24", "--db", str(old_db)]) == 0  # migrates it first
+    assert {row[0] for row in rows(old_db, "SELECT name FROM sqlite_master WHERE type = 'table'")} >= {
+        "bans", "chat_mutes", "player_mutes", "reports", "logins"}
+    capsys.readouterr()
+    listed = {}
+    for listing in ("bans", "logins", "reports", "mutes"):
+        assert server_main(["admin", listing, "--json", "--db", str(old_db)]) == 0
+        listed[listing] = len(json.loads(capsys.readouterr().out))
+    assert listed == {"bans": 1, "logins": 0, "reports": 0, "mutes": 0}
+    assert rows(old_db, "SELECT count(*) FROM games") == [(len(FIXTURE_GAMES),)]
+
+
 async def test_the_unfinished_game_of_an_old_database_resumes_on_the_real_server(old_db):
     server = ArbiterServer(ServerConfig(host="127.0.0.1", port=0, db_path=str(old_db)), clock=ManualClock())
     await server.start()

@@ -14,9 +14,10 @@ from .terminal import Stack
 async def stack_factory(tmp_path):
     stacks: list[Stack] = []
 
-    async def make(guests: bool = True, fork_server: bool = True, clock: Clock | None = None, **limits) -> Stack:
+    async def make(guests: bool = True, fork_server: bool = True, clock: Clock | None = None,
+                   server_clock: Clock | None = None, **limits) -> Stack:
         config = SSHConfig(guests=guests, fork_server=fork_server, limits=SSHLimits(**limits))
-        stack = await Stack(tmp_path / f"s{len(stacks)}", config, clock).start()
+        stack = await Stack(tmp_path / f"s{len(stacks)}", config, clock, server_clock).start()
         stacks.append(stack)
         return stack
 

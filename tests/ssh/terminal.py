@@ -37,10 +37,12 @@ def plain(data: bytes) -> str:
 class Stack:
     """A game server and its gateway, started and stopped together."""
 
-    def __init__(self, tmp_path: Path, ssh: SSHConfig, clock: Clock | None = None) -> None:
-        """``clock``: the gateway's (idle sessions), by default the event loop's."""
+    def __init__(self, tmp_path: Path, ssh: SSHConfig, clock: Clock | None = None,
+                 server_clock: Clock | None = None) -> None:
+        """``clock``: the gateway's (idle sessions), ``server_clock`` the game server's (games,
+        the polling of the operator's bans); by default the event loop's."""
         self.db = str(tmp_path / "aton.db")
-        self.server = ArbiterServer(ServerConfig(port=0, db_path=self.db, game_seed=GAME_SEED))
+        self.server = ArbiterServer(ServerConfig(port=0, db_path=self.db, game_seed=GAME_SEED), clock=server_clock)
         self.ssh = replace(ssh, port=0, data_dir=ssh.data_dir or str(tmp_path))
         self.clock = clock
         self._gateway: SSHGateway | None = None
@@ -49,7 +51,8 @@ class Stack:
     async def start(self) -> Stack:
         await self.server.start()
         self._gateway = SSHGateway(self.ssh, "127.0.0.1", self.server.port, self.db, self.server.tokens,
-                                   clock=self.clock, history=self.server.history)
+                                   clock=self.clock, history=self.server.history,
+                                   moderation=self.server.moderation)
         await self._gateway.start()
         return self
 

@@ -1,0 +1,97 @@
+"""Moderation over SSH (issue 15, point 5): a banned key's account or a banned address gets one
+line and the connection closes; a ban made while a player is logged in ends their session within
+the server's polling time (on the server's own clock, moved by the test); logins over SSH are
+listed by ``aton-server admin``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import asyncssh
+
+from server.cli import main as server_main
+from server.config import ServerConfig
+
+from ..manual_clock import ManualClock
+from .terminal import LOBBY, Stack, connect, open_terminal
+
+POLL = ServerConfig.moderation_poll_seconds
+
+
+def admin(stack: Stack, *args: str) -> None:
+    assert server_main(["admin", *args, "--db", stack.db]) == 0
+
+
+async def refused(port: int, **options) -> tuple[str, int | None]:
+    """Log in and ask for a terminal; what the session said and its exit status, once the
+    server closed the connection."""
+    conn = await connect(port, **options)
+    _chan, term = await open_terminal(conn)
+    await asyncio.wait_for(term.closed.wait(), 10)
+    await asyncio.wait_for(conn.wait_closed(), 10)
+    return term.text(), term.exit_status
+
+
+async def test_a_banned_keys_account_gets_one_line_and_the_connection_closes(stack):
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    stack.server.accounts.create("mallory", "human", fingerprint=key.get_fingerprint("sha256"))
+    admin(stack, "ban", "mallory", "--reason", "cheating", "--for", "7d")
+
+    text, status = await refused(stack.port, username="mallory", key=key)
+    assert text.startswith("You are banned from this server (reason: cheating) until 20") and text.endswith(" UTC.\r\n")
+    assert status == 1
+    other = await connect(stack.port, username="ann", key=asyncssh.generate_private_key("ssh-ed25519"))
+    _, term = await open_terminal(other)
+    await term.wait_for(LOBBY, timeout=20)  # another key from the same address plays
+    other.close()
+
+    admin(stack, "unban", "mallory")
+    again = await connect(stack.port, username="mallory", key=key)
+    _chan, term = await open_terminal(again)
+    await term.wait_for(LOBBY, timeout=20)
+    again.close()
+    await stack.settled(10)
+
+
+async def test_a_banned_address_gets_one_line_whether_guest_or_key(stack):
+    admin(stack, "ban", "127.0.0.2")
+    for options in ({}, {"key": asyncssh.generate_private_key("ssh-ed25519")}):
+        text, status = await refused(stack.port, username="mallory", local_addr=("127.0.0.2", 0), **options)
+        assert (text, status) == ("You are banned from this server.\r\n", 1)
+    assert not stack.gateway.games  # no client was ever started
+    await stack.settled(10)
+
+
+async def test_a_ban_ends_a_live_ssh_session_within_the_polling_time(stack_factory):
+    clock = ManualClock()
+    stack = await stack_factory(server_clock=clock)
+    conn = await connect(stack.port, username="mallory", local_addr=("127.0.0.2", 0))
+    _chan, term = await open_terminal(conn)
+    await term.wait_for(LOBBY, timeout=20)
+    admin(stack, "ban", "127.0.0.0/30", "--reason", "spam")
+    clock.advance(POLL * 0.9)
+    await asyncio.sleep(0.2)
+    assert not term.closed.is_set()
+
+    since = len(term.output)
+    clock.advance(POLL * 0.1)
+    await asyncio.wait_for(term.closed.wait(), 10)
+    assert "You are banned from this server (reason: spam)." in term.text(since)
+    assert term.exit_status == 1
+    await stack.settled(10)
+
+
+async def test_logins_over_ssh_are_listed_with_their_address_and_account(stack, capsys):
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    stack.server.accounts.create("ann", "human", fingerprint=key.get_fingerprint("sha256"))
+    for options in ({"username": "ann", "key": key}, {"username": "ben", "local_addr": ("127.0.0.3", 0)}):
+        conn = await connect(stack.port, **options)
+        _chan, term = await open_terminal(conn)
+        await term.wait_for(LOBBY, timeout=20)
+        conn.close()
+    await stack.settled(10)
+    capsys.readouterr()
+    admin(stack, "logins", "--json")
+    ssh = [(e["name"], e["account"], e["address"]) for e in json.loads(capsys.readouterr().out) if e["via"] == "ssh"]
+    assert ssh == [("ben", None, "127.0.0.3"), ("ann", "ann", "127.0.0.1")]
