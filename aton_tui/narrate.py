@@ -220,6 +220,8 @@ def _line(event: GameEvent, seat: Player | None) -> str | None:
             return f"{_does(player, seat, 'are', 'is')} back."
         case A.ChatSaid(name=name, text=text):
             return f"{name}: {text}"
+        case A.ChatHidden():
+            return None  # a line of a player the receiver muted: the point is to see nothing of it
         case A.RematchOffered(player):
             return f"{_does(player, seat, 'offer', 'offers')} a rematch."
         case A.RematchDeclined(player):

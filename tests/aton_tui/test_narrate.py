@@ -33,7 +33,8 @@ ARBITER_EXAMPLES: list[dict[str, object]] = [
 ]
 #: Arbiter events that are not told, and why.
 SILENT = {"opened": "the client opens by itself: open_requested said so, the reveals show it",
-          "clock_paused": "the player stopped their clock by opening the help or a dialog: nothing to tell"}
+          "clock_paused": "the player stopped their clock by opening the help or a dialog: nothing to tell",
+          "chat_hidden": "a line of a player the receiver muted: the point is to see nothing of it"}
 
 
 def lines(*events, seat=RED):
