@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 from textual.containers import VerticalScroll
-from textual.widgets import Markdown
+from textual.widgets import Input, Markdown
 
 from aton import BLUE, RED, Outcome, Termination
 from aton.views import View
@@ -254,7 +254,9 @@ def test_report_asks_why(snap_compare, size):
     async def run_before(pilot) -> None:
         await shown(GameScreen, script.version)(pilot)
         await pilot.app.screen.run_action("report_opponent")
-        await pilot.pause()
+        await wait_until(pilot, lambda: isinstance(pilot.app.focused, Input), what="the report's line, focused")
+        pilot.app.screen.query_one(Input).cursor_blink = False  # its cursor shown steadily, whenever it is drawn
+        await pilot.pause(0.2)
 
     assert snap_compare(FramesApp(against_a_person(script.frames)), terminal_size=size, run_before=run_before)
 
