@@ -4,11 +4,13 @@ of nothing."""
 
 from __future__ import annotations
 
+import email
 import json
 import os
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -70,7 +72,7 @@ def test_the_package_builds_without_a_deprecation_warning(tmp_path):
     its sources."""
     source = tmp_path / "source"
     source.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, source)
     for package in ("aton", "protocol", "server", "bots", "aton_tui"):
         shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
@@ -79,4 +81,14 @@ def test_the_package_builds_without_a_deprecation_warning(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "deprecated" not in done.stdout + done.stderr
     [wheel] = tmp_path.glob("*.whl")
-    assert wheel.name.startswith(f"aton-{__version__}-")
+    assert wheel.name.startswith(f"aton_tui-{__version__}-")
+    with zipfile.ZipFile(wheel) as contents:
+        info = f"aton_tui-{__version__}.dist-info"
+        metadata = email.message_from_bytes(contents.read(f"{info}/METADATA"))
+        assert contents.read(f"{info}/licenses/LICENSE") == (ROOT / "LICENSE").read_bytes()
+    # its own name (the package index's "aton" is another project's), the licence the file states
+    assert metadata["Name"] == "aton-tui"
+    assert metadata["License-Expression"] == "MIT" and "MIT License" in (ROOT / "LICENSE").read_text()
+    # runtime dependencies as ranges, so that it installs beside other software
+    runtime = [r for r in metadata.get_all("Requires-Dist", []) if "extra ==" not in r]
+    assert runtime and all("==" not in r and "<" in r for r in runtime), runtime
