@@ -6,7 +6,6 @@ would to a remote server.  Its database is private to this user (platformdirs).
 
 from __future__ import annotations
 
-import logging
 import socket
 from multiprocessing import resource_tracker
 from pathlib import Path
@@ -21,12 +20,11 @@ def data_dir() -> Path:
 
 
 def log_to_file(path: Path) -> None:
-    """Send the server's log lines to a file: the terminal belongs to the client."""
-    handler = logging.FileHandler(path, encoding="utf-8")
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s"))
-    root = logging.getLogger()
-    root.handlers[:] = [handler]
-    root.setLevel(logging.INFO)
+    """Send the server's log lines to a file, rotated (``server.config.LogFileSettings``): the
+    terminal belongs to the client."""
+    from server.logging_setup import configure, rotating_file
+
+    configure("info", handler=rotating_file(path))
 
 
 class CannotServe(Exception):

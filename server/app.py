@@ -32,6 +32,7 @@ from .games import AtonGame, Termination
 from .history import GameHistory, Reader
 from .hosted_bots import HostedBot, bot_name
 from .lobby import Lobby, reserved_names
+from .metrics import ServerMetrics
 from .moderation import VIA_NATIVE, Ban, Moderation, Player
 from .quotas import Quotas
 from .resume_tokens import ResumeTokens
@@ -63,8 +64,9 @@ class ArbiterServer:
         self.store = Store(config.db_path)
         self.history = GameHistory(self.store, self.limits)
         self.tokens = ResumeTokens.in_directory(None if config.db_path == ":memory:" else Path(config.db_path).parent)
-        self.outbox = Outbox(before_sending=self.store.commit, on_failure=self._store_failed,
-                             max_backlog=self.limits.outbox_bytes_total)
+        self.metrics = ServerMetrics()  # served by ``aton-server --metrics-port`` (server.ops_http)
+        self.outbox = Outbox(before_sending=self.metrics.timed_commits(self.store.commit),
+                             on_failure=self._store_failed, max_backlog=self.limits.outbox_bytes_total)
         self.store.on_write = self.outbox.wake  # a write is always followed by a commit in its turn
         self.accounts = Accounts(self.store)
         #: each hosted bot level's account, so that its games count for it
@@ -85,6 +87,7 @@ class ArbiterServer:
         self._next_id = self.store.next_game_id()
         self._server: asyncio.base_events.Server | None = None
         self.failed = asyncio.Event()  # the database refused a write: the server must stop
+        self.metrics.track_arbiter(self)
 
     # ------------------------------------------------------------------ life cycle
 
@@ -99,6 +102,14 @@ class ArbiterServer:
     def port(self) -> int:
         assert self._server is not None
         return self._server.sockets[0].getsockname()[1]
+
+    def health(self) -> str | None:
+        """None while the server serves, or what is wrong (``/healthz``)."""
+        if self.failed.is_set():
+            return "the database refused a write"
+        if self._server is None or not self._server.is_serving():
+            return "not listening"
+        return None
 
     async def serve_until(self, stop: asyncio.Event) -> None:
         await stop.wait()
@@ -252,6 +263,8 @@ class ArbiterServer:
         conn.lobby_subscribed = hello.lobby if hello.lobby is not None else hello.kind != "bot"
         conn.mark_greeted()
         self.by_token[digest] = conn
+        log.info("%s logged in as a %s from %s", conn.name, conn.kind, conn.address,
+                 extra={"event": "login", "account": conn.name, "kind": conn.kind, "address": conn.address})
         conn.deliver(m.Welcome(server=self.config.server_name, version=PROTOCOL_VERSION,
                                session=secrets.token_hex(8), resume=token, name=conn.name,
                                limits=self.limits.public(), reply_to=hello.id,
@@ -611,7 +624,8 @@ class ArbiterServer:
                 room.start_grace(seat)
             else:
                 room.attach(seat, live)
-        log.info("game %s started: %s", game_id, " vs ".join(f"{held.name} ({seat})" for seat, held in seats.items()))
+        log.info("game %s started: %s", game_id, " vs ".join(f"{held.name} ({seat})" for seat, held in seats.items()),
+                 extra={"event": "game_start", "game": game_id, "accounts": room.player_names()})
         return room
 
     def _seat_for(self, participant) -> Seat:
@@ -627,7 +641,7 @@ class ArbiterServer:
                    pause: Pause | None = None, **state) -> Room:
         room = Room(game_id=game_id, game=game, options=options, seats=seats, store=self.store,
                     time_control=self.config.time_controls[options["clock"]], lobby=self.lobby, clock=self.clock,
-                    pause_seconds=self.config.limits.bot_pause_seconds, **state)
+                    pause_seconds=self.config.limits.bot_pause_seconds, metrics=self.metrics, **state)
         room.on_rematch = self._rematch
         room.on_over = self._game_over
         if pause is not None:
@@ -639,12 +653,22 @@ class ArbiterServer:
     def _game_over(self, room: Room) -> None:
         """A finished game counts no more, and stays in memory for rematches and records a while,
         then only in the database; its players are back in the lobby (issue 13, defect 6)."""
+        self._log_game_end(room)
         self.quotas.game_over(room.game_id)
         self.clock.call_later(self.config.finished_game_seconds, self._retire, room)
         for held in room.seats.values():
             player = held.participant
             if isinstance(player, Connection) and not self._occupied_elsewhere(player):
                 self.lobby.set_status(player.name, "lobby")
+
+    def _log_game_end(self, room: Room) -> None:
+        outcome = room.game.outcome()
+        assert outcome is not None
+        names = room.player_names()
+        winner = None if outcome.winner is None else str(outcome.winner)
+        said = "a draw" if winner is None else f"{names.get(winner, winner)} ({winner}) won"
+        log.info("game %s ended: %s by %s", room.game_id, said, outcome.termination.value,
+                 extra={"event": "game_end", "game": room.game_id, "accounts": names, **outcome.to_dict()})
 
     def _occupied_elsewhere(self, conn: Connection) -> bool:
         """Whether ``conn`` still plays a game that goes on, or waits for one to start."""

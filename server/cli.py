@@ -1,7 +1,7 @@
 """``aton-server``: run the arbiter, or export its games.
 
-    aton-server [--host H] [--port P] [--db PATH] [--log-level LEVEL] [game server limits]
-                [--ssh-port P [SSH options]]
+    aton-server [--host H] [--port P] [--db PATH] [--log-level LEVEL] [--log-format text|json]
+                [--metrics-port P [--metrics-host H]] [game server limits] [--ssh-port P [SSH options]]
     aton-server export --db PATH --out DIR
     aton-server admin ACTION …   bans, chat mutes, logins and reports (server.admin)
 """
@@ -21,8 +21,10 @@ from protocol import RELEASE
 
 from .admin import add_admin_parser, run_admin
 from .app import ArbiterServer
-from .config import Limits, ServerConfig, SSHConfig, SSHLimits
+from .config import Limits, MetricsSettings, ServerConfig, SSHConfig, SSHLimits
 from .export import export_games
+from .logging_setup import LOG_FORMATS, LOG_LEVELS, configure
+from .ops_http import OpsEndpoint
 from .store import NewerSchema, StoreFailed
 
 DEFAULT_PORT = 2866
@@ -39,10 +41,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for a LAN)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})")
     parser.add_argument("--db", type=Path, default=None, help="SQLite database (default: in the user data dir)")
-    parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
-                        help="how much the log on standard error says: debug (also the libraries' detail), "
-                             "info (default: games started, SSH logins and sessions), warning or error "
-                             "(problems only)")
+    parser.add_argument("--log-level", default="info", choices=LOG_LEVELS,
+                        help="how much the log on standard error says: debug (also the libraries' detail, "
+                             "asyncssh's included), info (default: logins, games started and ended, "
+                             "refusals), warning or error (problems only)")
+    parser.add_argument("--log-format", default="text", choices=LOG_FORMATS,
+                        help="text lines (default), or one JSON object per line for a log collector")
+    parser.add_argument("--metrics-port", type=int, default=None, metavar="P",
+                        help="serve Prometheus metrics on http://HOST:P/metrics and a health check on "
+                             "/healthz (default: off; 0: any free port)")
+    parser.add_argument("--metrics-host", default=MetricsSettings.host, metavar="H",
+                        help=f"address for the metrics (default {MetricsSettings.host})")
     parser.add_argument("--version", action="version", version=f"%(prog)s {RELEASE}")
     add_limit_arguments(parser)
     add_ssh_arguments(parser)
@@ -134,11 +143,12 @@ def ssh_config(args: argparse.Namespace, db: Path) -> SSHConfig | None:
                      fork_server=not args.ssh_no_fork_server, limits=limits)
 
 
-class SSHListenError(Exception):
-    """The SSH gateway could not listen on its address."""
+class ListenError(Exception):
+    """The SSH gateway or the metrics endpoint could not listen on its address."""
 
 
-async def run_server(config: ServerConfig, ssh: SSHConfig | None = None) -> None:
+async def run_server(config: ServerConfig, ssh: SSHConfig | None = None,
+                     metrics: MetricsSettings | None = None) -> None:
     server = ArbiterServer(config)
     await server.start()
     stop = asyncio.Event()
@@ -148,26 +158,44 @@ async def run_server(config: ServerConfig, ssh: SSHConfig | None = None) -> None
     watch_failure = asyncio.ensure_future(server.failed.wait())
     watch_failure.add_done_callback(lambda _: stop.set())
     print(f"listening on {config.host}:{server.port}", flush=True)
-    if ssh is None:
-        await server.serve_until(stop)
-    else:
-        from .ssh import SSHGateway  # only an SSH server pays for asyncssh
-
+    endpoint = None
+    if metrics is not None and metrics.port is not None:
+        endpoint = OpsEndpoint(server.metrics, server.health, metrics)
         try:
-            gateway = SSHGateway(ssh, config.host, server.port, config.db_path, server.tokens, config.server_name,
-                                 history=server.history, moderation=server.moderation)
-            await gateway.start()
+            await endpoint.start()
         except OSError as exc:
             await server.stop()
-            raise SSHListenError(f"cannot listen on {ssh.host}:{ssh.port}: {exc.strerror or exc}") from exc
-        print(f"ssh listening on {ssh.host}:{gateway.port}", flush=True)
-        await stop.wait()
-        await gateway.stop()
-        await server.stop()
+            raise ListenError(f"cannot listen on {metrics.host}:{metrics.port}: {exc.strerror or exc}") from exc
+        print(f"metrics on http://{metrics.host}:{endpoint.port}/metrics", flush=True)
+    try:
+        await serve(server, stop, config, ssh)
+    finally:
+        if endpoint is not None:
+            await endpoint.stop()
     watch_failure.cancel()
     if server.failed.is_set():
         raise StoreFailed("the database refused a write; see the log")
     logging.getLogger("server.cli").info("stopped cleanly")
+
+
+async def serve(server: ArbiterServer, stop: asyncio.Event, config: ServerConfig, ssh: SSHConfig | None) -> None:
+    """Serve until ``stop`` is set, with the SSH gateway beside the game server if ``ssh``."""
+    if ssh is None:
+        await server.serve_until(stop)
+        return
+    from .ssh import SSHGateway  # only an SSH server pays for asyncssh
+
+    try:
+        gateway = SSHGateway(ssh, config.host, server.port, config.db_path, server.tokens, config.server_name,
+                             history=server.history, moderation=server.moderation, metrics=server.metrics)
+        await gateway.start()
+    except OSError as exc:
+        await server.stop()
+        raise ListenError(f"cannot listen on {ssh.host}:{ssh.port}: {exc.strerror or exc}") from exc
+    print(f"ssh listening on {ssh.host}:{gateway.port}", flush=True)
+    await stop.wait()
+    await gateway.stop()
+    await server.stop()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -182,13 +210,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "admin":
         return run_admin(args)
-    logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
-                        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
+    configure(args.log_level, args.log_format)
     db = args.db or default_db_path()
     config = ServerConfig(host=args.host, port=args.port, db_path=str(db), limits=limits(args))
     try:
-        asyncio.run(run_server(config, ssh_config(args, db)))
-    except (SSHListenError, StoreFailed, NewerSchema) as exc:
+        metrics = MetricsSettings(host=args.metrics_host, port=args.metrics_port)
+        asyncio.run(run_server(config, ssh_config(args, db), metrics))
+    except (ListenError, StoreFailed, NewerSchema) as exc:
         print(f"aton-server: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:

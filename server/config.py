@@ -155,3 +155,24 @@ class SSHConfig:
     #: Fork each session's client from a warm fork server (False: a new interpreter each time)
     fork_server: bool = True
     limits: SSHLimits = field(default_factory=SSHLimits)
+
+
+@dataclass(frozen=True)
+class MetricsSettings:
+    """The operator's HTTP endpoint, ``/metrics`` and ``/healthz`` (docs/hosting.md, "Metrics and health")."""
+
+    host: str = "127.0.0.1"  # the metrics say how busy the server is: not for everyone by default
+    port: int | None = None  # None: no endpoint (the default); ``aton-server --metrics-port``
+    request_bytes: int = 8192  # the most a request's line and headers may take; more gets 431
+    request_seconds: float = 5.0  # time to send the request, and to read the answer
+    max_connections: int = 16  # requests answered at once; more get 503 at once
+
+
+@dataclass(frozen=True)
+class LogFileSettings:
+    """The log file of the server inside ``aton`` (``server.log`` in the data directory): when it
+    reaches ``max_bytes`` it becomes ``server.log.1`` (and so on), and the oldest beyond
+    ``backups`` is deleted, so that it never fills a disk."""
+
+    max_bytes: int = 1024 * 1024
+    backups: int = 3

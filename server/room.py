@@ -34,6 +34,7 @@ from .store import Pause, Store
 
 if TYPE_CHECKING:
     from .lobby import Lobby
+    from .metrics import ServerMetrics
 
 log = logging.getLogger(__name__)
 
@@ -137,6 +138,10 @@ class Room:
     #: The clocks a restored game resumes with: each seat's (obligation kind, seconds left), used
     #: once, when ``start_clocks`` arms the decisions pending at the restart.
     paused_clocks: dict[GameSeat, tuple[str, float]] = field(default_factory=dict)
+    #: The server's metrics (moves, the wait for openings); None: not counted (a room in a test)
+    metrics: ServerMetrics | None = None
+    #: When the last commitment of the round asked the players to open theirs (``clock.now()``)
+    openings_asked_at: float | None = None
 
     def __post_init__(self) -> None:
         self.recent_events = {seat: deque(maxlen=m.LOG_EVENTS) for seat in (None, *self.game.seats)}
@@ -419,9 +424,11 @@ class Room:
         before = [*before, ev.Committed(ev.player_of(seat)).to_wire()]
         if self._all_sealed():
             if all(s.opened for s in self.seals.values()):
+                self.openings_asked_at = None  # nobody had to open: no wait to count
                 self._resolve_seals(before)
                 return
             before.append(ev.OpenRequested().to_wire())
+            self.openings_asked_at = self.clock.now()
         self._publish(arbiter_before=before)
 
     def _open(self, seat: GameSeat, opening: m.Open) -> None:
@@ -445,6 +452,9 @@ class Room:
         """Every commitment is open: play them, in the order they were sealed."""
         order = sorted(self.seals.items(), key=lambda item: item[1].order)
         self.seals = {}
+        if self.openings_asked_at is not None and self.metrics is not None:
+            self.metrics.reveal_waited(self.clock.now() - self.openings_asked_at)
+        self.openings_asked_at = None
         self._play_and_persist([(seat, seal.move) for seat, seal in order], before=before, clear_seals=True)
 
     def _accept(self, seat: GameSeat, move: Any, before: Sequence[dict] = ()) -> None:
@@ -464,6 +474,8 @@ class Room:
                               self.version + self._event_count(visible, before),
                               clear_seals=clear_seals, result=result)
         self.move_count += len(moves)
+        if self.metrics is not None:
+            self.metrics.moves_played(len(moves))
         for seat, _ in moves:
             self.seats[seat].moves_made += 1
         self._publish(visible, arbiter_before=before)

@@ -32,6 +32,7 @@ from ..clock import Clock, LoopClock, Timer
 from ..config import ServerConfig, SSHConfig
 from ..history import GameHistory
 from ..lobby import reserved_names
+from ..metrics import ServerMetrics
 from ..moderation import VIA_SSH, Ban, Moderation, Player
 from ..resume_tokens import ResumeTokens
 from . import forkserver
@@ -86,6 +87,7 @@ class Link(asyncssh.SSHServer):
         loop = asyncio.get_running_loop()
         if refusal:
             log.info("connection from %s refused: %s", self.address, refusal)
+            self.gateway.metrics.ssh_refused(refusal)
             loop.call_soon(self._refuse, refusal)
         else:
             self.admitted = True
@@ -100,6 +102,7 @@ class Link(asyncssh.SSHServer):
         self.banner_timer = None
         if self.conn is not None and not self.closed and self.conn.get_extra_info("client_version") is None:
             log.info("connection from %s closed: no SSH version line", self.address)
+            self.gateway.metrics.ssh_refused("no SSH version line")
             self.conn.disconnect(asyncssh.DISC_PROTOCOL_ERROR, "no SSH version line in "
                                  f"{self.gateway.limits.banner_timeout:g} seconds")
 
@@ -120,6 +123,7 @@ class Link(asyncssh.SSHServer):
         """Close this connection at once (a misbehaving client); nobody else notices."""
         if self.conn is not None and not self.closed:
             log.warning("%s dropped: %s", self.who, reason)
+            self.gateway.metrics.ssh_refused(reason)
             self.conn.disconnect(asyncssh.DISC_BY_APPLICATION, reason)
 
     # ------------------------------------------------------------------ authentication
@@ -159,8 +163,12 @@ class Link(asyncssh.SSHServer):
         self.banned = self.gateway.ban_of(self)
         if self.banned is not None:
             log.info("%s refused: banned (%s)", self.who, self.banned.target())
+            self.gateway.metrics.ssh_refused("banned")
         else:
-            log.info("%s logged in (%s)", self.who, "guest" if self.identity.guest else self.identity.fingerprint)
+            log.info("%s logged in (%s)", self.who, "guest" if self.identity.guest else self.identity.fingerprint,
+                     extra={"event": "login", "account": self.identity.name, "fingerprint": self.identity.fingerprint,
+                            "address": self.address})
+            self.gateway.metrics.ssh_login(self.identity.guest)
             self.gateway.record_login(self)
         self._arm_session_timer()
 
@@ -216,15 +224,19 @@ class SSHGateway:
 
     def __init__(self, config: SSHConfig, game_host: str, game_port: int, db_path: str, tokens: ResumeTokens,
                  server_name: str = ServerConfig.server_name, clock: Clock | None = None,
-                 history: GameHistory | None = None, moderation: Moderation | None = None) -> None:
+                 history: GameHistory | None = None, moderation: Moderation | None = None,
+                 metrics: ServerMetrics | None = None) -> None:
         """``tokens``: the game server's resume tokens (``ArbiterServer.tokens``); each key's is one of them.
         ``history``: the game server's games (``ArbiterServer.history``), which the ``record`` and
         ``games`` commands read (``commands``); without it every command is refused.
         ``moderation``: the game server's (``ArbiterServer.moderation``): its bans keep players out
         here too, and logins over SSH are recorded (None: neither).
         ``clock`` runs the gateway's own time-outs (the version line, a session to start, idleness;
-        the login's is asyncssh's): the event loop's by default, a test's own to move it by hand."""
+        the login's is asyncssh's): the event loop's by default, a test's own to move it by hand.
+        ``metrics``: the game server's (``ArbiterServer.metrics``), which count its logins, refusals
+        and sessions too (by default the gateway's own, which nobody reads)."""
         self.config = config
+        self.metrics = metrics or ServerMetrics()
         self.clock = clock or LoopClock()
         self.history = history
         self.limits = config.limits
@@ -254,6 +266,7 @@ class SSHGateway:
             moderation.listeners.append(self._apply_bans)
         self._server: asyncssh.SSHAcceptor | None = None
         self._stopping = False
+        self.metrics.count_sessions("ssh", lambda: self.session_count)
 
     # ------------------------------------------------------------------ life cycle
 

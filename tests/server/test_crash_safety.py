@@ -10,6 +10,7 @@ import random
 import signal
 import subprocess
 import sys
+from collections.abc import Sequence
 
 from aton.record import GameRecord, replay, summary
 from protocol import messages as m
@@ -24,10 +25,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 class ServerProcess:
     """``aton-server`` as a child process on a free loopback port."""
 
-    def __init__(self, db: str, log_level: str = "warning", port: int = 0) -> None:
+    def __init__(self, db: str, log_level: str = "warning", port: int = 0, extra: Sequence[str] = ()) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "server.cli", "--host", "127.0.0.1", "--port", str(port), "--db", db,
-             "--log-level", log_level],
+             "--log-level", log_level, *extra],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert self.proc.stdout is not None and self.proc.stderr is not None
         line = self.proc.stdout.readline()
