@@ -263,8 +263,10 @@ class ArbiterServer:
         conn.lobby_subscribed = hello.lobby if hello.lobby is not None else hello.kind != "bot"
         conn.mark_greeted()
         self.by_token[digest] = conn
-        log.info("%s logged in as a %s from %s", conn.name, conn.kind, conn.address,
-                 extra={"event": "login", "account": conn.name, "kind": conn.kind, "address": conn.address})
+        account = None if conn.account is None else conn.account.id
+        log.info("%s logged in (%s) as a %s from %s", conn.name, "a guest" if account is None else f"account {account}",
+                 conn.kind, conn.address, extra={"event": "login", "player": conn.name, "account": account,
+                                                 "kind": conn.kind, "address": conn.address})
         conn.deliver(m.Welcome(server=self.config.server_name, version=PROTOCOL_VERSION,
                                session=secrets.token_hex(8), resume=token, name=conn.name,
                                limits=self.limits.public(), reply_to=hello.id,
@@ -625,7 +627,7 @@ class ArbiterServer:
             else:
                 room.attach(seat, live)
         log.info("game %s started: %s", game_id, " vs ".join(f"{held.name} ({seat})" for seat, held in seats.items()),
-                 extra={"event": "game_start", "game": game_id, "accounts": room.player_names()})
+                 extra={"event": "game_start", "game": game_id, **self._seated(room)})
         return room
 
     def _seat_for(self, participant) -> Seat:
@@ -664,11 +666,17 @@ class ArbiterServer:
     def _log_game_end(self, room: Room) -> None:
         outcome = room.game.outcome()
         assert outcome is not None
-        names = room.player_names()
+        seated = self._seated(room)
         winner = None if outcome.winner is None else str(outcome.winner)
-        said = "a draw" if winner is None else f"{names.get(winner, winner)} ({winner}) won"
+        said = "a draw" if winner is None else f"{seated['players'].get(winner, winner)} ({winner}) won"
         log.info("game %s ended: %s by %s", room.game_id, said, outcome.termination.value,
-                 extra={"event": "game_end", "game": room.game_id, "accounts": names, **outcome.to_dict()})
+                 extra={"event": "game_end", "game": room.game_id, **seated, **outcome.to_dict()})
+
+    @staticmethod
+    def _seated(room: Room) -> dict[str, dict]:
+        """Who plays ``room``, for its log lines: each seat's name and account (None: a guest)."""
+        accounts = {str(seat): held.account for seat, held in room.seats.items()}
+        return {"players": room.player_names(), "accounts": accounts}
 
     def _occupied_elsewhere(self, conn: Connection) -> bool:
         """Whether ``conn`` still plays a game that goes on, or waits for one to start."""
