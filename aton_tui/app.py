@@ -11,7 +11,7 @@ from __future__ import annotations
 import ipaddress
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,6 +38,7 @@ from protocol.game_frames import GameStateFrame, UpdateFrame
 from server.clock import Clock, LoopClock
 
 from .commands import MACHINE_ACTIONS, AtonCommands
+from .discovery import Advertiser, DiscoveryUnavailable, Finder
 from .guided_game import GuidedGame
 from .lesson import COME_BACK, LESSON_OVER
 from .lobby_model import LobbyModel
@@ -53,6 +54,7 @@ from .screens.help import HELP_PAGE, RULES_PAGE, HelpScreen
 from .screens.learn import FINISHED, LearnScreen, LessonOffer
 from .screens.lobby import LobbyScreen
 from .screens.replay import ReplayScreen
+from .screens.servers import ServerSource, ServersScreen
 from .screenshots import save_svg, screenshot_name, screenshots_dir
 from .session import RETRY_DELAYS, NotConnected, Received, ServerConnection, Session, Status, reason_of
 from .settings import Settings
@@ -96,6 +98,17 @@ class Launch:
     lan_address: str | None = None  # shown to the other player in host mode
     resume: str | None = None  # a session token to take back (the SSH gateway hands one over)
     hosted: bool = False  # running on a server for a remote player (SSH): no files for them here
+    #: ``aton connect`` with no address: first the servers found on the LAN, one to choose
+    discover: bool = False
+    #: where to look for servers on the LAN: an address of this machine (None: every network)
+    discover_via: str | None = None
+
+    @property
+    def lan_interfaces(self) -> list[str] | None:
+        """Where ``aton host`` advertises its server: the network it serves (None: every one)."""
+        if self.serve is None or ipaddress.ip_address(self.serve).is_unspecified:
+            return None
+        return [self.serve]
 
     @property
     def hosting(self) -> bool:
@@ -180,6 +193,7 @@ class AtonApp(App):
         self.pauses_asked: set[int] = set()  # the games whose clock we asked the server to stop
         self.muted: frozenset[str] = frozenset()  # the players whose chat lines the server hides from us
         self.reports: dict[int, str] = {}  # request id of a report not yet answered -> whom it reports
+        self.advertiser: Advertiser | None = None  # ``aton host``'s server, said on the LAN
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(DARK_BOARD)
@@ -190,6 +204,25 @@ class AtonApp(App):
         use_themes(self, self.settings.theme)
         self.theme_changed_signal.subscribe(self, self._keep_theme)
         self.screen_change_signal.subscribe(self, self._guard_size)
+        if self.launch.discover:
+            self.push_screen(ServersScreen(self.lan_finder()), self._server_chosen)
+            return
+        self._open_lobby()
+
+    def lan_finder(self) -> ServerSource:
+        """What looks for servers on the LAN (``Launch.discover_via``: on one network only)."""
+        return Finder(interfaces=None if self.launch.discover_via is None else [self.launch.discover_via])
+
+    def _server_chosen(self, chosen: tuple[str, int] | None) -> None:
+        """``aton connect`` with no address: to the server chosen in the list (None: leave)."""
+        if chosen is None:
+            self.exit()
+            return
+        host, port = chosen
+        self.launch = replace(self.launch, host=host, port=port, discover=False)
+        self._open_lobby()
+
+    def _open_lobby(self) -> None:
         self.push_screen(LobbyScreen(self._where()))
         self.show_title("Aton · lobby")
         if self.launch.start == "learn":
@@ -295,6 +328,9 @@ class AtonApp(App):
         """Close the connection, then stop our own server (if any), telling whoever is still
         connected to it why; safe to call twice."""
         self._restore_title()
+        if self.advertiser is not None:
+            advertiser, self.advertiser = self.advertiser, None
+            await advertiser.close()
         if self.session is not None:
             await self.session.close()
         if self.local is not None:
@@ -439,7 +475,7 @@ class AtonApp(App):
         elif self.launch.hosting:
             address = f"{self.launch.lan_address}:{self.launch.port}"
             text = (f"You host table #{frame.table} ({frame.clock} clock) on this machine.\n"
-                    f"The other player runs:   aton connect {address}\n"
+                    f"The other player runs   aton connect   and picks you (or   aton connect {address}  )\n"
                     f"and joins table #{frame.table}.  The game starts when they sit down.  Esc closes the table.")
         elif frame.invite:
             text = (f"Your private table #{frame.table} is open.  Invite code: {frame.invite}  "
@@ -447,6 +483,22 @@ class AtonApp(App):
         else:
             text = f"Your table #{frame.table} ({frame.clock} clock) waits for an opponent.  Esc closes it."
         self._set_notice(text)
+        if self.launch.hosting:
+            self.run_worker(self._advertise(frame.table), group="advertise")
+
+    async def _advertise(self, table: int) -> None:
+        """``aton host``: say on the LAN that this server has table ``table`` open (where mDNS
+        cannot start, nothing is said: the address on the screen works as it always did)."""
+        if self.local is None or self.launch.lan_address is None:
+            return
+        if self.advertiser is not None:
+            await self.advertiser.close()
+        self.advertiser = Advertiser(self.launch.name, self.launch.clock, self.launch.lan_address, self.local.port,
+                                     interfaces=self.launch.lan_interfaces)
+        try:
+            await self.advertiser.start(table)
+        except DiscoveryUnavailable:
+            self.advertiser = None
 
     def _set_notice(self, text: str) -> None:
         self.lobby_notice = text

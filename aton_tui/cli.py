@@ -1,7 +1,8 @@
 """The ``aton`` command: play (the default), ``connect``, ``host``, and ``replay``.
 
     aton [--name N] [--level L] [--clock C]       a game against a bot, at once
-    aton connect HOST[:PORT] [--name N]           the lobby of a remote server
+    aton connect [HOST[:PORT]] [--name N]         the lobby of a remote server (no address: the
+                                                  servers found on the LAN, one to choose)
     aton host [--port P] [--bind A] [--name N] [--clock C]
                                                   serve a LAN game and wait for the opponent
     aton learn                                    the lesson: a guided first game against the bot
@@ -228,8 +229,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--level", choices=BOT_LEVELS, default="normal", help="the bot's strength (default normal)")
     parser.add_argument("--clock", choices=CLOCKS, default="relaxed", help="time per decision (default relaxed)")
     commands = parser.add_subparsers(dest="command")
-    cp = commands.add_parser("connect", help="the lobby of a remote server")
-    cp.add_argument("address", type=host_and_port, metavar="HOST[:PORT]")
+    cp = commands.add_parser("connect", help="the lobby of a remote server; with no address, the servers "
+                                             "found on your network (aton host), one to choose")
+    cp.add_argument("address", type=host_and_port, metavar="HOST[:PORT]", nargs="?", default=None)
+    cp.add_argument("--via", type=ip_address, default=None, metavar="ADDRESS",
+                    help="with no address: look for servers only on the network of this address of "
+                         "this machine (default: every network)")
     cp.add_argument("--name", default=argparse.SUPPRESS, help=name_help)
     hp = commands.add_parser("host", help="serve a game on your LAN and wait for the other player")
     hp.add_argument("--port", type=port_number, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})")
@@ -285,7 +290,9 @@ def play(args: argparse.Namespace) -> int:
     from .settings import Settings, settings_path
 
     name = (args.name or login_name())[:24]
-    if args.command == "connect":
+    if args.command == "connect" and args.address is None:
+        launch = Launch(name=name, discover=True, discover_via=args.via)
+    elif args.command == "connect":
         host, port = args.address
         launch = Launch(name=name, host=host, port=port, resume=os.environ.get(RESUME_VARIABLE) or None,
                         hosted=bool(os.environ.get(HOSTED_VARIABLE)))
