@@ -166,7 +166,7 @@ class Link(asyncssh.SSHServer):
             self.gateway.metrics.ssh_refused("banned")
         else:
             log.info("%s logged in (%s)", self.who, "guest" if self.identity.guest else self.identity.fingerprint,
-                     extra={"event": "login", "account": self.identity.name, "fingerprint": self.identity.fingerprint,
+                     extra={"event": "login", "player": self.identity.name, "fingerprint": self.identity.fingerprint,
                             "address": self.address})
             self.gateway.metrics.ssh_login(self.identity.guest)
             self.gateway.record_login(self)
