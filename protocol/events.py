@@ -197,3 +197,16 @@ class ClockResumed(ArbiterEvent):
 
     player: Annotated[Player, SEAT]
     pause_left_s: Annotated[float, Number(0, 86400)]
+
+
+@arbiter_event("rating_changed")
+@dataclass(frozen=True, slots=True)
+class RatingChanged(ArbiterEvent):
+    """The game was rated (since 1.6; it follows `game_over`): that player's rating for the
+    table's clock before and after it, rounded (the change players read is `after` − `before`);
+    `provisional` while the rating is not yet settled (shown "1500?")."""
+
+    player: Annotated[Player, SEAT]
+    before: Annotated[int, Int(0, 10000)]
+    after: Annotated[int, Int(0, 10000)]
+    provisional: Annotated[bool, Bool()]

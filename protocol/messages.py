@@ -72,6 +72,10 @@ MUTES = 200  # the most players one player may mute (a server may allow fewer)
 REPORT_CHARS = 500  # the longest reason a report carries
 #: The error codes of 1.6, and what a client older than it is told instead.
 NEWER_ERRORS = {ErrorCode.BANNED.value: ErrorCode.NOT_ALLOWED.value, ErrorCode.MUTED.value: ErrorCode.NOT_ALLOWED.value}
+#: Since this minor version a game is rated or casual (``rated`` in ``create_table``,
+#: ``quick_match`` and ``play_bot``), and ratings are shown with names (see 'Ratings').
+RATINGS = 6
+RATED = Optional(Bool())
 
 
 class Direction(StrEnum):
@@ -255,9 +259,11 @@ class Lobby(Message):
     says how many entries each section has in all, and ``get_lobby_page`` asks for the others.
     """
 
-    players: Annotated[Maps, Items("player entries: name, kind, status", LOBBY_ENTRIES)]
-    tables: Annotated[Maps, Items("open tables: table, host, clock, private, waiting since", LOBBY_ENTRIES)]
-    games: Annotated[Maps, Items("games in progress: game, red, blue, round, scores, clock", LOBBY_ENTRIES)]
+    players: Annotated[Maps, Items("player entries: name, kind, status; since 1.6 ratings", LOBBY_ENTRIES)]
+    tables: Annotated[Maps, Items("open tables: table, host, clock, private, waiting since; since 1.6 rated, "
+                                         "rating", LOBBY_ENTRIES)]
+    games: Annotated[Maps, Items("games in progress: game, red, blue, round, scores, clock; since 1.6 "
+                                        "rated, ratings", LOBBY_ENTRIES)]
     #: How many entries each section has on the server (since 1.3).
     totals: Annotated[dict[str, int] | None,
                       Optional(Record("players, tables, games: the number of entries of each"))] = None
@@ -304,6 +310,8 @@ class CreateTable(Message):
     clock: Annotated[str, OneOf(CLOCKS)] = "normal"
     private: Annotated[bool, Bool()] = False
     id: Annotated[int | None, REQUEST_ID] = None
+    #: A rated game (since 1.6): only a player with an account may ask, and only one may join.
+    rated: Annotated[bool | None, RATED] = None
 
 
 @_server("table_created")
@@ -316,6 +324,7 @@ class TableCreated(Message):
     private: Annotated[bool, Bool()]
     invite: Annotated[str | None, Optional(Text(4, 16))] = None
     reply_to: Annotated[int | None, REQUEST_ID] = None
+    rated: Annotated[bool | None, RATED] = None  # since 1.6
 
 
 @_client("join_table")
@@ -339,10 +348,12 @@ class JoinInvite(Message):
 @_client("quick_match")
 @dataclass(frozen=True, slots=True)
 class QuickMatch(Message):
-    """Play the next player who asks for a quick match with the same clock."""
+    """Play the next player who asks for a quick match with the same clock (and, since 1.6, rated
+    or casual alike; only a player with an account may ask for a rated one)."""
 
     clock: Annotated[str, OneOf(CLOCKS)] = "normal"
     id: Annotated[int | None, REQUEST_ID] = None
+    rated: Annotated[bool | None, RATED] = None
 
 
 @_server("queued")
@@ -352,17 +363,20 @@ class Queued(Message):
 
     clock: Annotated[str, OneOf(CLOCKS)]
     reply_to: Annotated[int | None, REQUEST_ID] = None
+    rated: Annotated[bool | None, RATED] = None  # since 1.6
 
 
 @_client("play_bot")
 @dataclass(frozen=True, slots=True)
 class PlayBot(Message):
-    """Start a game at once against a bot hosted by the server."""
+    """Start a game at once against a bot hosted by the server (rated, since 1.6, for a player
+    with an account who asks: it moves their rating half as far as a game against a person)."""
 
     level: Annotated[str, OneOf(BOT_LEVELS)] = "normal"
     clock: Annotated[str, OneOf(CLOCKS)] = "normal"
     seat: Annotated[str | None, Optional(OneOf(SEATS))] = None
     id: Annotated[int | None, REQUEST_ID] = None
+    rated: Annotated[bool | None, RATED] = None
 
 
 @_client("leave")
@@ -402,7 +416,7 @@ class GameState(Message):
     game: Annotated[int, GAME_ID]
     version: Annotated[int, Int(0, 2**53)]
     seat: Annotated[str | None, Optional(OneOf(SEATS))]
-    players: Annotated[Map, Record("red, blue: {name, kind, connected}")]
+    players: Annotated[Map, Record("red, blue: {name, kind, connected; since 1.6 rating, provisional}")]
     options: Annotated[Map, Record("the table's options: clock, private, time control")]
     view: Annotated[Map, Record("the receiver's view, see 'The view'")]
     clocks: Annotated[Map, Record("see 'Clocks and forfeits'")]

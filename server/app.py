@@ -12,7 +12,9 @@ import asyncio
 import logging
 import random
 import secrets
+import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,10 +33,11 @@ from .fair_deal import DealSecrets, PendingDeal
 from .games import AtonGame, Termination
 from .history import GameHistory, Reader
 from .hosted_bots import HostedBot, bot_name
-from .lobby import Lobby, reserved_names
+from .lobby import Lobby, check_may_play_rated, reserved_names
 from .metrics import ServerMetrics
 from .moderation import VIA_NATIVE, Ban, Moderation, Player
 from .quotas import Quotas
+from .ratings import Ratings
 from .resume_tokens import ResumeTokens
 from .room import GameSeat, Room, Seal, Seat, token_hash
 from .store import Pause, Store, StoredGame
@@ -49,15 +52,21 @@ PACED_BY_THE_GAME = (m.Commit, m.Open, m.Exchange, m.Remove, m.Place, m.Resign)
 SHUTDOWN_REASON = "the server is shutting down; your games are kept"
 
 
+def account_id(conn: Connection) -> int | None:
+    """The id of the account a connection proved (None: a guest)."""
+    return None if conn.account is None else conn.account.id
+
+
 class ArbiterServer:
     """The arbiter.  ``clock`` runs the games' clocks and the retirement of finished games
     (default: the event loop's); ``think`` runs the hosted bots' searches (default: worker
     processes; a test's own, to end each search when it says); ``rng`` makes the server's random
     choices: colours, bot seeds, the secrets of deals (default: the operating system's, or one
-    seeded with ``config.game_seed``)."""
+    seeded with ``config.game_seed``); ``wall`` is the wall clock the ratings count days away on
+    (default: ``time.time``)."""
 
     def __init__(self, config: ServerConfig, clock: Clock | None = None, think: Thinker | None = None,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, wall: Callable[[], float] = time.time) -> None:
         self.config = config
         self.clock = clock or LoopClock()
         self.limits = config.limits
@@ -74,7 +83,9 @@ class ArbiterServer:
         self.moderation = Moderation(self.store, config.logins_kept_days)
         self.moderation.listeners.append(self._apply_bans)
         self.moderation.expel = self.expel
-        self.lobby = Lobby(self._start_game_between, config.limits, reserved_names(config.server_name))
+        self.ratings = Ratings(self.store, wall, {account.id: level for level, account in self.bot_accounts.items()})
+        self.lobby = Lobby(self._start_game_between, config.limits, reserved_names(config.server_name),
+                           ratings_of=lambda conn: self.ratings.shown_per_clock(account_id(conn)))
         self.rooms: dict[int, Room] = {}
         self.connections: set[Connection] = set()
         self.by_token: dict[str, Connection] = {}  # token hash -> live connection
@@ -338,21 +349,24 @@ class ArbiterServer:
         elif isinstance(msg, m.CreateTable):
             self._require_player(conn)
             self._check_new_game(conn, replaces_waiting=True)
-            table = self.lobby.create_table(conn, self._new_id(), msg.clock, msg.private)
+            rated = self._rated(conn, msg.rated, "a rated table")
+            table = self.lobby.create_table(conn, self._new_id(), msg.clock, msg.private, rated,
+                                            self._shown_rating(conn, msg.clock))
             conn.deliver(m.TableCreated(table=table.table, clock=table.clock, private=table.private,
-                                        invite=table.invite, reply_to=msg.id))
+                                        invite=table.invite, reply_to=msg.id, rated=rated))
         elif isinstance(msg, (m.JoinTable, m.JoinInvite)):
             self._require_player(conn)
             self._join(conn, msg)
         elif isinstance(msg, m.QuickMatch):
             self._require_player(conn)
             self._check_new_game(conn, replaces_waiting=True)
-            if not self.lobby.quick_match(conn, msg.clock):
-                conn.deliver(m.Queued(clock=msg.clock, reply_to=msg.id))
+            rated = self._rated(conn, msg.rated, "a rated quick match")
+            if not self.lobby.quick_match(conn, msg.clock, rated):
+                conn.deliver(m.Queued(clock=msg.clock, reply_to=msg.id, rated=rated))
         elif isinstance(msg, m.PlayBot):
             self._require_player(conn)
             self._check_new_game(conn, replaces_waiting=False)
-            self._start_bot_game(conn, msg.level, msg.clock, msg.seat)
+            self._start_bot_game(conn, msg.level, msg.clock, msg.seat, self._rated(conn, msg.rated, "a rated game"))
         elif isinstance(msg, m.GetLobbyPage):
             conn.deliver(self.lobby.page(msg))
         elif isinstance(msg, m.Leave):
@@ -395,6 +409,15 @@ class ArbiterServer:
     def _reader(self, conn: Connection) -> Reader:
         """Who ``conn`` is to the games' history: its session, and its account (which sees all its games)."""
         return Reader(session=token_hash(conn.token), account=None if conn.account is None else conn.account.id)
+
+    def _rated(self, conn: Connection, asked: bool | None, what: str) -> bool:
+        """Whether the game ``conn`` asks for is rated (a guest may not ask; not asking: casual)."""
+        if asked:
+            check_may_play_rated(conn, what)
+        return bool(asked)
+
+    def _shown_rating(self, conn: Connection, clock: str) -> dict | None:
+        return self.ratings.shown_for(account_id(conn), clock)
 
     def _require_player(self, conn: Connection) -> None:
         if conn.kind == "spectator":
@@ -563,18 +586,18 @@ class ArbiterServer:
     # ------------------------------------------------------------------ games
 
     def _start_game_between(self, host: Connection, guest: Connection, clock: str, table_id: int | None,
-                            private: bool) -> None:
+                            private: bool, rated: bool) -> None:
         players = [host, guest]
         self.rng.shuffle(players)
         seats = dict(zip(AtonGame.seats, players, strict=True))
-        self._start_game(table_id or self._new_id(), clock, seats, private=private)
+        self._start_game(table_id or self._new_id(), clock, seats, private=private, rated=rated)
 
-    def _start_bot_game(self, conn: Connection, level: str, clock: str, seat: str | None) -> None:
+    def _start_bot_game(self, conn: Connection, level: str, clock: str, seat: str | None, rated: bool) -> None:
         human_seat = self.rng.choice(AtonGame.seats) if seat is None else AtonGame.seat_named(seat)
         bot = HostedBot(level, self.bot_scheduler, seed=self.rng.getrandbits(63))
-        self._start_game(self._new_id(), clock, {human_seat: conn, human_seat.other: bot}, private=True)
+        self._start_game(self._new_id(), clock, {human_seat: conn, human_seat.other: bot}, private=True, rated=rated)
 
-    def _start_game(self, game_id: int, clock: str, participants: dict, private: bool) -> None:
+    def _start_game(self, game_id: int, clock: str, participants: dict, private: bool, rated: bool = False) -> None:
         """A new game between ``participants`` (seat -> connection or hosted bot): it counts at once,
         and opens when its deal is fixed with the players (at once on a server with a fixed
         ``game_seed``, which deals from its own seeds: reproducible, so not fair)."""
@@ -583,7 +606,7 @@ class ArbiterServer:
         for participant in people:
             self.lobby.set_status(participant.name, "playing")
         if self.config.game_seed is not None:
-            self._open_room(game_id, clock, participants, private, self.rng.getrandbits(63), None)
+            self._open_room(game_id, clock, participants, private, self.rng.getrandbits(63), None, rated=rated)
             return
         contributors = tuple(str(seat) for seat, p in participants.items()
                              if isinstance(p, Connection) and p.protocol_minor >= m.FAIR_DECKS)
@@ -591,7 +614,8 @@ class ArbiterServer:
 
         def dealt(deal: PendingDeal) -> None:
             del self.deals[game_id]
-            self._open_room(game_id, clock, participants, private, deal.secrets.seed(game_id), deal.secrets)
+            self._open_room(game_id, clock, participants, private, deal.secrets.seed(game_id), deal.secrets,
+                            rated=rated)
 
         deal = PendingDeal(game_id, DealSecrets(secret=self.rng.randbytes(32)), contributors, holders,
                            send=lambda seat, message: self._reach(holders[seat], message),
@@ -606,12 +630,15 @@ class ArbiterServer:
             conn.deliver(message)
 
     def _open_room(self, game_id: int, clock: str, participants: dict, private: bool, seed: int,
-                   deal: DealSecrets | None) -> Room:
+                   deal: DealSecrets | None, rated: bool = False) -> Room:
         """The game, dealt from ``seed``: stored, and sent to its players (those who left since it
-        was made have their grace period to come back)."""
-        seats = {seat: self._seat_for(p) for seat, p in participants.items()}
+        was made have their grace period to come back).  It is rated if asked and between two
+        different accounts."""
+        seats = {seat: self._seat_for(p, clock) for seat, p in participants.items()}
+        accounts = [held.account for held in seats.values()]
+        rated = rated and None not in accounts and len(set(accounts)) == len(accounts)
         rules = Rules()
-        options = {"clock": clock, "private": private}
+        options = {"clock": clock, "private": private, "rated": rated}
         self.store.create_game(game_id, seed, rules.to_dict(), options, {s: held.stored() for s, held in seats.items()},
                                deal=None if deal is None else deal.to_json())
         room = self._make_room(game_id, AtonGame(seed, rules), options, seats, deal=deal)
@@ -630,14 +657,16 @@ class ArbiterServer:
                  extra={"event": "game_start", "game": game_id, **self._seated(room)})
         return room
 
-    def _seat_for(self, participant) -> Seat:
+    def _seat_for(self, participant, clock: str) -> Seat:
         # seated at once, so that everyone's first frame shows both players present
         if isinstance(participant, HostedBot):
-            return Seat(name=participant.name, kind="hosted", level=participant.level,
-                        account=self.bot_accounts[participant.level].id, participant=participant)
+            bot = self.bot_accounts[participant.level].id
+            return Seat(name=participant.name, kind="hosted", level=participant.level, account=bot,
+                        rating=self.ratings.shown_for(bot, clock), participant=participant)
+        account = account_id(participant)
         return Seat(name=participant.name, kind="bot" if participant.kind == "bot" else "human",
-                    token_hash=token_hash(participant.token),
-                    account=None if participant.account is None else participant.account.id, participant=participant)
+                    token_hash=token_hash(participant.token), account=account,
+                    rating=self.ratings.shown_for(account, clock), participant=participant)
 
     def _make_room(self, game_id: int, game: AtonGame, options: dict, seats: dict[GameSeat, Seat],
                    pause: Pause | None = None, **state) -> Room:
@@ -646,6 +675,8 @@ class ArbiterServer:
                     pause_seconds=self.config.limits.bot_pause_seconds, metrics=self.metrics, **state)
         room.on_rematch = self._rematch
         room.on_over = self._game_over
+        if options.get("rated"):
+            room.on_result = self.ratings.rate_room
         if pause is not None:
             room.resume_from(pause)
         room.start_clocks()
@@ -660,6 +691,8 @@ class ArbiterServer:
         self.clock.call_later(self.config.finished_game_seconds, self._retire, room)
         for held in room.seats.values():
             player = held.participant
+            if isinstance(player, Connection) and room.options.get("rated"):
+                self.lobby.ratings_changed(player)
             if isinstance(player, Connection) and not self._occupied_elsewhere(player):
                 self.lobby.set_status(player.name, "lobby")
 
@@ -700,7 +733,8 @@ class ArbiterServer:
                 self._check_new_game(participant, replaces_waiting=False, whose=f"{participant.name}'s")
             participants[order[(index + 1) % len(order)]] = participant
         new_id = self._new_id()
-        self._start_game(new_id, old.options["clock"], participants, private=bool(old.options.get("private")))
+        self._start_game(new_id, old.options["clock"], participants, private=bool(old.options.get("private")),
+                         rated=bool(old.options.get("rated")))
         old.announce_rematch(new_id)
 
     # ------------------------------------------------------------------ restart
@@ -716,6 +750,8 @@ class ArbiterServer:
     def _restore(self, stored: StoredGame) -> None:
         game = AtonGame.restore(stored.seed, Rules.from_dict(stored.rules), stored.moves)
         seats: dict[GameSeat, Seat] = {game.seat_named(name): Seat(**info) for name, info in stored.seats.items()}
+        for held in seats.values():
+            held.rating = self.ratings.shown_for(held.account, stored.options["clock"])
         seals = {}
         for order, (name, info) in enumerate(stored.seals.items()):
             move = None if info["move"] is None else game.decode_move(info["move"])

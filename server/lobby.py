@@ -30,6 +30,13 @@ if TYPE_CHECKING:
     from .connection import Connection
     from .room import Room
 
+
+def check_may_play_rated(conn: Connection, what: str) -> None:
+    """Refuse a guest a rated game (``what``: the request, in the player's words)."""
+    if conn.account is None:
+        raise ProtocolError(ErrorCode.NOT_ALLOWED, f"{what}: rated games are for players with an account; "
+                            "a guest plays casual games")
+
 INVITE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1")
 
 
@@ -90,24 +97,39 @@ class OpenTable:
     clock: str
     private: bool
     invite: str | None
+    rated: bool = False
+    host_rating: dict | None = None  # the host's rating for the clock, as the wire shows it
     since: float = field(default_factory=time.time)
 
     def entry(self) -> dict:
-        return {"table": self.table, "host": self.host.name, "clock": self.clock,
-                "private": self.private, "since": int(self.since)}
+        entry = {"table": self.table, "host": self.host.name, "clock": self.clock,
+                 "private": self.private, "since": int(self.since), "rated": self.rated}
+        return entry if self.host_rating is None else {**entry, "rating": self.host_rating}
+
+
+#: A place in the quick-match queue: the clock, and whether the game is rated.
+QueueKey = tuple[str, bool]
+
+
+def no_ratings(conn: Connection) -> dict | None:
+    return None
 
 
 class Lobby:
-    def __init__(self, start_game: Callable[[Connection, Connection, str, int | None, bool], None],
-                 limits: Limits, reserved: tuple[str, ...] = ()) -> None:
+    def __init__(self, start_game: Callable[[Connection, Connection, str, int | None, bool, bool], None],
+                 limits: Limits, reserved: tuple[str, ...] = (),
+                 ratings_of: Callable[[Connection], dict | None] = no_ratings) -> None:
+        """``start_game(host, guest, clock, table, private, rated)`` starts a game;
+        ``ratings_of`` gives a player's ratings, per clock, as their lobby entry shows them."""
         self._start_game = start_game
+        self._ratings_of = ratings_of
         self.limits = limits
         self.reserved = reserved  # names no player may take (``reserved_names``)
         self.online: dict[str, Connection] = {}  # name -> connection
         self.looks_online: set[str] = set()  # what each name online looks like (``looks``)
         self.tables: dict[int, OpenTable] = {}  # every open table, private ones too
         self.invites: dict[str, int] = {}
-        self.queue: dict[str, Connection] = {}  # clock -> the one waiting connection
+        self.queue: dict[QueueKey, Connection] = {}  # (clock, rated) -> the one waiting connection
         #: what subscribers see: players (status lobby, waiting, playing, watching), public tables and games
         self.sections = {name: LobbySection(name) for name in m.LOBBY_SECTIONS}
         self.subscribers: set[Connection] = set()
@@ -129,7 +151,7 @@ class Lobby:
     def arrive(self, conn: Connection) -> None:
         self.online[conn.name] = conn
         self.looks_online.add(name_key(conn.name))
-        self._put("players", conn.name, {"name": conn.name, "kind": conn.kind, "status": "lobby"})
+        self._put("players", conn.name, self._player_entry(conn, "lobby"))
         if conn.lobby_subscribed:
             self.subscribers.add(conn)
             conn.deliver(self.snapshot())
@@ -141,6 +163,17 @@ class Lobby:
             del self.online[conn.name]
             self.looks_online.discard(name_key(conn.name))
             self._pop("players", conn.name)
+
+    def _player_entry(self, conn: Connection, status: str) -> dict:
+        entry = {"name": conn.name, "kind": conn.kind, "status": status}
+        ratings = self._ratings_of(conn)
+        return entry if ratings is None else {**entry, "ratings": ratings}
+
+    def ratings_changed(self, conn: Connection) -> None:
+        """A player's ratings changed (a rated game ended): their entry shows the new ones."""
+        entry = self.sections["players"].entries.get(conn.name)
+        if entry is not None and self.online.get(conn.name) is conn:
+            self._put("players", conn.name, self._player_entry(conn, entry["status"]))
 
     def set_status(self, name: str, status: str) -> None:
         entry = self.sections["players"].entries.get(name)
@@ -188,13 +221,14 @@ class Lobby:
 
     # ------------------------------------------------------------------ tables
 
-    def create_table(self, conn: Connection, table_id: int, clock: str, private: bool) -> OpenTable:
+    def create_table(self, conn: Connection, table_id: int, clock: str, private: bool, rated: bool = False,
+                     host_rating: dict | None = None) -> OpenTable:
         self._withdraw(conn)
         invite = None
         if private:
             invite = "".join(secrets.choice(INVITE_ALPHABET) for _ in range(6))
             self.invites[invite] = table_id
-        table = OpenTable(table_id, conn, clock, private, invite)
+        table = OpenTable(table_id, conn, clock, private, invite, rated, host_rating)
         self.tables[table_id] = table
         self.set_status(conn.name, "waiting")
         if not private:
@@ -216,22 +250,30 @@ class Lobby:
     def _sit_down(self, conn: Connection, table: OpenTable) -> None:
         if table.host is conn:
             raise ProtocolError(ErrorCode.NOT_ALLOWED, "you cannot join your own table")
+        if table.rated:
+            check_may_play_rated(conn, "this table is rated")
+            if conn.account == table.host.account:
+                raise ProtocolError(ErrorCode.NOT_ALLOWED, "you cannot play a rated game against yourself")
         self._withdraw(conn)
         self._close_table(table)
-        self._start_game(table.host, conn, table.clock, table.table, table.private)
+        self._start_game(table.host, conn, table.clock, table.table, table.private, table.rated)
 
-    def quick_match(self, conn: Connection, clock: str) -> bool:
+    def quick_match(self, conn: Connection, clock: str, rated: bool = False) -> bool:
         """Pair with the waiting player, or wait.  True when a game started."""
-        waiting = self.queue.get(clock)
+        key = (clock, rated)
+        waiting = self.queue.get(key)
         if waiting is conn:
             return False
+        if rated and waiting is not None and not waiting.closed.is_set() and waiting.account == conn.account:
+            raise ProtocolError(ErrorCode.NOT_ALLOWED, "you wait for a rated quick match from another connection: "
+                                "you cannot play a rated game against yourself")
         self._withdraw(conn)
         if waiting is None or waiting.closed.is_set():
-            self.queue[clock] = conn
+            self.queue[key] = conn
             self.set_status(conn.name, "waiting")
             return False
-        del self.queue[clock]
-        self._start_game(waiting, conn, clock, None, False)
+        del self.queue[key]
+        self._start_game(waiting, conn, clock, None, False, rated)
         return True
 
     def leave(self, conn: Connection) -> None:
@@ -242,8 +284,8 @@ class Lobby:
         """Close the connection's open table and take it out of the queue."""
         for table in [t for t in self.tables.values() if t.host is conn]:
             self._close_table(table)
-        for clock in [c for c, waiting in self.queue.items() if waiting is conn]:
-            del self.queue[clock]
+        for key in [k for k, waiting in self.queue.items() if waiting is conn]:
+            del self.queue[key]
 
     def _close_table(self, table: OpenTable) -> None:
         self.tables.pop(table.table, None)
@@ -266,6 +308,10 @@ class Lobby:
             "clock": room.options.get("clock"),
             "spectators": len(room.spectators),
             **room.game.summary(),
+            "rated": bool(room.options.get("rated")),
         }
+        ratings = {str(seat): held.rating for seat, held in room.seats.items() if held.rating is not None}
+        if ratings:
+            entry["ratings"] = ratings
         if self.sections["games"].entries.get(room.game_id) != entry:
             self._put("games", room.game_id, entry)

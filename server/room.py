@@ -63,6 +63,9 @@ class Seat:
     token_hash: str | None = None
     level: str | None = None  # for hosted bots
     account: int | None = None  # the player's account (``server.accounts``); None: a guest
+    #: the account's rating for the game's clock as the wire shows it ({rating, provisional}):
+    #: when the game started, and after it once it is rated; None for a guest
+    rating: dict | None = None
     participant: Participant | None = None
     strikes: int = 0
     #: Moves this seat made since the room was made or restored: a new one gives it a new
@@ -86,8 +89,9 @@ class Seat:
                 "account": self.account}
 
     def public(self) -> dict:
-        return {"name": self.name, "kind": "bot" if self.kind != "human" else "human",
-                "connected": self.participant is not None}
+        public = {"name": self.name, "kind": "bot" if self.kind != "human" else "human",
+                  "connected": self.participant is not None}
+        return public if self.rating is None else {**public, **self.rating}
 
 
 @dataclass
@@ -123,6 +127,10 @@ class Room:
     _ack_to: tuple | None = None
     on_rematch: Callable[[Room], None] | None = None
     on_over: Callable[[Room], None] | None = None  # called once, when the game ends
+    #: Called once when the game's result is known, before it is stored: its writes (the
+    #: ratings) are committed with the result, and the events it returns (as wire maps) are
+    #: published after the game's last ones.
+    on_result: Callable[[Room], Sequence[dict]] | None = None
     #: How long the clock of the player of a game against hosted bots may stay paused, in all
     #: (``Limits.bot_pause_seconds``); what is left of it is ``pause_left``.
     pause_seconds: float = 0.0
@@ -468,17 +476,23 @@ class Room:
         for seat, move in moves:
             events.extend(self.game.play(seat, move))
         result = self._result_row() if self.game.is_over else None
+        after = self._settle() if self.game.is_over else []
         visible = self._visible(events)
         self.store.save_moves(self.game_id, self.move_count,
                               [(seat, self.game.encode_move(move)) for seat, move in moves],
-                              self.version + self._event_count(visible, before),
+                              self.version + self._event_count(visible, before, after),
                               clear_seals=clear_seals, result=result)
         self.move_count += len(moves)
         if self.metrics is not None:
             self.metrics.moves_played(len(moves))
         for seat, _ in moves:
             self.seats[seat].moves_made += 1
-        self._publish(visible, arbiter_before=before)
+        self._publish(visible, arbiter_before=before, arbiter_after=after)
+
+    def _settle(self) -> list[dict]:
+        """The game is over: what follows its end (``on_result``: its ratings), once."""
+        on_result, self.on_result = self.on_result, None
+        return [] if on_result is None else list(on_result(self))
 
     def _result_row(self) -> dict:
         outcome = self.game.outcome()
@@ -620,8 +634,9 @@ class Room:
     def _forfeit(self, seat: GameSeat, termination: Termination, before: Sequence[dict] = ()) -> None:
         visible = self._visible(self.game.forfeit(seat, termination))
         self.seals = {}
-        self.store.finish(self.game_id, self.version + self._event_count(visible, before), self._result_row())
-        self._publish(visible, arbiter_before=list(before))
+        after = self._settle()
+        self.store.finish(self.game_id, self.version + self._event_count(visible, before, after), self._result_row())
+        self._publish(visible, arbiter_before=list(before), arbiter_after=after)
 
     # ----------------------------------------------------------------- after the game
 

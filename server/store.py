@@ -23,6 +23,7 @@ from pathlib import Path
 from .accounts import create_tables as accounts_tables
 from .moderation import create_tables as moderation_tables
 from .private_files import keep_private, private_umask
+from .ratings import create_tables as ratings_tables
 
 #: The tables as the last release before schema versions (``PRAGMA user_version`` 0) made them.
 TABLES_BEFORE_VERSIONS = (
@@ -122,6 +123,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     accounts_tables,  # version 3: accounts and their keys; the SSH gateway's remembered keys become accounts
     _game_players,  # version 4: who played each game, by session and account
     moderation_tables,  # version 5: bans, chat mutes, players' own mutes, reports, logins
+    ratings_tables,  # version 6: each account's rating per clock, and each rated game's changes
 )
 #: The schema version this code reads and writes.
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -59,6 +59,6 @@ def test_a_wrong_field_is_named(data, field):
 def test_the_wire_names_are_the_documented_ones():
     assert list(ev.ARBITER_EVENTS) == ["committed", "open_requested", "opened", "timeout", "disconnected",
                                        "reconnected", "chat", "chat_hidden", "rematch_offered", "rematch_declined",
-                                       "rematch_started", "clock_paused", "clock_resumed"]
+                                       "rematch_started", "clock_paused", "clock_resumed", "rating_changed"]
     assert ev.Disconnected(BLUE, 60).to_wire() == {"type": "disconnected", "player": "blue", "grace_s": 60}
     assert ev.OpenRequested().to_wire() == {"type": "open_requested"}

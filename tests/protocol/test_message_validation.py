@@ -134,7 +134,8 @@ INVALID_CASES: list[tuple[str, type[Message], dict[str, object], str, str]] = [
      'item: expected a map (an entry of that section; for remove only its key), got "x"'),
     # Items
     ("items-map", m.Lobby, {"players": {"a": 1}}, "players",
-     'players: expected a list of up to 5000 maps (player entries: name, kind, status), got {"a": 1}'),
+     'players: expected a list of up to 5000 maps (player entries: name, kind, status; since 1.6 ratings), '
+     'got {"a": 1}'),
     ("items-bad-entry", m.Lobby, {"players": [{"name": "Ra"}, 3]}, "players[1]",
      "players[1]: expected a map, got 3"),
     ("items-too-many", m.Update, {"events": [{}] * 4001}, "events",
@@ -147,7 +148,7 @@ INVALID_CASES: list[tuple[str, type[Message], dict[str, object], str, str]] = [
      "cards: required field is missing (expected a list of 4 items, each an integer 1–4)"),
     ("missing-list", m.Lobby, {"games": ...}, "games",
      "games: required field is missing (expected a list of up to 5000 maps "
-     "(games in progress: game, red, blue, round, scores, clock))"),
+     "(games in progress: game, red, blue, round, scores, clock; since 1.6 rated, ratings))"),
 ]
 
 

@@ -111,8 +111,8 @@ class Tampering(ArbiterServer):
     honest_record = False
 
     def _open_room(self, game_id: int, clock: str, participants: dict, private: bool, seed: int,
-                   deal: DealSecrets | None) -> Room:
-        room = super()._open_room(game_id, clock, participants, private, seed ^ 1, deal)
+                   deal: DealSecrets | None, rated: bool = False) -> Room:
+        room = super()._open_room(game_id, clock, participants, private, seed ^ 1, deal, rated)
         if self.honest_record:
             room.game.history.seed = seed  # type: ignore[attr-defined]
         return room

@@ -33,7 +33,7 @@ async def test_a_subscriber_gets_a_snapshot_then_live_updates(server):
     created = await host.expect(m.TableCreated)
     update = await watcher.until(lambda f: f.section == "tables", kind=m.LobbyUpdate)
     assert update.op == "add"
-    assert update.item == {"table": created.table, "host": "hana", "clock": "blitz", "private": False,
+    assert update.item == {"table": created.table, "host": "hana", "clock": "blitz", "private": False, "rated": False,
                            "since": update.item["since"]}
     await host.close()
     gone = await watcher.until(lambda f: f.op == "remove" and f.section == "tables", kind=m.LobbyUpdate)
@@ -120,7 +120,8 @@ async def test_play_a_bot_starts_at_once_and_the_bot_plays(server):
     await player.send(m.PlayBot(level="random", seat="red"))
     state = await player.expect(m.GameState)
     assert state.seat == "red"
-    assert state.players["blue"] == {"name": "Bot (random)", "kind": "bot", "connected": True}
+    assert state.players["blue"] == {"name": "Bot (random)", "kind": "bot", "connected": True,
+                                     "rating": 700, "provisional": True}  # where the random level starts
     await player.client.commit(player.game, list(player.view["decision"]["hand"]))
     update = await player.until(lambda f: any(e["type"] == "card_revealed" for e in f.events), kind=m.Update)
     assert any(e["type"] == "committed" and e["player"] == "blue" for e in player.events())
