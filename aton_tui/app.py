@@ -44,6 +44,7 @@ from .lesson import COME_BACK, LESSON_OVER
 from .lobby_model import LobbyModel
 from .local_server import LocalServer
 from .model import GameModel
+from .rating_choices import bot_level_choice, guest_note, is_rated, own_ratings, rated_choice
 from .record_file import record_filename, save_record
 from .replay_model import Perspective, ReplayModel
 from .saved_sessions import SavedSessions
@@ -752,36 +753,47 @@ class AtonApp(App):
             self._driver.write(RESTORE_TITLE)
             self.terminal_title = ""
 
+    def _own_ratings(self) -> dict | None:
+        """Our ratings per clock, as the lobby shows them (None: a guest)."""
+        welcome = self.session.welcome if self.session is not None else None
+        return own_ratings(self.lobby, welcome.name) if welcome is not None else None
+
     def action_play_bot(self) -> None:
-        choices = (Choice("level", "Strength", m.BOT_LEVELS, self.launch.level),
-                   Choice("clock", "Clock", m.CLOCKS, self.launch.clock),
-                   Choice("seat", "Colour", ("random", "red", "blue"), "random"))
+        ratings = self._own_ratings()
+        level, why = bot_level_choice(self.lobby, m.BOT_LEVELS, self.launch.clock, self.launch.level, ratings)
+        choices = (level, Choice("clock", "Clock", m.CLOCKS, self.launch.clock),
+                   Choice("seat", "Colour", ("random", "red", "blue"), "random"), *rated_choice(ratings))
 
         def chosen(result: dict | None) -> None:
             if result:
                 seat = None if result["seat"] == "random" else result["seat"]
-                self.run_worker(self.send(m.PlayBot(level=result["level"], clock=result["clock"], seat=seat)))
+                self.run_worker(self.send(m.PlayBot(level=result["level"], clock=result["clock"], seat=seat,
+                                                    rated=is_rated(result))))
 
-        self.push_screen(Choices("Play a bot", choices), chosen)
+        self.push_screen(Choices("Play a bot", choices, note=why or guest_note(ratings)), chosen)
 
     def action_quick_match(self) -> None:
+        ratings = self._own_ratings()
+
         def chosen(result: dict | None) -> None:
             if result:
-                self.run_worker(self.send(m.QuickMatch(clock=result["clock"])))
+                self.run_worker(self.send(m.QuickMatch(clock=result["clock"], rated=is_rated(result))))
 
-        self.push_screen(Choices("Quick match", (Choice("clock", "Clock", m.CLOCKS, "normal"),), accept="Find"),
-                         chosen)
+        self.push_screen(Choices("Quick match", (Choice("clock", "Clock", m.CLOCKS, "normal"), *rated_choice(ratings)),
+                                 accept="Find", note=guest_note(ratings)), chosen)
 
     def action_new_table(self) -> None:
+        ratings = self._own_ratings()
         choices = (Choice("clock", "Clock", m.CLOCKS, "normal"),
-                   Choice("access", "Table", ("public", "private (invite code)"), "public"))
+                   Choice("access", "Table", ("public", "private (invite code)"), "public"), *rated_choice(ratings))
 
         def chosen(result: dict | None) -> None:
             if result:
                 private = result["access"] != "public"
-                self.run_worker(self.send(m.CreateTable(clock=result["clock"], private=private)))
+                self.run_worker(self.send(m.CreateTable(clock=result["clock"], private=private,
+                                                        rated=is_rated(result))))
 
-        self.push_screen(Choices("Open a table", choices, accept="Open"), chosen)
+        self.push_screen(Choices("Open a table", choices, accept="Open", note=guest_note(ratings)), chosen)
 
     def action_join_invite(self) -> None:
         def entered(code: str | None) -> None:

@@ -94,8 +94,11 @@ class SectionWindow:
 class LobbyModel:
     sections: dict[str, SectionWindow] = field(
         default_factory=lambda: {name: SectionWindow(name) for name in m.LOBBY_SECTIONS})
+    #: the server's bots' ratings (since 1.6): per level, per clock, {rating, provisional}
+    bots: dict[str, Any] = field(default_factory=dict)
 
     def load(self, snapshot: m.Lobby) -> None:
+        self.bots = snapshot.bots or {}
         totals = snapshot.totals or {}
         for name, entries in (("players", snapshot.players), ("tables", snapshot.tables),
                               ("games", snapshot.games)):
@@ -106,6 +109,10 @@ class LobbyModel:
 
     def apply(self, update: m.LobbyUpdate) -> None:
         self.sections[update.section].apply(update.op, update.item)
+
+    def player(self, name: str) -> dict | None:
+        """The entry of the player named ``name``, if this client holds it."""
+        return self.sections["players"].entries.get(name)
 
     @property
     def players(self) -> list[dict]:

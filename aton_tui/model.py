@@ -19,12 +19,13 @@ from protocol.events import (
     ClockPaused,
     ClockResumed,
     Disconnected,
+    RatingChanged,
     Reconnected,
     RematchDeclined,
     RematchOffered,
     RematchStarted,
 )
-from protocol.game_frames import GameStateFrame, Numbered, SeatClock, Seated, UpdateFrame
+from protocol.game_frames import GameStateFrame, Numbered, SeatClock, Seated, UpdateFrame, rating_text
 
 #: A clock with less time than this left is low: drawn in red, and the bell rings once.
 LOW_CLOCK_MS = 10_000
@@ -109,10 +110,14 @@ class GameModel:
         self.clocks_at = now
 
     def _note_presence(self, numbered: Numbered) -> None:
+        """A player came or went, or (a rated game ended) has a new rating."""
         event = numbered.event
         if isinstance(event, (Disconnected, Reconnected)) and event.player in self.players:
             self.players[event.player] = replace(self.players[event.player],
                                                  connected=isinstance(event, Reconnected))
+        if isinstance(event, RatingChanged) and event.player in self.players:
+            self.players[event.player] = replace(self.players[event.player],
+                                                 rating=rating_text(event.after, event.provisional))
 
     def _note_rematch(self, numbered: Numbered) -> None:
         event = numbered.event
@@ -145,6 +150,15 @@ class GameModel:
         """"human" or "bot" (None: nobody known in that seat)."""
         seated = self.players.get(seat)
         return seated.kind if seated is not None else None
+
+    def rating(self, seat: Player) -> str | None:
+        """The seat's player's rating for the game's clock as players read it (None: a guest)."""
+        seated = self.players.get(seat)
+        return seated.rating if seated is not None else None
+
+    def rating_changes(self) -> dict[Player, RatingChanged]:
+        """What the rated game just ended did to each player's rating (empty: a casual game)."""
+        return {n.event.player: n.event for n in self.events if isinstance(n.event, RatingChanged)}
 
     def connected(self, seat: Player) -> bool:
         seated = self.players.get(seat)

@@ -17,7 +17,7 @@ from aton.moves import Commit, Exchange, Move, Place, Remove
 from aton.outcome import Outcome, Termination
 from aton.players import BLUE, RED, Player
 from protocol import events as A
-from protocol.game_frames import GameEvent
+from protocol.game_frames import GameEvent, rating_text
 
 CARTOUCHE_ROLES = {1: "points", 2: "order and removal", 3: "range", 4: "placement"}
 
@@ -228,10 +228,19 @@ def _line(event: GameEvent, seat: Player | None) -> str | None:
             return f"{_does(player, seat, 'decline', 'declines')} the rematch."
         case A.RematchStarted():
             return "The rematch begins, with the colours swapped."
+        case A.RatingChanged(player, before, after, provisional):
+            return (f"{_whose(player, seat).capitalize()} rating: {before} → {rating_text(after, provisional)} "
+                    f"({rating_change(before, after)}).")
         case A.ClockResumed(player, pause_left_s=0):  # stopping and starting again go untold
             return (f"{_whose(player, seat).capitalize()} time to pause is used up: "
                     "the clock runs on, help and dialogs or not.")
     return None  # an event nobody tells: a newer server's (UnknownEvent), or the engine's own Committed
+
+
+def rating_change(before: int, after: int) -> str:
+    """A rating's change as players read it: "+12", "−9" (a minus sign), "±0"."""
+    change = after - before
+    return f"+{change}" if change > 0 else f"−{-change}" if change < 0 else "±0"
 
 
 def category_line(e: E.CategoryScored) -> str:

@@ -46,13 +46,29 @@ class Numbered(NamedTuple):
     event: GameEvent
 
 
+def rating_text(rating: int, provisional: bool) -> str:
+    """A rating as players read it: "1623", or "1500?" while it is provisional."""
+    return f"{rating}?" if provisional else str(rating)
+
+
+def rating_of(entry: dict[str, Any]) -> str | None:
+    """The rating a map of the wire carries (``rating`` and ``provisional``, since 1.6) as players
+    read it; None if it carries none (a guest, an older server) or a malformed one."""
+    rating = entry.get("rating")
+    if type(rating) is not int:
+        return None
+    return rating_text(rating, entry.get("provisional") is True)
+
+
 @dataclass(frozen=True, slots=True)
 class Seated:
-    """Who sits in a seat: ``kind`` is "human" or "bot" (a bot the server hosts included)."""
+    """Who sits in a seat: ``kind`` is "human" or "bot" (a bot the server hosts included);
+    ``rating`` their rating for the game's clock as players read it (since 1.6; None: a guest)."""
 
     name: str
     kind: str
     connected: bool
+    rating: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +152,7 @@ def numbered(data: dict[str, Any]) -> Numbered:
 
 
 def _seated(info: dict[str, Any]) -> Seated:
-    return Seated(name=info["name"], kind=info["kind"], connected=info["connected"])
+    return Seated(name=info["name"], kind=info["kind"], connected=info["connected"], rating=rating_of(info))
 
 
 def _commitments(by_name: dict[str, str]) -> dict[Player, str]:

@@ -267,6 +267,9 @@ class Lobby(Message):
     #: How many entries each section has on the server (since 1.3).
     totals: Annotated[dict[str, int] | None,
                       Optional(Record("players, tables, games: the number of entries of each"))] = None
+    #: The ratings of the bots the server hosts (since 1.6), so that a client can offer a bot about
+    #: its player's strength: per level, per clock, ``{rating, provisional}``.
+    bots: Annotated[dict[str, Any] | None, Optional(Record("per bot level: per clock {rating, provisional}"))] = None
 
 
 @_server("lobby_update")

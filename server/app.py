@@ -85,7 +85,9 @@ class ArbiterServer:
         self.moderation.expel = self.expel
         self.ratings = Ratings(self.store, wall, {account.id: level for level, account in self.bot_accounts.items()})
         self.lobby = Lobby(self._start_game_between, config.limits, reserved_names(config.server_name),
-                           ratings_of=lambda conn: self.ratings.shown_per_clock(account_id(conn)))
+                           ratings_of=lambda conn: self.ratings.shown_per_clock(account_id(conn)),
+                           bot_ratings=lambda: {level: self.ratings.shown_per_clock(account.id)
+                                                for level, account in self.bot_accounts.items()})
         self.rooms: dict[int, Room] = {}
         self.connections: set[Connection] = set()
         self.by_token: dict[str, Connection] = {}  # token hash -> live connection

@@ -118,11 +118,14 @@ def no_ratings(conn: Connection) -> dict | None:
 class Lobby:
     def __init__(self, start_game: Callable[[Connection, Connection, str, int | None, bool, bool], None],
                  limits: Limits, reserved: tuple[str, ...] = (),
-                 ratings_of: Callable[[Connection], dict | None] = no_ratings) -> None:
+                 ratings_of: Callable[[Connection], dict | None] = no_ratings,
+                 bot_ratings: Callable[[], dict | None] = lambda: None) -> None:
         """``start_game(host, guest, clock, table, private, rated)`` starts a game;
-        ``ratings_of`` gives a player's ratings, per clock, as their lobby entry shows them."""
+        ``ratings_of`` gives a player's ratings, per clock, as their lobby entry shows them;
+        ``bot_ratings`` the hosted bots' (per level, per clock), as the snapshot tells them."""
         self._start_game = start_game
         self._ratings_of = ratings_of
+        self._bot_ratings = bot_ratings
         self.limits = limits
         self.reserved = reserved  # names no player may take (``reserved_names``)
         self.online: dict[str, Connection] = {}  # name -> connection
@@ -185,7 +188,8 @@ class Lobby:
     def snapshot(self) -> m.Lobby:
         """The first page of every section, all of them in one frame."""
         empty = m.Lobby(players=(), tables=(), games=(),
-                        totals={name: len(section) for name, section in self.sections.items()})
+                        totals={name: len(section) for name, section in self.sections.items()},
+                        bots=self._bot_ratings())
         room = self._room(empty, lists=len(self.sections))
         first = {name: section.page(0, self.limits.lobby_page_entries, room)
                  for name, section in self.sections.items()}

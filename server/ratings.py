@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from protocol import events as ev
 from protocol.clocks import TIME_CONTROLS
+from protocol.game_frames import rating_text
 
 from . import glicko2
 
@@ -100,11 +101,6 @@ def create_tables(db: sqlite3.Connection) -> None:
     )""")
 
 
-def shown(rating: float, rd: float) -> str:
-    """A rating as players read it: "1623", or "1500?" while it is provisional."""
-    return f"{round(rating)}{'?' if rd >= PROVISIONAL_RD else ''}"
-
-
 @dataclass(frozen=True)
 class PlayerRating:
     """An account's rating for one clock, its RD as of now, and its rated games."""
@@ -124,7 +120,8 @@ class PlayerRating:
         return self.rd >= PROVISIONAL_RD
 
     def shown(self) -> str:
-        return shown(self.rating, self.rd)
+        """As players read it: "1623", or "1500?" while provisional."""
+        return rating_text(round(self.rating), self.provisional)
 
     def glicko(self) -> glicko2.Rating:
         return glicko2.Rating(self.rating, self.rd, self.volatility)
@@ -243,10 +240,11 @@ class Ratings:
         return None if account is None else self.get(account, clock).public()
 
     def shown_per_clock(self, account: int | None) -> dict[str, dict] | None:
-        """An account's ratings, by clock, as the lobby shows them (None: a guest)."""
+        """An account's ratings, by clock, as the lobby shows them, with the rated games played
+        (None: a guest)."""
         if account is None:
             return None
-        return {clock: rating.public() for clock, rating in self.of_account(account).items()}
+        return {clock: {**rating.public(), "games": rating.games} for clock, rating in self.of_account(account).items()}
 
     # ------------------------------------------------------------------ a rated game
 

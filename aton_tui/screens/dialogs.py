@@ -49,6 +49,8 @@ class Choice:
     label: str
     options: tuple[str, ...]
     default: str
+    #: how each option is shown, if not as it is named (a bot level with its rating: "easy 1300?")
+    shown: tuple[str, ...] | None = None
 
 
 class Choices(ModalScreen[dict | None]):
@@ -61,15 +63,19 @@ class Choices(ModalScreen[dict | None]):
         Binding("down,j", "app.focus_next", "Down", show=False),
     ]
 
-    def __init__(self, title: str, choices: tuple[Choice, ...], accept: str = "Start") -> None:
+    def __init__(self, title: str, choices: tuple[Choice, ...], accept: str = "Start", note: str = "") -> None:
         super().__init__(classes="dialog")
         self.title_text, self.choices, self.accept_label = title, choices, accept
+        self.note = note  # a line under the title (why an option is chosen, what a guest may play)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
             yield Label(self.title_text, classes="dialog-title", markup=False)
+            if self.note:
+                yield Label(self.note, classes="dialog-text", id="choices-note", markup=False)
             for choice in self.choices:
-                yield ChoiceRow(choice.label, choice.options, choice.default, id=f"choice-{choice.name}")
+                yield ChoiceRow(choice.label, choice.options, choice.default, id=f"choice-{choice.name}",
+                                shown=choice.shown)
             yield Label("↑↓ setting · ←→ option · Enter " + self.accept_label.lower() + " · Esc cancel",
                         classes="dialog-hint", markup=False)
             with Horizontal(classes="dialog-buttons"):

@@ -14,8 +14,11 @@ from textual.widgets import Button, Label
 
 from aton.outcome import Outcome
 from aton.players import Player
+from protocol.game_frames import rating_text
 
-from ..narrate import player_name, result_sentence
+from ..model import GameModel
+from ..narrate import player_name, rating_change, result_sentence
+from ..widgets.symbols import SEAT_SYMBOL
 
 
 def headline(outcome: Outcome, seat: Player | None) -> str:
@@ -25,6 +28,17 @@ def headline(outcome: Outcome, seat: Player | None) -> str:
     if seat is None:
         return f"{player_name(winner)} wins"
     return "You win!" if winner is seat else "You lose"
+
+
+def ratings_line(model: GameModel) -> str:
+    """What the game did to the players' ratings: "Rated: ● ann 1562? (+62) · ■ bob 1438? (−62)",
+    "Casual game: no rating changes.", or nothing (a server without ratings)."""
+    changes = model.rating_changes()
+    if not changes:
+        return "Casual game: no rating changes." if model.options.get("rated") is False else ""
+    return "Rated: " + " · ".join(
+        f"{SEAT_SYMBOL[seat]} {model.name(seat)} {rating_text(change.after, change.provisional)} "
+        f"({rating_change(change.before, change.after)})" for seat, change in sorted(changes.items()))
 
 
 #: How to answer a rematch offer from the lobby, where r and d mean other things
@@ -50,9 +64,10 @@ class EndScreen(ModalScreen[None]):
 
     def __init__(self, outcome: Outcome, seat: Player | None,
                  scores: tuple[int, int], can_rematch: bool, can_save: bool, offer: Player | None = None,
-                 hints: int = 0) -> None:
+                 hints: int = 0, ratings: str = "") -> None:
         super().__init__(classes="dialog")
         self.outcome, self.seat = outcome, seat
+        self.ratings = ratings  # what the game did to the ratings, in a line ("" on an older server)
         self.scores, self.can_rematch, self.can_save = scores, can_rematch, can_save
         self.offer = offer  # the opponent whose rematch offer waits for our answer
         self.hints = hints  # the hints the player asked for and saw in this game
@@ -66,6 +81,8 @@ class EndScreen(ModalScreen[None]):
             if self.hints:
                 score += f"  ·  hints used: {self.hints}"
             yield Label(score, classes="dialog-text", id="final-score", markup=False)
+            if self.ratings:
+                yield Label(self.ratings, classes="dialog-text", id="ratings", markup=False)
             yield Label("", classes="dialog-alert", id="rematch-note", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 if self.can_rematch:

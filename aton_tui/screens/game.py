@@ -55,7 +55,7 @@ from ..widgets.players import Cartouche, PlayerRow, PlayersPanel, cartouche_face
 from ..widgets.score_track import ScoreTrack
 from ..widgets.symbols import SEAT_SYMBOL
 from .dialogs import Confirm, Prompt
-from .end import EndScreen, offer_sentence
+from .end import EndScreen, offer_sentence, ratings_line
 from .scoring import ScoringScreen
 
 if TYPE_CHECKING:
@@ -380,6 +380,7 @@ class GameScreen(Screen):
             supply=pv.supply, deck=pv.deck, discard=pv.discard, exchange_used=pv.exchange_used,
             clock_ms=model.clock_ms(seat), clock_at=model.clocks_at, strikes=model.strikes(seat),
             clock_paused=model.paused(seat), chat_muted=model.name(seat) in self.aton.muted,
+            rating=model.rating(seat),
         )
 
     def _cartouches(self, seat: Player) -> tuple[Cartouche, ...]:
@@ -603,7 +604,7 @@ class GameScreen(Screen):
         self.end_screen = EndScreen(view.outcome, self.model.seat,
                                     (view.red.score, view.blue.score), can_rematch=self.model.seat is not None,
                                     can_save=self.aton.check_action("save_record", ()) is True, offer=offer,
-                                    hints=self.model.hints_used)
+                                    hints=self.model.hints_used, ratings=ratings_line(self.model))
         return self.end_screen
 
     def action_show_end(self) -> None:

@@ -18,6 +18,8 @@ from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import DataTable, Label, Static
 
+from protocol.game_frames import rating_of
+
 from ..lobby_model import LobbyModel, SectionWindow
 from ..widgets.fitted_footer import FittedFooter
 from ..widgets.notice import Notice
@@ -82,9 +84,9 @@ class LobbyScreen(Screen):
         yield FittedFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#tables", DataTable).add_columns("table", "host", "clock", "waiting")
+        self.query_one("#tables", DataTable).add_columns("#", "host", "clock", "waiting")
         self.query_one("#games", DataTable).add_columns("game", "red", "blue", "round", "score", "clock")
-        self.query_one("#players", DataTable).add_columns("name", "", "status")
+        self.query_one("#players", DataTable).add_columns("name", "status")
         self.refresh_lists(self.aton.lobby)
         self.query_one("#tables", DataTable).focus()
 
@@ -94,7 +96,8 @@ class LobbyScreen(Screen):
     def refresh_lists(self, lobby: LobbyModel) -> None:
         now = self.aton.wall_clock()
         self._fill("tables", [
-            (t["table"], (f"#{t['table']}", t.get("host", ""), t.get("clock", ""),
+            (t["table"], (str(t["table"]), _rated_name(t.get("host", ""), t.get("rating")),
+                          t.get("clock", "") + (" rated" if t.get("rated") is True else ""),
                           _since(now - t.get("since", now))))
             for t in lobby.tables])
         self._fill("games", [
@@ -102,7 +105,7 @@ class LobbyScreen(Screen):
                          _scores(g), g.get("clock", "")))
             for g in lobby.games])
         self._fill("players", [
-            (p["name"], (p["name"], "bot" if p.get("kind") == "bot" else "",
+            (p["name"], (_rated_name(p["name"] + (" (bot)" if p.get("kind") == "bot" else ""), _usual_rating(p)),
                          STATUS_WORDS.get(p.get("status", ""), p.get("status", ""))))
             for p in lobby.players])
         for name, window in lobby.sections.items():
@@ -191,6 +194,31 @@ def _shown(window: SectionWindow) -> str:
         return ""
     first = window.offset + 1 if window.entries else window.offset
     return f"{first}–{window.offset + len(window.entries)} of {window.total} · ] next, [ previous"
+
+
+def _map(value: object) -> dict:
+    """``value`` if it is a map (an entry's field from the network may be anything), else {}."""
+    return value if isinstance(value, dict) else {}
+
+
+def _rated_name(name: str, rating: object) -> str:
+    """A name with the rating an entry carries for it (``{rating, provisional}``): "Bea 1623"."""
+    shown = rating_of(_map(rating))
+    return f"{name} {shown}" if shown else name
+
+
+def _usual_rating(player: dict) -> dict | None:
+    """The rating of the clock a player has played most rated games at (``normal`` when none
+    yet): the one a glance at the lobby should give (None: a guest)."""
+    ratings = {clock: _map(rating) for clock, rating in _map(player.get("ratings")).items()}
+    if not ratings:
+        return None
+    return ratings[max(ratings, key=lambda clock: (_games(ratings[clock]), clock == "normal"))]
+
+
+def _games(rating: dict) -> int:
+    games = rating.get("games")
+    return games if type(games) is int else 0
 
 
 def _since(seconds: float) -> str:

@@ -18,10 +18,12 @@ class ChoiceRow(Widget, can_focus=True):
 
     index: reactive[int] = reactive(0)
 
-    def __init__(self, label: str, options: tuple[str, ...], value: str, **kwargs) -> None:
+    def __init__(self, label: str, options: tuple[str, ...], value: str, shown: tuple[str, ...] | None = None,
+                 **kwargs) -> None:
         super().__init__(**kwargs)
         self.label = label
         self.options = options
+        self.shown = shown or options  # how each option is written
         self.index = options.index(value)
 
     @property
@@ -36,7 +38,7 @@ class ChoiceRow(Widget, can_focus=True):
 
     def render(self) -> Text:
         line = Text(self.label.ljust(self._label_width()), self.get_component_rich_style("choice--label"))
-        for i, option in enumerate(self.options):
+        for i, option in enumerate(self.shown):
             style = "choice--chosen" if i == self.index else "choice--option"
             line.append(f" {option} ", self.get_component_rich_style(style))
             line.append(" ")
@@ -45,7 +47,7 @@ class ChoiceRow(Widget, can_focus=True):
     def on_click(self, event: Click) -> None:
         at = event.get_content_offset(self)
         x = self._label_width()
-        for i, option in enumerate(self.options):
+        for i, option in enumerate(self.shown):
             if at is not None and x <= at.x < x + len(option) + 2:
                 self.index = i
                 return

@@ -66,6 +66,7 @@ class PlayerRow:
     strikes: int
     clock_paused: bool = False  # stopped while the player reads (a game against the server's bot)
     chat_muted: bool = False  # the receiver muted this player's chat (``mute``)
+    rating: str | None = None  # "1500?", "1623" (None: a guest, or a server without ratings)
 
 
 def cartouche_faces(player: PlayerView, sealed: bool,
@@ -128,10 +129,13 @@ class PlayersPanel(Widget):
         line = Text()
         line.append("▶ " if row.to_move else "  ", self.get_component_rich_style("players--to-move"))
         label = f"{SEAT_SYMBOL[row.seat]} {player_name(row.seat)}"
-        who = row.name + (" (you)" if row.you else "") + (" (muted)" if row.chat_muted else "") + \
-            ("" if row.connected else " ✕")
-        name = Text(who, muted)
-        name.truncate(columns.name - len(label) - 3, overflow="ellipsis", pad=True)  # in cells: wide letters
+        after = (f" {row.rating}" if row.rating else "") + (" (you)" if row.you else "") + \
+            (" (muted)" if row.chat_muted else "") + ("" if row.connected else " ✕")
+        room = columns.name - len(label) - 3
+        shortened = Text(row.name)  # first, so that the rating and "(you)" always show
+        shortened.truncate(max(1, room - len(after)), overflow="ellipsis")
+        name = Text(shortened.plain + after, muted)
+        name.truncate(room, overflow="ellipsis", pad=True)  # in cells: wide letters
         line.append(label, own)
         line.append(" ")
         line.append_text(name)

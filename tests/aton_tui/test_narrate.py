@@ -30,6 +30,7 @@ ARBITER_EXAMPLES: list[dict[str, object]] = [
     {"type": "rematch_declined", "player": "red"},
     {"type": "rematch_started", "game": 13},
     {"type": "clock_resumed", "player": "red", "pause_left_s": 0},  # told only when the pauses are used up
+    {"type": "rating_changed", "player": "blue", "before": 1500, "after": 1491, "provisional": True},
 ]
 #: Arbiter events that are not told, and why.
 SILENT = {"opened": "the client opens by itself: open_requested said so, the reveals show it",
@@ -138,6 +139,14 @@ def test_every_engine_event_is_told(kind):
 @pytest.mark.parametrize("event", ARBITER_EXAMPLES, ids=lambda e: e["type"])
 def test_every_arbiter_event_is_told(event):
     assert lines(event)
+
+
+def test_a_rating_change_is_told_with_its_sign():
+    assert lines({"type": "rating_changed", "player": "red", "before": 1500, "after": 1662, "provisional": True},
+                 {"type": "rating_changed", "player": "blue", "before": 1700, "after": 1691, "provisional": False}) == \
+        ["Your rating: 1500 → 1662? (+162).", "Blue's rating: 1700 → 1691 (−9)."]
+    assert lines({"type": "rating_changed", "player": "red", "before": 1500, "after": 1500, "provisional": True},
+                 seat=None) == ["Red's rating: 1500 → 1500? (±0)."]
 
 
 def test_an_event_of_a_newer_server_is_kept_but_not_told():

@@ -27,7 +27,7 @@ from protocol import messages as m
 
 from ..manual_clock import ManualClock
 from .driving import wait_until
-from .scripted import FramesApp, ScriptedGame, blue_opens_a_round, frames_after, just_scored, red_to
+from .scripted import PLAYERS, FramesApp, ScriptedGame, blue_opens_a_round, frames_after, just_scored, red_to
 
 #: (size, theme): every screen at the default size, the large layout, the smallest size, in both themes
 LOOKS = [((80, 24), "aton-dark"), ((120, 40), "aton-dark"), ((160, 48), "aton-dark"), ((60, 18), "aton-dark"),
@@ -37,19 +37,31 @@ SIZES = pytest.mark.parametrize(("size", "theme"), LOOKS, ids=[
 NOW = 1_700_000_000
 
 
+def rating(value: int, provisional: bool = False, games: int = 0) -> dict:
+    return {"rating": value, "provisional": provisional, "games": games}
+
+
 def lobby_frame() -> m.Lobby:
     return m.Lobby(
-        players=({"name": "Ada", "kind": "human", "status": "lobby"},
-                 {"name": "Bea", "kind": "human", "status": "waiting"},
-                 {"name": "Cy", "kind": "human", "status": "playing"},
-                 {"name": "Dee", "kind": "human", "status": "playing"},
+        players=({"name": "Ada", "kind": "human", "status": "lobby",
+                  "ratings": {"blitz": rating(1500, True), "normal": rating(1623, games=40),
+                              "relaxed": rating(1500, True)}},
+                 {"name": "Bea", "kind": "human", "status": "waiting",
+                  "ratings": {"blitz": rating(1847, games=12), "normal": rating(1502, True, 2),
+                              "relaxed": rating(1500, True)}},
+                 {"name": "~Cy", "kind": "human", "status": "playing"},
+                 {"name": "Dee", "kind": "human", "status": "playing",
+                  "ratings": {clock: rating(1500, True) for clock in m.CLOCKS}},
                  {"name": "Eve", "kind": "human", "status": "watching"}),
-        tables=({"table": 31, "host": "Bea", "clock": "normal", "private": False, "since": NOW - 150},
-                {"table": 34, "host": "Fay", "clock": "blitz", "private": False, "since": NOW - 20}),
-        games=({"game": 12, "red": "Cy", "blue": "Dee", "clock": "blitz", "spectators": 1, "round": 4,
-                "scores": {"red": 12, "blue": 9}},
+        tables=({"table": 31, "host": "Bea", "clock": "normal", "private": False, "since": NOW - 150,
+                 "rated": True, "rating": rating(1502, True)},
+                {"table": 34, "host": "~Fay", "clock": "blitz", "private": False, "since": NOW - 20,
+                 "rated": False}),
+        games=({"game": 12, "red": "~Cy", "blue": "Dee", "clock": "blitz", "spectators": 1, "round": 4,
+                "scores": {"red": 12, "blue": 9}, "rated": False, "ratings": {"blue": rating(1500, True)}},
                {"game": 27, "red": "Gus", "blue": "Bot (hard)", "clock": "relaxed", "spectators": 0, "round": 9,
-                "scores": {"red": 31, "blue": 38}}),
+                "scores": {"red": 31, "blue": 38}, "rated": True,
+                "ratings": {"red": rating(2012), "blue": rating(1704)}}),
     )
 
 
@@ -141,6 +153,26 @@ def finished_game() -> ScriptedGame:
     script.play_until(red_to("commit", round_at_least=2))
     script.resign(BLUE)
     return script
+
+
+RATED_PLAYERS = {"red": {**PLAYERS["red"], "rating": 1500, "provisional": True},
+                 "blue": {**PLAYERS["blue"], "rating": 1700, "provisional": False}}
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_end_screen_of_a_rated_game(snap_compare, size):
+    """The ratings beside the names, and what the game did to them on the end screen."""
+    script = finished_game()
+    first, *updates = script.frames
+    assert isinstance(first, m.GameState)
+    last = updates[-1]
+    assert isinstance(last, m.Update)
+    changes = ({"type": "rating_changed", "player": "red", "before": 1500, "after": 1662, "provisional": True},
+               {"type": "rating_changed", "player": "blue", "before": 1700, "after": 1691, "provisional": False})
+    rated = replace(last, version=last.version + 2,
+                    events=(*last.events, *({**e, "version": last.version + 1 + i} for i, e in enumerate(changes))))
+    frames = [replace(first, players=RATED_PLAYERS, options={**first.options, "rated": True}), *updates[:-1], rated]
+    assert snap_compare(FramesApp(frames), terminal_size=size, run_before=shown(EndScreen, rated.version))
 
 
 @ISSUE_SIZES
