@@ -67,7 +67,7 @@ def test_an_unversioned_database_is_migrated_with_every_game_and_move_kept(old_d
     assert rows(old_db, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
     assert rows(old_db, "SELECT game, seq, seat, move, at FROM moves ORDER BY game, seq") == before
     assert rows(old_db, "SELECT id, seed, rules, options, seats, status, result, version FROM games") == games_before
-    # the ratings' tables (version 4) are there, and empty: no game before them was rated
+    # the ratings' tables (version 6) are there, and empty: no game before them was rated
     assert rows(old_db, "SELECT (SELECT count(*) FROM ratings), (SELECT count(*) FROM rating_changes)") == [(0, 0)]
     # the database as it was is kept beside it, and opening again migrates nothing more
     backup = old_db.with_name("aton.db.schema-0.bak")
