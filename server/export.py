@@ -12,6 +12,7 @@ from aton.players import Player
 from aton.record import GameRecord
 
 from .fair_deal import DealSecrets
+from .ratings import record_entry
 from .store import Store, StoredGame
 
 
@@ -27,7 +28,9 @@ def record_of(stored: StoredGame) -> dict:
     for seat, move in stored.moves:
         record.add(Player.parse(seat), move_from_dict(move))
     deal = None if stored.deal is None or stored.status != "over" else DealSecrets.from_json(stored.deal)
-    record.meta = record_meta(stored.id, stored.seats, stored.options, stored.status, stored.result, deal)
+    ratings = {seat: record_entry(*stored.rating_changes[info["account"]]) for seat, info in stored.seats.items()
+               if info.get("account") in stored.rating_changes}
+    record.meta = record_meta(stored.id, stored.seats, stored.options, stored.status, stored.result, ratings, deal)
     record.meta["started"] = iso_utc(stored.created)
     if stored.finished is not None:
         record.meta["ended"] = iso_utc(stored.finished)
@@ -43,12 +46,13 @@ def seat_meta(info: dict) -> dict:
 
 
 def record_meta(game_id: int, seats: dict, options: dict, status: str, result: dict | None,
-                deal: DealSecrets | None = None) -> dict:
-    """The ``meta`` of a server's record: the game, its players, options and result, and, once the
-    game is over, what fixed its seed (``deal``, see docs/records.md)."""
+                ratings: dict[str, dict] | None = None, deal: DealSecrets | None = None) -> dict:
+    """The ``meta`` of a server's record: the game, its players (with, by seat name, what a rated
+    game did to their ratings: ``ratings``), options and result, and, once the game is over,
+    what fixed its seed (``deal``, see docs/records.md)."""
     meta = {
         "game": game_id,
-        "players": {seat: seat_meta(info) for seat, info in seats.items()},
+        "players": {seat: {**seat_meta(info), **(ratings or {}).get(seat, {})} for seat, info in seats.items()},
         "options": options,
         "status": status,
         "result": result,

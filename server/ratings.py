@@ -262,6 +262,7 @@ class Ratings:
         changes = self.rate_game(room.game_id, room.options["clock"], players)
         for seat, change in changes.items():
             room.seats[seat].rating = change.after.public()
+            room.rating_changes[str(seat)] = record_entry(change.before.rating, change.after.rating, change.after.rd)
         return [ev.RatingChanged(ev.player_of(seat), round(change.before.rating), round(change.after.rating),
                                  change.after.provisional).to_wire() for seat, change in changes.items()]
 
@@ -312,6 +313,13 @@ class Ratings:
         self.store.write(
             "INSERT INTO rating_changes (game, account, clock, rating_before, rd_before, rating_after, rd_after) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)", (game, account, clock, before.rating, before.rd, row.rating, row.rd))
+
+
+def record_entry(rating_before: float, rating_after: float, rd_after: float) -> dict[str, int | bool]:
+    """What a game's record keeps of one seat's rated game (``meta.players``): the rating before
+    and after, rounded, and whether the one after is provisional."""
+    return {"rating_before": round(rating_before), "rating_after": round(rating_after),
+            "provisional": rd_after >= PROVISIONAL_RD}
 
 
 def live_rd(rd: float, volatility: float, seconds_away: float) -> float:

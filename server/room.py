@@ -131,6 +131,8 @@ class Room:
     #: ratings) are committed with the result, and the events it returns (as wire maps) are
     #: published after the game's last ones.
     on_result: Callable[[Room], Sequence[dict]] | None = None
+    #: What the rated game did to each seat's rating (``server.ratings.record_entry``), by seat name.
+    rating_changes: dict[str, dict] = field(default_factory=dict)
     #: How long the clock of the player of a game against hosted bots may stay paused, in all
     #: (``Limits.bot_pause_seconds``); what is left of it is ``pause_left``.
     pause_seconds: float = 0.0
@@ -663,7 +665,7 @@ class Room:
         status = "over" if self.game.is_over else "playing"
         result = self._result_row() if self.game.is_over else None
         seats = {str(seat): held.stored() for seat, held in self.seats.items()}
-        return self.game.record(record_meta(self.game_id, seats, self.options, status, result,
+        return self.game.record(record_meta(self.game_id, seats, self.options, status, result, self.rating_changes,
                                             None if self.deal is None or status != "over" else self.deal))
 
     def _reveal_deal(self, player: Participant) -> None:

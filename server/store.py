@@ -154,6 +154,8 @@ class StoredGame:
     created: float = 0.0  # when it started (seconds since the epoch)
     finished: float | None = None  # when it ended
     move_times: list[float] = field(default_factory=list)  # when each of ``moves`` was stored
+    #: what the rated game did to each account's rating: account -> (before, after, RD after)
+    rating_changes: dict[int, tuple[float, float, float]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -396,9 +398,11 @@ class Store:
                      "SELECT seat, digest, move, nonce FROM seals WHERE game = ? ORDER BY rowid", (gid,))}
         paused = self.db.execute("SELECT version, log, seats FROM pauses WHERE game = ?", (gid,)).fetchone()
         pause = None if paused is None else Pause(paused[0], json.loads(paused[1]), json.loads(paused[2]))
+        rated = {account: (before, after, rd_after) for account, before, after, rd_after in self.db.execute(
+            "SELECT account, rating_before, rating_after, rd_after FROM rating_changes WHERE game = ?", (gid,))}
         return StoredGame(gid, seed, json.loads(rules), json.loads(options), json.loads(seats),
                           st, None if result is None else json.loads(result), version, moves, seals, pause,
-                          deal, created, finished, move_times)
+                          deal, created, finished, move_times, rated)
 
     def games_of(self, session: str | None, account: int | None, limit: int, skip: int = 0) -> list[GameRow]:
         """The games played by a session (a resume token's hash) or an account, newest first:

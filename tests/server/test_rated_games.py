@@ -15,6 +15,7 @@ from protocol import messages as m
 from server import glicko2
 from server.app import ArbiterServer
 from server.config import ServerConfig
+from server.export import record_of
 from server.ratings import AGAINST_A_BOT, BOT_START, START_RATING, START_RD, START_VOLATILITY, TAU
 
 from ..manual_clock import ManualClock
@@ -99,6 +100,17 @@ async def test_a_rated_game_played_to_the_end_moves_both_ratings_as_glicko2_says
     # the game_over came first, in the same update
     last = [f for f in red.frames if isinstance(f, m.Update)][-1]
     assert [e["type"] for e in last.events][-3:] == ["game_over", "rating_changed", "rating_changed"]
+    # the game's record keeps each seat's rating before and after, in memory and in the database
+    afters = {seat: expected(NEW, NEW, score(red.view, seat)) for seat in ("red", "blue")}
+    kept = {seat: {"rating_before": 1500, "rating_after": round(after.rating), "provisional": after.rd >= 110}
+            for seat, after in afters.items()}
+    await red.send(m.GetRecord(game=red.game))
+    record = (await red.expect(m.GameRecordReply)).record
+    stored = server.store.load_game(red.game)
+    assert stored is not None
+    for players in (record["meta"]["players"], record_of(stored)["meta"]["players"]):
+        assert {seat: {key: players[seat][key] for key in ("rating_before", "rating_after", "provisional")}
+                for seat in players} == kept
 
 
 async def test_a_rated_game_lost_on_time_is_rated_too(server):
@@ -133,6 +145,8 @@ async def test_a_casual_game_moves_no_rating(server):
     await red.send(m.Resign(game=red.game))
     await blue.until(lambda f: f.view["winner"] is not None, kind=m.Update)
     assert rating_events(blue) == {}
+    stored = server.store.load_game(blue.game)
+    assert stored is not None and "rating_before" not in record_of(stored)["meta"]["players"]["red"]
     assert server.store.db.execute("SELECT count(*) FROM ratings").fetchone()[0] == 0
 
 
