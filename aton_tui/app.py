@@ -31,6 +31,7 @@ from aton.errors import RecordError
 from aton.record import GameRecord
 from bots.analysis import GameAnalysis, record_digest, save_beside
 from protocol import messages as m
+from protocol.account_keys import AccountKey, Proof, key_file_name
 from protocol.errors import ErrorCode
 from protocol.events import RematchOffered, RematchStarted
 from protocol.fairness import Verdict
@@ -77,6 +78,8 @@ SAVE_TITLE, RESTORE_TITLE = "\x1b[22;2t", "\x1b[23;2t"
 #: Seconds between a lobby update and its drawing: the updates that come meanwhile (on a
 #: busy server, every login and every game's new score) are drawn together.
 LOBBY_REDRAW_DELAY = 0.2
+#: Seconds a notice about our account (a name taken, a key not taken) stays on the screen.
+ACCOUNT_NOTICE_SECONDS = 60
 #: The actions that lead away from the lesson (to another game, the lobby): off while it is open.
 LEADS_ELSEWHERE = frozenset({"play_bot", "quick_match", "new_table", "join_invite", "lobby", "back_to_game",
                              "learn"})
@@ -110,6 +113,9 @@ class Launch:
         if self.serve is None or ipaddress.ip_address(self.serve).is_unspecified:
             return None
         return [self.serve]
+    #: what proves the player's account: the SSH gateway's voucher for their key (None: our own
+    #: key for the server, from ``AtonApp.keys``)
+    proof: Proof | None = None
 
     @property
     def hosting(self) -> bool:
@@ -164,12 +170,13 @@ class AtonApp(App):
                  clock: Callable[[], float] = time.monotonic,
                  wall_clock: Callable[[], float] = time.time,
                  sessions: SavedSessions | None = None, pacing: Clock | None = None,
-                 retry_delays: tuple[float, ...] = RETRY_DELAYS) -> None:
+                 retry_delays: tuple[float, ...] = RETRY_DELAYS, keys: Path | None = None) -> None:
         super().__init__()
         self.launch = launch
         self.retry_delays = retry_delays  # the waits between attempts to reach the server
         self.settings = settings or Settings()
         self.sessions = sessions  # where session tokens are kept between runs (None: not kept)
+        self.keys = keys  # where our account keys are kept, one per server (None: a new key for this run only)
         self.clock = clock
         self.wall_clock = wall_clock
         self.pacing = pacing or LoopClock()  # the timers of the game's playback (tests drive them by hand)
@@ -271,11 +278,20 @@ class AtonApp(App):
         resume = self.launch.resume
         if resume is None and self.sessions is not None:
             resume = self.sessions.token(self._server_key())
-        self.session = Session(self.launch.server_host, port, self.launch.name, resume=resume,
+        self.session = Session(self.launch.server_host, port, self.launch.name, resume=resume, proof=self._proof(),
                                on_frame=lambda frame: self.post_message(Frame(frame)),
                                on_status=lambda status: self.post_message(StatusChanged(status)),
                                retry_delays=self.retry_delays)
         await self.session.run()
+
+    def _proof(self) -> Proof | None:
+        """What proves our account to the server: over SSH the gateway's voucher (none: a guest),
+        else our key for this server, made on the first connection to it."""
+        if self.launch.hosted:
+            return self.launch.proof
+        if self.keys is None:
+            return AccountKey.generate()
+        return AccountKey.load_or_create(self.keys / key_file_name(self._server_key()))
 
     def _not_serving(self, why: str) -> None:
         """Our own server could not start: say so, and take back the top bar's claim that we host."""
@@ -355,6 +371,8 @@ class AtonApp(App):
             welcome = self.session.welcome if self.session is not None else None
             if welcome is not None and self.sessions is not None:
                 self.sessions.remember(self._server_key(), welcome.resume)
+            if welcome is not None and was.state != "lost":
+                self._account_notice(welcome)
             if not self.started:
                 self.started = True
                 if welcome is None or not welcome.games:  # else: an unfinished game of ours goes on
@@ -370,6 +388,15 @@ class AtonApp(App):
                          f"{RETRY_KEY.key} tries again, Ctrl+Q quits.")
         elif status.state == "failed":
             self._banner(f"✕ {closed}Disconnected: {status.detail.rstrip('.')}.  Ctrl+Q quits.")
+
+    def _account_notice(self, welcome: m.Welcome) -> None:
+        """What the server said of our account as we arrived: the name we asked for belongs to
+        someone else (and which one we got), or our key was not taken and we play as a guest."""
+        if welcome.notice:
+            self.notify(welcome.notice, title="Your account", severity="warning", timeout=ACCOUNT_NOTICE_SECONDS)
+        if welcome.guest:
+            self.notify(f"This server did not take the proof of your account key: you play as a guest, "
+                        f"{welcome.name}.", title="Your account", severity="warning", timeout=ACCOUNT_NOTICE_SECONDS)
 
     def _banner(self, text: str) -> None:
         self.banner_text = text

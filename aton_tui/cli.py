@@ -40,7 +40,8 @@ from bots.analysis import (
     side_path,
 )
 from protocol import RELEASE
-from protocol.handoff import HOSTED_VARIABLE, RESUME_VARIABLE
+from protocol.account_keys import Voucher, keys_directory
+from protocol.handoff import FINGERPRINT_VARIABLE, HOSTED_VARIABLE, RESUME_VARIABLE, VOUCHER_VARIABLE
 from protocol.messages import BOT_LEVELS, CLOCKS
 
 from .narrate import move_words, player_name
@@ -283,6 +284,17 @@ def positive(kind: Callable[[str], float]) -> Callable[[str], float]:
     return parse
 
 
+def vouched() -> Voucher | None:
+    """The SSH gateway's voucher for the player's key, if it handed one over (``protocol.handoff``)."""
+    fingerprint, voucher = os.environ.get(FINGERPRINT_VARIABLE), os.environ.get(VOUCHER_VARIABLE)
+    if not fingerprint or not voucher:
+        return None
+    try:
+        return Voucher(fingerprint, bytes.fromhex(voucher))
+    except ValueError:
+        return None
+
+
 def play(args: argparse.Namespace) -> int:
     from .app import AtonApp, Launch
     from .local_server import CannotServe, data_dir, lan_address, log_to_file
@@ -295,7 +307,7 @@ def play(args: argparse.Namespace) -> int:
     elif args.command == "connect":
         host, port = args.address
         launch = Launch(name=name, host=host, port=port, resume=os.environ.get(RESUME_VARIABLE) or None,
-                        hosted=bool(os.environ.get(HOSTED_VARIABLE)))
+                        hosted=bool(os.environ.get(HOSTED_VARIABLE)), proof=vouched())
     elif args.command == "learn":
         launch = Launch(name=name, start="learn")
     elif args.command == "host":
@@ -306,10 +318,12 @@ def play(args: argparse.Namespace) -> int:
         launch = Launch(name=name, serve="127.0.0.1", start="bot", level=args.level, clock=args.clock)
     if launch.serve:
         log_to_file(data_dir() / "server.log")
-    # a hosted client (SSH) is handed its session and keeps no files on the server's machine
+    # a hosted client (SSH) is handed its session and its proof, and keeps no files on the server's machine
     sessions = None if launch.hosted else SavedSessions(sessions_path())
+    keys = None if launch.hosted else keys_directory(data_dir())
     try:
-        app = AtonApp(launch, Settings.load(settings_path()), sessions=sessions)  # opens its server's database
+        # (this opens the database of the server it runs, if it runs one)
+        app = AtonApp(launch, Settings.load(settings_path()), sessions=sessions, keys=keys)
     except CannotServe as exc:
         print(f"aton: {exc}", file=sys.stderr)
         return 1

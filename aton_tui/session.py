@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from protocol import messages as m
+from protocol.account_keys import Proof
 from protocol.client import Client, ServerError
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.fairness import Verdict
@@ -76,7 +77,7 @@ class ServerConnection(Protocol):
 class Session:
     def __init__(self, host: str, port: int, name: str, *,
                  on_frame: Callable[[Received], object], on_status: Callable[[Status], object],
-                 resume: str | None = None,
+                 resume: str | None = None, proof: Proof | None = None,
                  retry_delays: tuple[float, ...] = RETRY_DELAYS,
                  ping_interval: float = 20.0, silence_limit: float = 65.0) -> None:
         self.host, self.port, self.name = host, port, name
@@ -87,6 +88,7 @@ class Session:
         self.silence_limit = silence_limit
         self.client: Client | None = None  # the connection, while it is up
         self.resume = resume
+        self.proof = proof  # what proves our account on every hello (None: we play as a guest)
         self._session: Client | None = None  # one protocol session, reconnected as often as needed
         self._closing = False
 
@@ -109,7 +111,7 @@ class Session:
             try:
                 if session is None:
                     session = await Client.connect(self.host, self.port, name=self.name, resume=self.resume,
-                                                   lobby=True)
+                                                   lobby=True, proof=self.proof)
                     self._session = session
                 else:
                     await session.reconnect(self.host, self.port)  # keeps seats and sealed commitments

@@ -27,8 +27,12 @@ import inspect
 import json
 import os
 import sys
+from pathlib import Path
+
+import platformdirs
 
 from protocol import RELEASE
+from protocol.account_keys import AccountKey, key_file_name, keys_directory
 from protocol.client import ServerError
 from protocol.messages import CLOCKS
 
@@ -171,6 +175,10 @@ def add_network_options(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--table", type=int, default=None, help="join this open table for the first game")
     where.add_argument("--invite", default=None, help="join the private table with this invite code")
     net.add_argument("--seed", type=int, default=None, help="seed of the strategy's own randomness")
+    net.add_argument("--key", type=Path, default=None, metavar="FILE",
+                     help="the bot's account key (made there on first use, OpenSSH format; default: one per bot "
+                     "name and server in the aton data directory)")
+    net.add_argument("--guest", action="store_true", help="play as a guest, with no account key")
     net.add_argument("--load", action="append", default=[], metavar="MODULE",
                      help="import a module or .py file that registers strategies (repeatable)")
 
@@ -185,9 +193,17 @@ def _network(args: argparse.Namespace) -> int:
     except (ValueError, TypeError, ImportError, OSError) as exc:
         print(f"aton-bot: {exc}", file=sys.stderr)
         return 2
-    bot = NetworkBot(strategy, host, port, name=args.name or f"{name}-bot", clock=args.clock,
+    bot_name = args.name or f"{name}-bot"
+    try:
+        proof = None if args.guest else AccountKey.load_or_create(
+            args.key or keys_directory(Path(platformdirs.user_data_dir("aton"))) / key_file_name(
+                f"bot {bot_name} at {host}:{port}"))
+    except (OSError, ValueError) as exc:
+        print(f"aton-bot: the account key: {exc}", file=sys.stderr)
+        return 2
+    bot = NetworkBot(strategy, host, port, name=bot_name, clock=args.clock,
                      table=args.table, invite=args.invite,
-                     on_result=lambda result: print(result.line(), flush=True))
+                     on_result=lambda result: print(result.line(), flush=True), proof=proof)
     try:
         asyncio.run(bot.play(args.games))
     except (ConnectionError, OSError) as exc:

@@ -21,6 +21,7 @@ from aton.moves import Commit, Exchange, Place, Remove
 from aton.outcome import Outcome
 from aton.players import Player
 from protocol import messages as m
+from protocol.account_keys import Proof
 from protocol.client import Client, ServerError
 from protocol.clocks import LONGEST_GRACE
 from protocol.errors import ErrorCode
@@ -83,10 +84,11 @@ class NetworkBot:
                  table: int | None = None, invite: str | None = None,
                  on_result: Callable[[GameResult], None] = lambda result: None,
                  backoff: Backoff = Backoff(),
-                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep, proof: Proof | None = None) -> None:
         self.strategy = strategy
         self.host, self.port = host, port
         self.name = name
+        self.proof = proof  # what proves the bot's account on every hello (None: it plays as a guest)
         self.clock = clock
         self.table, self.invite = table, invite
         self.on_result = on_result
@@ -168,7 +170,7 @@ class NetworkBot:
 
     async def _connect(self) -> Client:
         """A new session with the server (one attempt)."""
-        return await Client.connect(self.host, self.port, name=self.name, kind="bot", lobby=False)
+        return await Client.connect(self.host, self.port, name=self.name, kind="bot", lobby=False, proof=self.proof)
 
     async def _reconnect(self) -> None:
         """Come back with the resume token: the server re-seats us and sends the game again."""

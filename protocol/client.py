@@ -22,7 +22,9 @@ from typing import Any, Self, TypeVar
 
 from . import fairness
 from . import messages as m
+from .account_keys import Proof, proof_message
 from .commitment import seal
+from .errors import ErrorCode
 from .framing import MAX_FRAME_BYTES, decode_payload, encode_frame, read_payload
 from .messages import PROTOCOL_VERSION, Direction, Message, parse
 
@@ -58,6 +60,10 @@ class Client:
         self._deal_openings: dict[int, int] = {}  # request id of a deal_open -> its game
         self.welcome: m.Welcome | None = None
         self._hello: m.Hello | None = None
+        #: What proves our account on every hello (None: we play as a guest).
+        self.proof: Proof | None = None
+        #: Why the server did not take our proof on the last hello (we play as a guest), if it did not.
+        self.proof_error: m.Error | None = None
         self.seats: dict[int, str | None] = {}  # game -> my seat (None: watching)
         self._sealed: dict[int, _Seal] = {}  # game -> the commitment waiting to be opened
         self._rounds: dict[int, int] = {}  # game -> the round of the latest view
@@ -69,13 +75,17 @@ class Client:
                       resume: str | None = None, lobby: bool | None = None,
                       version: str = PROTOCOL_VERSION, timeout: float = 10.0,
                       local_addr: tuple[str, int] | None = None,
-                      entropy: Callable[[int], bytes] = secrets.token_bytes) -> Self:
+                      entropy: Callable[[int], bytes] = secrets.token_bytes, proof: Proof | None = None) -> Self:
         """Open a connection (from ``local_addr``, if given) and say hello; ServerError if the
-        server refuses.  ``entropy(n)`` gives the random bytes of our contributions to deals."""
+        server refuses.  ``entropy(n)`` gives the random bytes of our contributions to deals;
+        ``proof`` proves our account on every hello (None: we play as a guest)."""
         reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port, local_addr=local_addr), timeout)
         client = cls(reader, writer)
         client.entropy = entropy
-        client._hello = m.Hello(version=version, name=name, kind=kind, resume=resume, lobby=lobby)
+        client.proof = proof
+        key, vouched = (None, None) if proof is None or m.minor_of(version) < m.ACCOUNTS else proof.claim()
+        client._hello = m.Hello(version=version, name=name, kind=kind, resume=resume, lobby=lobby, key=key,
+                                vouched=vouched)
         await client._greet(timeout)
         return client
 
@@ -85,6 +95,9 @@ class Client:
         try:
             await self.send(hello)
             reply = await self.recv(timeout)
+            self.proof_error = None
+            if isinstance(reply, m.Challenge) and self.proof is not None:
+                reply = await self._prove(reply, timeout)
             if isinstance(reply, m.Error):
                 raise ServerError(reply)
             if not isinstance(reply, m.Welcome):
@@ -94,6 +107,20 @@ class Client:
             raise
         self.welcome = reply
         self._hello = dataclasses.replace(hello, resume=reply.resume, name=reply.name)
+
+    async def _prove(self, challenge: m.Challenge, timeout: float) -> m.Message:
+        """Answer the challenge; the server's reply: ``welcome``, or the error that refused us.  A
+        proof the server did not take is kept in ``proof_error`` (we play as a guest), or raised if
+        the server closes instead (it admits no guests)."""
+        assert self.proof is not None
+        message = proof_message(challenge.nonce, challenge.server, self.proof.fingerprint)
+        await self.send(m.Prove(signature=self.proof.answer(message)))
+        reply = await self.recv(timeout)
+        if isinstance(reply, m.Error) and reply.code == ErrorCode.PROOF_FAILED:
+            self.proof_error = reply
+            following = await self.recv(timeout)
+            return following if isinstance(following, m.Welcome) else reply
+        return reply
 
     async def reconnect(self, host: str, port: int, timeout: float = 10.0) -> None:
         """Open a new connection and resume this session (seats and sealed commitments kept).

@@ -26,6 +26,8 @@ class ErrorCode(StrEnum):
     UNKNOWN_SESSION = "unknown_session"  # a resume token this server did not issue
     BANNED = "banned"  # the account or the address is banned (since 1.6)
     MUTED = "muted"  # the operator muted the account in chat (since 1.6)
+    PROOF_FAILED = "proof_failed"  # the account key of a hello was not proved: a guest
+    NAME_TAKEN = "name_taken"  # the name belongs to another account
 
 
 class ProtocolError(Exception):
@@ -58,9 +60,13 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.TOO_MANY_FAILED_JOINS: "too many joins failed lately (wrong invite codes, tables not open) for "
                                      "your session or your address: no join is tried until the limit refills",
     ErrorCode.UNKNOWN_SESSION: "`hello.resume` is not a token this server issued: `bye` follows; say `hello` "
-                               "without `resume` for a new session",
+                               "without `resume` for a new session (also: its games belong to another account)",
     ErrorCode.BANNED: "your account or your address is banned from this server; the message says why and until "
                       "when: `bye` follows (since 1.6; an older client is told `not_allowed`)",
     ErrorCode.MUTED: "the server's operator muted your account in chat; the message says why and until when "
                      "(since 1.6; an older client is told `not_allowed`)",
+    ErrorCode.PROOF_FAILED: "the signature of `prove` does not prove the key of `hello`: `welcome` follows and "
+                            "you play as a guest (on a server without guests, `bye` follows)",
+    ErrorCode.NAME_TAKEN: "the name, or one that looks like it, belongs to another account; the message "
+                          "offers a free variant",
 }

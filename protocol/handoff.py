@@ -8,7 +8,7 @@ here, through
 - the programs the gateway runs (``FORKSERVER_MODULE``, ``CLIENT_MODULE``) and the
   names those processes take (``/proc/PID/comm``);
 - the environment variables that hand a session over (``RESUME_VARIABLE``,
-  ``HOSTED_VARIABLE``);
+  ``FINGERPRINT_VARIABLE``, ``VOUCHER_VARIABLE``, ``HOSTED_VARIABLE``);
 - the fork server's messages: one JSON object a ``SOCK_SEQPACKET`` packet, at most
   ``MAX_PACKET`` bytes with at most ``MAX_FDS`` descriptors (``SCM_RIGHTS``), each
   kind a class below with its ``encode`` and one ``decode`` for them all;
@@ -35,6 +35,11 @@ CLIENT_NAME = b"aton-client"  # /proc/PID/comm of a forked client
 # ---------------------------------------------------------------------- the environment
 
 RESUME_VARIABLE = "ATON_RESUME_TOKEN"  # the session the client takes back (the player's identity)
+#: The key the gateway authenticated (its ``SHA256:…`` fingerprint) and the gateway's voucher for it
+#: (hex), with which the client proves that key's account to the game server (docs/protocol.md,
+#: "Accounts"); absent for a guest.
+FINGERPRINT_VARIABLE = "ATON_ACCOUNT_FINGERPRINT"
+VOUCHER_VARIABLE = "ATON_ACCOUNT_VOUCHER"
 HOSTED_VARIABLE = "ATON_HOSTED"  # set: the client runs on the server's machine for a remote player
 HOSTED_BY_SSH = "ssh"  # the value the SSH gateway gives it
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import Annotated, Any, ClassVar, TypeVar
 
+from .account_keys import KEY_LINE_CHARS, NONCE_BYTES
 from .clocks import TIME_CONTROLS
 from .errors import ErrorCode, ProtocolError
 from .names import NAME_CHARS
@@ -76,6 +77,13 @@ NEWER_ERRORS = {ErrorCode.BANNED.value: ErrorCode.NOT_ALLOWED.value, ErrorCode.M
 #: ``quick_match`` and ``play_bot``), and ratings are shown with names (see 'Ratings').
 RATINGS = 6
 RATED = Optional(Bool())
+#: Since this minor version a client may prove an account on ``hello`` (``key`` or ``vouched``,
+#: ``challenge``, ``prove``) and manage it (``get_account``, ``rename``, ``add_key``,
+#: ``remove_key`` → ``account``); see 'Accounts'.
+ACCOUNTS = 6
+KEY_LINE = Text(1, KEY_LINE_CHARS)
+FINGERPRINT = Text(len("SHA256:") + 43, len("SHA256:") + 43)
+ACCOUNT_KEYS = 16  # the most keys an account holds (a server may allow fewer)
 
 
 class Direction(StrEnum):
@@ -166,6 +174,34 @@ class Hello(Message):
     resume: Annotated[str | None, Optional(Text(16, 64))] = None
     lobby: Annotated[bool | None, Optional(Bool())] = None
     id: Annotated[int | None, REQUEST_ID] = None
+    #: The account key this client proves (since 1.6): an OpenSSH public key line of type
+    #: ssh-ed25519; the server answers ``challenge``.  Without it (and ``vouched``) you play as a guest.
+    key: Annotated[str | None, Optional(KEY_LINE)] = None
+    #: For a client started by the SSH gateway (since 1.6): the fingerprint of the key the gateway
+    #: authenticated, proved with the gateway's voucher; the server answers ``challenge``.
+    vouched: Annotated[str | None, Optional(FINGERPRINT)] = None
+
+
+@_server("challenge")
+@dataclass(frozen=True, slots=True)
+class Challenge(Message):
+    """Prove the account key of your ``hello`` (since 1.6): answer ``prove`` with a signature over
+    the proof message of this ``nonce``, this ``server`` name and your key's fingerprint (see 'Accounts')."""
+
+    nonce: Annotated[bytes, Binary(NONCE_BYTES, NONCE_BYTES)]
+    server: Annotated[str, Text(1, 64)]
+    reply_to: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("prove")
+@dataclass(frozen=True, slots=True)
+class Prove(Message):
+    """The answer to ``challenge`` (since 1.6): the Ed25519 signature (64 bytes) of the proof message,
+    or for ``vouched`` its HMAC-SHA256 under the gateway's voucher (32 bytes). ``welcome`` follows;
+    a proof that fails gets ``error`` ``proof_failed`` first, and you play as a guest."""
+
+    signature: Annotated[bytes, Binary(32, 64)]
+    id: Annotated[int | None, REQUEST_ID] = None
 
 
 @_server("welcome")
@@ -184,6 +220,11 @@ class Welcome(Message):
     #: of them: a ``game_state`` follows for each (and for any beyond those listed), so a
     #: client that resumes need not start a new game.
     games: Annotated[tuple[int, ...], ListOf(GAME_ID, 0, WELCOME_GAMES)] = ()
+    #: Whether you play as a guest (since 1.6): no account proved; your name is marked ("~ann").
+    guest: Annotated[bool | None, Optional(Bool())] = None
+    #: Something to tell the player at once (since 1.6), e.g. that the name asked for belongs to
+    #: another account and which free one they got.
+    notice: Annotated[str | None, Optional(Text(1, 300))] = None
 
 
 @_client("ping")
@@ -230,6 +271,62 @@ class Ack(Message):
 
     game: Annotated[int, GAME_ID]
     version: Annotated[int, Int(0, 2**53)]
+    reply_to: Annotated[int | None, REQUEST_ID] = None
+
+
+# --------------------------------------------------------------------------- accounts
+
+
+@_client("get_account")
+@dataclass(frozen=True, slots=True)
+class GetAccount(Message):
+    """Ask for your account (since 1.6): answered ``account``."""
+
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("rename")
+@dataclass(frozen=True, slots=True)
+class Rename(Message):
+    """Give your account another name (since 1.6), if no account has it or one like it (else
+    ``error`` ``name_taken``, whose message offers a free variant); answered ``account``.  Not while
+    you play or wait for a game."""
+
+    name: Annotated[str, NAME]
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("add_key")
+@dataclass(frozen=True, slots=True)
+class AddKey(Message):
+    """Add a key to your account (since 1.6): an OpenSSH public key line (as in ~/.ssh/id_ed25519.pub),
+    which then logs in over SSH or signs a ``hello`` as this account; answered ``account``."""
+
+    key: Annotated[str, KEY_LINE]
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("remove_key")
+@dataclass(frozen=True, slots=True)
+class RemoveKey(Message):
+    """Remove a key from your account (since 1.6), never its last one; answered ``account``."""
+
+    fingerprint: Annotated[str, FINGERPRINT]
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_server("account")
+@dataclass(frozen=True, slots=True)
+class AccountInfo(Message):
+    """Your account (since 1.6): its name, whether you are a guest (no account: no keys), its kind,
+    and its keys: fingerprint, added, last_seen (whole seconds since the Unix epoch; nil: never
+    used), logins; ``key`` is the fingerprint this connection proved."""
+
+    name: Annotated[str, NAME]
+    guest: Annotated[bool, Bool()]
+    kind: Annotated[str, OneOf(("human", "bot"))]
+    keys: Annotated[Maps, Items("keys: fingerprint, added, last_seen, logins", ACCOUNT_KEYS)] = ()
+    key: Annotated[str | None, Optional(FINGERPRINT)] = None
     reply_to: Annotated[int | None, REQUEST_ID] = None
 
 
@@ -470,6 +567,8 @@ def as_read_by(frame: Message, minor: int) -> Message | None:
             return replace(frame, code=NEWER_ERRORS[frame.code])
         if isinstance(frame, Bye) and frame.code == "banned":
             return replace(frame, code="misbehaving")
+    if minor < ACCOUNTS and isinstance(frame, (Challenge, AccountInfo)):
+        return None
     if minor < COMMITMENTS_BESIDE_THE_VIEW and isinstance(frame, (GameState, Update)) and frame.commitments is not None:
         return replace(frame, view={**frame.view, "commitments": frame.commitments})
     return frame

@@ -182,5 +182,29 @@ def with_suffix(name: str, suffix: str) -> str:
     return name.rstrip() + suffix
 
 
+#: What marks a guest's name (``~ann``): no account's name starts with it.
+GUEST_MARK = "~"
+
+
+def unmarked(name: str) -> str:
+    """``name`` without the guest marks at its start (a guest who says hello again with ``~ann``)."""
+    return name.lstrip(GUEST_MARK)
+
+
+def account_name(proposed: str, reserved: Iterable[str] = ()) -> str:
+    """``player_name`` for an account's name: one that does not start with the guest mark either."""
+    name = player_name(proposed, reserved)
+    if name.startswith(GUEST_MARK):
+        raise _refused(f'a name that starts with "{GUEST_MARK}" marks a guest')
+    return name
+
+
+def guest_name(name: str) -> str:
+    """A guest's name as others see it: marked (``~ann``), shortened if need be to stay a name."""
+    while len(GUEST_MARK + name) > NAME_CHARS or columns(GUEST_MARK + name) > NAME_COLUMNS:
+        name = name[:-1]
+    return GUEST_MARK + name.rstrip()
+
+
 def _refused(problem: str) -> ProtocolError:
     return invalid("name", problem)

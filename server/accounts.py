@@ -8,18 +8,20 @@ aside), so no account can take a name that passes for another's.  Hosted bots ha
 too (kind ``bot``, no keys), made when the server starts, so that their games count for them.
 
 The accounts live in the game server's database (``server.store.Store``): they are written at
-once, outside the store's group commit, as an account must exist (with its id) before anything
-refers to it; a key's last use is queued with the turn's other writes.
+once, outside the store's group commit (each statement its own transaction), as an account must
+exist (with its id) before anything refers to it.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from protocol.names import name_key, with_suffix
+from protocol.errors import ProtocolError
+from protocol.names import account_name, name_key, with_suffix
 
 if TYPE_CHECKING:
     from .store import Store
@@ -35,14 +37,29 @@ class Account:
     kind: str  # one of ACCOUNT_KINDS
 
 
+@dataclass(frozen=True)
+class AccountKey:
+    """One key of an account: when it was added, last used (None: never) and how many logins."""
+
+    fingerprint: str
+    added: float
+    last_seen: float | None
+    logins: int
+
+
 class NameTaken(Exception):
     """The name (or one that looks like it) belongs to another account."""
+
+
+class KeyTaken(Exception):
+    """The key belongs to an account already."""
 
 
 def create_tables(db: sqlite3.Connection) -> None:
     """The accounts' tables (a migration of ``server.store``), and every SSH key the gateway
     remembered before accounts (``ssh_identities``, if the database has it) made an account with
-    its name; a name that looks like one taken before it gets a free variant (``alice-2``)."""
+    its name; a name that looks like one taken before it gets a free variant (``alice-2``), and one
+    that is not a valid name by today's rules (kept by an older server) becomes ``player``'s."""
     db.execute("""CREATE TABLE accounts (
         id INTEGER PRIMARY KEY,
         name TEXT NOT NULL,
@@ -63,7 +80,11 @@ def create_tables(db: sqlite3.Connection) -> None:
     remembered = db.execute("SELECT fingerprint, name, first_seen, last_seen, logins FROM ssh_identities "
                             "ORDER BY first_seen, fingerprint").fetchall()
     for fingerprint, name, first_seen, last_seen, logins in remembered:
-        account = _insert_account(db, free_variant(db, name), "human", first_seen)
+        try:
+            valid = account_name(name)
+        except ProtocolError:
+            valid = "player"
+        account = _insert_account(db, free_variant(db, valid), "human", first_seen)
         db.execute("INSERT INTO account_keys (fingerprint, account, added, last_seen, logins) VALUES (?, ?, ?, ?, ?)",
                    (fingerprint, account, first_seen, last_seen, logins))
 
@@ -131,6 +152,51 @@ class Accounts:
             raise
         self.db.execute("COMMIT")
         return Account(account, name, kind)
+
+    def sign_in(self, fingerprint: str, kind: str, name: Callable[[], str]) -> tuple[Account, str | None]:
+        """The account of a key that was just proved, and something to tell its player: a key
+        never seen gets a new account (a ``bot``'s if ``kind`` says so) named ``name()``, or if
+        that is taken its first free variant (and the notice says so).  The key's use is counted."""
+        account = self.by_fingerprint(fingerprint)
+        notice = None
+        if account is None:
+            wanted = name()
+            free = self.free_variant(wanted)
+            if free != wanted:
+                notice = (f'The name "{wanted}" belongs to another player: you are "{free}" here. '
+                          "You may choose another name in your account.")
+            account = self.create(free, "bot" if kind == "bot" else "human", fingerprint)
+        self.db.execute("UPDATE account_keys SET last_seen = ?, logins = logins + 1 WHERE fingerprint = ?",
+                        (time.time(), fingerprint))
+        return account, notice
+
+    def keys(self, account: Account) -> list[AccountKey]:
+        """The account's keys, oldest first."""
+        rows = self.db.execute("SELECT fingerprint, added, last_seen, logins FROM account_keys WHERE account = ? "
+                               "ORDER BY added, fingerprint", (account.id,)).fetchall()
+        return [AccountKey(*row) for row in rows]
+
+    def rename(self, account: Account, name: str) -> Account:
+        """The account under its new name; NameTaken if another account has it (or one like it).
+        A name that only looks like its own (another case, an accent) is its to take."""
+        holder = self.by_name(name)
+        if holder is not None and holder.id != account.id:
+            raise NameTaken(name)
+        self.db.execute("UPDATE accounts SET name = ?, name_key = ? WHERE id = ?", (name, name_key(name), account.id))
+        return Account(account.id, name, account.kind)
+
+    def add_key(self, account: Account, fingerprint: str) -> None:
+        """Give the account one more key; KeyTaken if the key belongs to an account already."""
+        try:
+            self.db.execute("INSERT INTO account_keys (fingerprint, account, added) VALUES (?, ?, ?)",
+                            (fingerprint, account.id, time.time()))
+        except sqlite3.IntegrityError:
+            raise KeyTaken(fingerprint) from None
+
+    def remove_key(self, account: Account, fingerprint: str) -> bool:
+        """Take a key from the account; False if it is not one of its keys."""
+        return self.db.execute("DELETE FROM account_keys WHERE account = ? AND fingerprint = ?",
+                               (account.id, fingerprint)).rowcount > 0
 
     def bot(self, name: str) -> Account:
         """The account of the hosted bot shown as ``name``, made if it has none yet."""

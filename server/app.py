@@ -11,20 +11,34 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 import secrets
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from aton.options import Rules
 from protocol import messages as m
+from protocol.account_keys import (
+    FINGERPRINT_PATTERN,
+    NATIVE_KEY_TYPE,
+    NONCE_BYTES,
+    BadKey,
+    blob_fingerprint,
+    key_fingerprint,
+    parse_key_line,
+    proof_message,
+    verify_signature,
+)
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import PROTOCOL_MAJOR, PROTOCOL_VERSION, Direction
-from protocol.names import name_key
+from protocol.names import account_name, guest_name, name_key, unmarked
+from protocol.schema import invalid
 
-from .accounts import Account, Accounts
+from .accounts import Account, Accounts, KeyTaken, NameTaken
 from .bot_scheduler import BotScheduler, Thinker
 from .clock import Clock, LoopClock
 from .config import ServerConfig
@@ -37,10 +51,12 @@ from .lobby import Lobby, check_may_play_rated, reserved_names
 from .metrics import ServerMetrics
 from .moderation import VIA_NATIVE, Ban, Moderation, Player
 from .quotas import Quotas
+from .rates import BucketsByKey
 from .ratings import Ratings
 from .resume_tokens import ResumeTokens
 from .room import GameSeat, Room, Seal, Seat, token_hash
 from .store import Pause, Store, StoredGame
+from .vouchers import Vouchers
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +66,17 @@ GAME_MESSAGES = (m.Commit, m.Open, m.Exchange, m.Remove, m.Place, m.Resign, m.Re
 PACED_BY_THE_GAME = (m.Commit, m.Open, m.Exchange, m.Remove, m.Place, m.Resign)
 #: What ``bye`` says when the server stops (unless ``stop`` is told another reason).
 SHUTDOWN_REASON = "the server is shutting down; your games are kept"
+ACCOUNT_CHANGES = (m.Rename, m.AddKey, m.RemoveKey)
+
+
+@dataclass(frozen=True)
+class PendingProof:
+    """A hello that claimed an account key, waiting for its ``prove``: the key's fingerprint and
+    the nonce it was challenged with."""
+
+    hello: m.Hello
+    fingerprint: str
+    nonce: bytes
 
 
 def account_id(conn: Connection) -> int | None:
@@ -72,7 +99,9 @@ class ArbiterServer:
         self.limits = config.limits
         self.store = Store(config.db_path)
         self.history = GameHistory(self.store, self.limits)
-        self.tokens = ResumeTokens.in_directory(None if config.db_path == ":memory:" else Path(config.db_path).parent)
+        data_dir = None if config.db_path == ":memory:" else Path(config.db_path).parent
+        self.tokens = ResumeTokens.in_directory(data_dir)
+        self.vouchers = Vouchers.in_directory(data_dir)  # the SSH gateway's, for the keys it authenticated
         self.metrics = ServerMetrics()  # served by ``aton-server --metrics-port`` (server.ops_http)
         self.outbox = Outbox(before_sending=self.metrics.timed_commits(self.store.commit),
                              on_failure=self._store_failed, max_backlog=self.limits.outbox_bytes_total)
@@ -83,6 +112,8 @@ class ArbiterServer:
         self.moderation = Moderation(self.store, config.logins_kept_days)
         self.moderation.listeners.append(self._apply_bans)
         self.moderation.expel = self.expel
+        self.proofs: dict[Connection, PendingProof] = {}  # hellos waiting for their prove
+        self.account_changes = BucketsByKey(1 / self.limits.account_change_refill_seconds, self.limits.account_changes)
         self.ratings = Ratings(self.store, wall, {account.id: level for level, account in self.bot_accounts.items()})
         self.lobby = Lobby(self._start_game_between, config.limits, reserved_names(config.server_name),
                            ratings_of=lambda conn: self.ratings.shown_per_clock(account_id(conn)),
@@ -96,6 +127,9 @@ class ArbiterServer:
         self.bot_scheduler = BotScheduler(config.hosted_bots, self.clock, think)
         # game seeds, colours and bot seeds: unpredictable, unless a fixed seed is configured
         self.rng = rng or (random.SystemRandom() if config.game_seed is None else random.Random(config.game_seed))
+        #: the challenges' nonces: unpredictable, unless a fixed seed is configured (for the documented
+        #: example; apart from ``rng``, so that proofs do not change the games a seed makes)
+        self.nonces = random.SystemRandom() if config.game_seed is None else random.Random(f"nonces {config.game_seed}")
         self.deals: dict[int, PendingDeal] = {}  # game -> its deal, while the players contribute
         self._next_id = self.store.next_game_id()
         self._server: asyncio.base_events.Server | None = None
@@ -222,6 +256,10 @@ class ArbiterServer:
             self._gone(conn)
 
     def _handshake(self, conn: Connection, raw: Any) -> None:
+        pending = self.proofs.pop(conn, None)
+        if pending is not None:
+            self._proved(conn, pending, raw)
+            return
         try:
             hello = m.parse(raw, Direction.CLIENT)
             if not isinstance(hello, m.Hello):
@@ -238,6 +276,74 @@ class ArbiterServer:
             conn.close("unsupported_version", f"protocol {hello.version} is not supported")
             return
         conn.protocol_minor = m.minor_of(hello.version)  # what it is told from now on, a refusal too
+        if hello.key is None and hello.vouched is None:
+            self._admit(conn, hello, None)
+            return
+        try:
+            fingerprint = self._claimed_key(hello)
+        except ProtocolError as exc:
+            self._refuse_hello(conn, exc, hello.id)
+            return
+        nonce = self.nonces.randbytes(NONCE_BYTES)
+        self.proofs[conn] = PendingProof(hello, fingerprint, nonce)
+        conn.deliver(m.Challenge(nonce=nonce, server=self.config.server_name, reply_to=hello.id))
+
+    @staticmethod
+    def _claimed_key(hello: m.Hello) -> str:
+        """The fingerprint of the key a hello claims (``key`` or ``vouched``)."""
+        if hello.vouched is not None:
+            if hello.key is not None:
+                raise invalid("vouched", "a hello proves either key or vouched, not both")
+            if not re.fullmatch(FINGERPRINT_PATTERN, hello.vouched):
+                raise invalid("vouched", "expected a key's fingerprint, SHA256: and 43 characters of base64")
+            return hello.vouched
+        assert hello.key is not None
+        try:
+            key_type, blob = parse_key_line(hello.key)
+        except BadKey as exc:
+            raise invalid("key", str(exc)) from None
+        if key_type != NATIVE_KEY_TYPE:
+            raise invalid("key", f"a hello proves an {NATIVE_KEY_TYPE} key")
+        return blob_fingerprint(blob)
+
+    def _proved(self, conn: Connection, pending: PendingProof, raw: Any) -> None:
+        """The answer to a challenge: the key's account if it proves the key, else a guest."""
+        hello = pending.hello
+        try:
+            prove = m.parse(raw, Direction.CLIENT)
+            if not isinstance(prove, m.Prove):
+                raise ProtocolError(ErrorCode.NOT_ALLOWED, "answer the challenge with prove")
+        except ProtocolError as exc:
+            self._refuse_hello(conn, exc, m.request_id(raw))
+            return
+        message = proof_message(pending.nonce, self.config.server_name, pending.fingerprint)
+        if hello.vouched is not None:
+            proved = self.vouchers.verify(pending.fingerprint, message, prove.signature)
+        else:
+            proved = hello.key is not None and verify_signature(hello.key, message, prove.signature)
+        if not proved:
+            log.info("%s: the proof of %s failed", conn.address, pending.fingerprint)
+            conn.send_error(ProtocolError(
+                ErrorCode.PROOF_FAILED, f"the signature does not prove the key {pending.fingerprint}"
+                + (": you play as a guest" if self.config.guests else "")), prove.id)
+            self._admit(conn, hello, None)
+            return
+        try:
+            account, notice = self.accounts.sign_in(
+                pending.fingerprint, hello.kind, lambda: account_name(unmarked(hello.name), self.lobby.reserved))
+        except ProtocolError as exc:
+            self._refuse_hello(conn, exc, prove.id)
+            return
+        self._admit(conn, hello, account, notice, pending.fingerprint)
+
+    def _admit(self, conn: Connection, hello: m.Hello, account: Account | None, notice: str | None = None,
+               fingerprint: str | None = None) -> None:
+        """Open the session of a hello, as ``account`` (None: a guest), if it may be opened."""
+        if account is None and not self.config.guests:
+            self._refuse_hello(conn, ProtocolError(
+                ErrorCode.NOT_ALLOWED, "this server admits players with an account key only: connect with the aton "
+                "client (it makes a key) or with an SSH key"), hello.id)
+            return
         seats = self._seats_of(token_hash(hello.resume)) if hello.resume else []
         if hello.resume and not seats and not self.tokens.recognises(hello.resume):
             # tokens are the server's to issue: one it did not issue would open a new session
@@ -246,18 +352,37 @@ class ArbiterServer:
                 ErrorCode.UNKNOWN_SESSION, "this server did not issue that resume token: "
                 "say hello without it to start a new session", field="resume"), hello.id)
             return
+        holder = None if account is None else account.id
+        live = self.by_token.get(token_hash(hello.resume)) if hello.resume else None
+        owners = {room.seats[seat].account for room, seat in seats} | \
+            ({live.account.id} if live is not None and live.account is not None else set())
+        if owners - {None, holder}:
+            # a session of an account is its account's: its token alone (stolen, say) takes nothing
+            self._refuse_hello(conn, ProtocolError(
+                ErrorCode.UNKNOWN_SESSION, "that session belongs to an account this hello does not prove: "
+                "say hello without resume to start a new session", field="resume"), hello.id)
+            return
+        if seats and owners == {None}:
+            account = None  # a guest's games (a guest's token is all it has): the session plays on as that guest
         try:  # a session that holds seats plays under the name it has there
-            name = seats[0][0].seats[seats[0][1]].name if seats else self.lobby.admit_name(hello.name)
+            name = seats[0][0].seats[seats[0][1]].name if seats else \
+                account.name if account is not None else self._guest_name(hello.name)
         except ProtocolError as exc:
             self._refuse_hello(conn, exc, hello.id)
             return
-        self._open_session(conn, hello, name, seats)
+        self._open_session(conn, hello, name, seats, account, notice, fingerprint)
+
+    def _guest_name(self, proposed: str) -> str:
+        """A guest's name: marked, and never the name of an account (its first free variant then)."""
+        return guest_name(self.accounts.free_variant(self.lobby.admit_name(unmarked(proposed))))
 
     def _refuse_hello(self, conn: Connection, error: ProtocolError, reply_to: int | None) -> None:
         conn.send_error(error, reply_to)
         conn.close("misbehaving", "the handshake failed: " + error.message)
 
-    def _open_session(self, conn: Connection, hello: m.Hello, name: str, seats: list[tuple[Room, GameSeat]]) -> None:
+    def _open_session(self, conn: Connection, hello: m.Hello, name: str, seats: list[tuple[Room, GameSeat]],
+                      account: Account | None, notice: str | None, fingerprint: str | None) -> None:
+        conn.account, conn.key = account, fingerprint  # (a ban may be the account's)
         ban = self._ban_of(conn)
         if ban is not None:
             conn.send_error(ProtocolError(ErrorCode.BANNED, ban.line()), hello.id)
@@ -270,20 +395,22 @@ class ArbiterServer:
         if previous is not None and previous is not conn:
             self.lobby.depart(previous)
             previous.close("replaced", "this session was resumed from another connection")
-        conn.name = self.lobby.unique_name(name)
+        conn.name = name if account is not None else self.lobby.unique_name(name)  # an account's name is its own
         conn.kind = hello.kind
         conn.token = token
         conn.lobby_subscribed = hello.lobby if hello.lobby is not None else hello.kind != "bot"
         conn.mark_greeted()
         self.by_token[digest] = conn
-        account = None if conn.account is None else conn.account.id
-        log.info("%s logged in (%s) as a %s from %s", conn.name, "a guest" if account is None else f"account {account}",
-                 conn.kind, conn.address, extra={"event": "login", "player": conn.name, "account": account,
-                                                 "kind": conn.kind, "address": conn.address})
+        account_id = None if account is None else account.id
+        log.info("%s logged in (%s) as a %s from %s", conn.name,
+                 "a guest" if account_id is None else f"account {account_id}", conn.kind, conn.address,
+                 extra={"event": "login", "player": conn.name, "account": account_id, "kind": conn.kind,
+                        "address": conn.address})
         conn.deliver(m.Welcome(server=self.config.server_name, version=PROTOCOL_VERSION,
                                session=secrets.token_hex(8), resume=token, name=conn.name,
                                limits=self.limits.public(), reply_to=hello.id,
-                               games=tuple(room.game_id for room, _ in seats[:m.WELCOME_GAMES])))
+                               games=tuple(room.game_id for room, _ in seats[:m.WELCOME_GAMES]),
+                               guest=account is None, notice=notice))
         self._record_login(conn)
         if conn.account is not None and conn.protocol_minor >= m.MODERATION:  # (chat_hidden is 1.6's)
             conn.muted = self.moderation.muted_by(conn.account.id)
@@ -304,6 +431,7 @@ class ArbiterServer:
 
     def _gone(self, conn: Connection) -> None:
         self.connections.discard(conn)
+        self.proofs.pop(conn, None)
         self.per_address[conn.address] -= 1
         if self.per_address[conn.address] <= 0:
             del self.per_address[conn.address]
@@ -346,6 +474,11 @@ class ArbiterServer:
             room.handle(seat, msg, conn)
         elif isinstance(msg, m.Ping):
             conn.deliver(m.Pong(reply_to=msg.id))
+        elif isinstance(msg, m.GetAccount):
+            conn.deliver(self._account_info(conn, msg.id))
+        elif isinstance(msg, ACCOUNT_CHANGES):
+            self._change_account(conn, msg)
+            conn.deliver(self._account_info(conn, msg.id))
         elif isinstance(msg, m.Hello):
             raise ProtocolError(ErrorCode.NOT_ALLOWED, "hello is only the first message of a connection")
         elif isinstance(msg, m.CreateTable):
@@ -420,6 +553,67 @@ class ArbiterServer:
 
     def _shown_rating(self, conn: Connection, clock: str) -> dict | None:
         return self.ratings.shown_for(account_id(conn), clock)
+
+    def _account_info(self, conn: Connection, reply_to: int | None) -> m.AccountInfo:
+        account = conn.account
+        if account is None:
+            return m.AccountInfo(name=conn.name, guest=True, kind="bot" if conn.kind == "bot" else "human",
+                                 reply_to=reply_to)
+        keys = tuple({"fingerprint": key.fingerprint, "added": int(key.added),
+                      "last_seen": None if key.last_seen is None else int(key.last_seen), "logins": key.logins}
+                     for key in self.accounts.keys(account))
+        return m.AccountInfo(name=account.name, guest=False, kind=account.kind, keys=keys[:m.ACCOUNT_KEYS],
+                             key=conn.key, reply_to=reply_to)
+
+    def _change_account(self, conn: Connection, msg: m.Rename | m.AddKey | m.RemoveKey) -> None:
+        """Rename the connection's account, or add or remove one of its keys; ProtocolError says why not."""
+        account = conn.account
+        if account is None:
+            raise ProtocolError(ErrorCode.NOT_ALLOWED, "a guest has no account: connect with the aton client, "
+                                "which makes a key, or with an SSH key")
+        if self.account_changes.empty(account.id):
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "too many changes to your account lately: try again later")
+        self.account_changes.take(account.id)
+        if isinstance(msg, m.Rename):
+            self._rename(account, msg.name)
+        elif isinstance(msg, m.AddKey):
+            try:
+                fingerprint = key_fingerprint(msg.key)
+            except BadKey as exc:
+                raise invalid("key", str(exc)) from None
+            if len(self.accounts.keys(account)) >= self.limits.account_keys:
+                raise ProtocolError(ErrorCode.NOT_ALLOWED, f"an account holds at most {self.limits.account_keys} keys: "
+                                    "remove one first")
+            try:
+                self.accounts.add_key(account, fingerprint)
+            except KeyTaken:
+                raise ProtocolError(ErrorCode.NOT_ALLOWED, f"the key {fingerprint} belongs to an account already",
+                                    field="key") from None
+        else:
+            keys = [key.fingerprint for key in self.accounts.keys(account)]
+            if msg.fingerprint not in keys:
+                raise ProtocolError(ErrorCode.NOT_FOUND, f"{msg.fingerprint} is not a key of your account",
+                                    field="fingerprint")
+            if len(keys) == 1:
+                raise ProtocolError(ErrorCode.NOT_ALLOWED, "that is your account's last key: add another one first",
+                                    field="fingerprint")
+            self.accounts.remove_key(account, msg.fingerprint)
+
+    def _rename(self, account: Account, proposed: str) -> None:
+        """Rename an account and every connection it has, if none of them plays or waits for a game."""
+        name = account_name(proposed, self.lobby.reserved)
+        sessions = [c for c in self.connections if c.account is not None and c.account.id == account.id]
+        if any(self._occupied_elsewhere(c) for c in sessions):
+            raise ProtocolError(ErrorCode.NOT_ALLOWED, "finish your games (and close your table) before a rename")
+        try:
+            renamed = self.accounts.rename(account, name)
+        except NameTaken:
+            free = self.accounts.free_variant(name)
+            raise ProtocolError(ErrorCode.NAME_TAKEN, f'the name "{name}" belongs to another player; '
+                                f'"{free}" is free', field="name") from None
+        for session in sessions:
+            self.lobby.rename(session, renamed.name)
+            session.account = renamed
 
     def _require_player(self, conn: Connection) -> None:
         if conn.kind == "spectator":

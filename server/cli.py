@@ -103,7 +103,8 @@ def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
     ssh.add_argument("--ssh-host-key", type=Path, default=None,
                      help="the SSH host key (default: ssh_host_ed25519_key beside the database, "
                           "created on first start)")
-    ssh.add_argument("--no-guests", action="store_true", help="admit SSH players with a key only")
+    ssh.add_argument("--no-guests", action="store_true",
+                     help="admit players with a key only: an SSH key, or a native client's account key (no guests)")
     ssh.add_argument("--ssh-no-fork-server", action="store_true",
                      help="start each SSH session's client as a new interpreter, not forked from a warm one")
     ssh.add_argument("--ssh-max-sessions", type=int, default=d.max_sessions, metavar="N",
@@ -186,8 +187,9 @@ async def serve(server: ArbiterServer, stop: asyncio.Event, config: ServerConfig
     from .ssh import SSHGateway  # only an SSH server pays for asyncssh
 
     try:
-        gateway = SSHGateway(ssh, config.host, server.port, config.db_path, server.tokens, config.server_name,
-                             history=server.history, moderation=server.moderation, metrics=server.metrics)
+        gateway = SSHGateway(ssh, config.host, server.port, config.db_path, server.tokens, server.vouchers,
+                             config.server_name, history=server.history, moderation=server.moderation,
+                             metrics=server.metrics)
         await gateway.start()
     except OSError as exc:
         await server.stop()
@@ -212,7 +214,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_admin(args)
     configure(args.log_level, args.log_format)
     db = args.db or default_db_path()
-    config = ServerConfig(host=args.host, port=args.port, db_path=str(db), limits=limits(args))
+    config = ServerConfig(host=args.host, port=args.port, db_path=str(db), limits=limits(args),
+                          guests=not args.no_guests)
     try:
         metrics = MetricsSettings(host=args.metrics_host, port=args.metrics_port)
         asyncio.run(run_server(config, ssh_config(args, db), metrics))

@@ -64,6 +64,12 @@ class Limits:
     reports_per_day: int = 10
     #: Players one player may mute for themselves (at most the protocol's own bound).
     mutes_per_player: int = MUTES
+    #: Keys one account may hold (``add_key``; at most the protocol's ``ACCOUNT_KEYS``).
+    account_keys: int = 8
+    #: Changes to one account (renames, keys added or removed) allowed at once, and then one
+    #: more every ``account_change_refill_seconds``.
+    account_changes: int = 10
+    account_change_refill_seconds: float = 360.0
 
     def public(self) -> dict:
         """The limits a client is told in ``welcome``."""
@@ -120,6 +126,9 @@ class ServerConfig:
     moderation_poll_seconds: float = 2.0
     #: Days the record of each login (``aton-server admin logins``) is kept.
     logins_kept_days: float = 90.0
+    #: Admit players who prove no account (guests, whose names are marked "~ann"); False: a
+    #: ``hello`` without a key proved is refused (``aton-server --no-guests``).
+    guests: bool = True
 
 
 @dataclass(frozen=True)

@@ -155,6 +155,7 @@ class Connection(asyncio.Protocol):
         self.account: Account | None = None  # the account the client proved; None: a guest
         #: the players whose chat lines this session does not see (``mute``): name -> account (None: a guest)
         self.muted: dict[str, int | None] = {}
+        self.key: str | None = None  # the fingerprint of the key it proved the account with
         self.protocol_minor = m.PROTOCOL_MINOR  # the client's (from its hello): frames are sent as it reads them
         self.lobby_subscribed = False
         self.greeted = False

@@ -129,7 +129,9 @@ class Lobby:
         self.limits = limits
         self.reserved = reserved  # names no player may take (``reserved_names``)
         self.online: dict[str, Connection] = {}  # name -> connection
-        self.looks_online: set[str] = set()  # what each name online looks like (``looks``)
+        #: an account's other connections under its name (the latest is in ``online``), oldest first
+        self.also_online: dict[str, list[Connection]] = {}
+        self.looks_online: set[str] = set()  # what each name online looks like (``name_key``)
         self.tables: dict[int, OpenTable] = {}  # every open table, private ones too
         self.invites: dict[str, int] = {}
         self.queue: dict[QueueKey, Connection] = {}  # (clock, rated) -> the one waiting connection
@@ -152,20 +154,48 @@ class Lobby:
         return name
 
     def arrive(self, conn: Connection) -> None:
-        self.online[conn.name] = conn
-        self.looks_online.add(name_key(conn.name))
-        self._put("players", conn.name, self._player_entry(conn, "lobby"))
+        """A newcomer is online (an account's second connection shares its one entry)."""
+        self._list(conn, "lobby")
         if conn.lobby_subscribed:
             self.subscribers.add(conn)
             conn.deliver(self.snapshot())
 
+    def _list(self, conn: Connection, status: str) -> None:
+        """List ``conn`` under its name, with ``status`` (an account's other connection under that
+        name keeps the entry's)."""
+        earlier = self.online.get(conn.name)
+        if earlier is not None and earlier is not conn:
+            self.also_online.setdefault(conn.name, []).append(earlier)
+            status = self.sections["players"].entries.get(conn.name, {}).get("status", status)
+        self.online[conn.name] = conn
+        self.looks_online.add(name_key(conn.name))
+        self._put("players", conn.name, self._player_entry(conn, status))
+
     def depart(self, conn: Connection) -> None:
         self.subscribers.discard(conn)
         self._withdraw(conn)
-        if self.online.get(conn.name) is conn:
-            del self.online[conn.name]
-            self.looks_online.discard(name_key(conn.name))
-            self._pop("players", conn.name)
+        self._unlist(conn)
+
+    def _unlist(self, conn: Connection) -> None:
+        others = self.also_online.get(conn.name, [])
+        if conn in others:
+            others.remove(conn)
+        elif self.online.get(conn.name) is conn:
+            if others:
+                self.online[conn.name] = others.pop()
+            else:
+                del self.online[conn.name]
+                self.looks_online.discard(name_key(conn.name))
+                self._pop("players", conn.name)
+        if not others:
+            self.also_online.pop(conn.name, None)
+
+    def rename(self, conn: Connection, name: str) -> None:
+        """An account was renamed: its connection is listed under its new name."""
+        status = self.sections["players"].entries.get(conn.name, {}).get("status", "lobby")
+        self._unlist(conn)
+        conn.name = name
+        self._list(conn, status)
 
     def _player_entry(self, conn: Connection, status: str) -> dict:
         entry = {"name": conn.name, "kind": conn.kind, "status": status}

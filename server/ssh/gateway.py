@@ -35,6 +35,7 @@ from ..lobby import reserved_names
 from ..metrics import ServerMetrics
 from ..moderation import VIA_SSH, Ban, Moderation, Player
 from ..resume_tokens import ResumeTokens
+from ..vouchers import Vouchers
 from . import forkserver
 from .identity import HOST_KEY_FILE, Identities, Identity, fingerprint, load_or_create_host_key
 from .session import GameSession, forkserver_environment
@@ -223,10 +224,11 @@ class SSHGateway:
     """asyncssh server whose sessions run the Textual client against the game server."""
 
     def __init__(self, config: SSHConfig, game_host: str, game_port: int, db_path: str, tokens: ResumeTokens,
-                 server_name: str = ServerConfig.server_name, clock: Clock | None = None,
+                 vouchers: Vouchers, server_name: str = ServerConfig.server_name, clock: Clock | None = None,
                  history: GameHistory | None = None, moderation: Moderation | None = None,
                  metrics: ServerMetrics | None = None) -> None:
         """``tokens``: the game server's resume tokens (``ArbiterServer.tokens``); each key's is one of them.
+        ``vouchers``: the game server's (``ArbiterServer.vouchers``), with which the clients prove the keys.
         ``history``: the game server's games (``ArbiterServer.history``), which the ``record`` and
         ``games`` commands read (``commands``); without it every command is refused.
         ``moderation``: the game server's (``ArbiterServer.moderation``): its bans keep players out
@@ -252,8 +254,8 @@ class SSHGateway:
         else:
             raise ValueError("the SSH gateway needs a data directory (or a host key) with an in-memory database")
         self.host_key = load_or_create_host_key(self.host_key_path)
-        # a name the game server would refuse would lock the key out: it becomes a guest name
-        self.identities = Identities(db_path, tokens, reserved_names(server_name))
+        # a name the game server would refuse would lock the key out: it becomes a stand-in name
+        self.identities = Identities(tokens, vouchers, reserved_names(server_name))
         self.links: set[Link] = set()
         self.per_address: Counter[str] = Counter()  # connections from each address
         self.unauthenticated: Counter[str] = Counter()  # of which still logging in
@@ -314,7 +316,6 @@ class SSHGateway:
             task.cancel()
         if self.forkserver is not None:
             await self.forkserver.stop()
-        self.identities.close()
 
     def track(self, coro: Awaitable, what: str) -> asyncio.Task:
         task = asyncio.ensure_future(coro)

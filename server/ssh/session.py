@@ -99,8 +99,10 @@ def forkserver_environment() -> dict[str, str]:
     return {**base_environment(), "HOME": "/nonexistent"}
 
 
-def child_environment(term: str | None, client_env: dict[str, str], resume_token: str, home: str) -> dict[str, str]:
-    """A session's client's whole environment: nothing of the server's own leaks into it.
+def child_environment(term: str | None, client_env: dict[str, str], identity: Identity, home: str) -> dict[str, str]:
+    """A session's client's whole environment: nothing of the server's own leaks into it.  It
+    gets the player's resume token and, for a key, the key's fingerprint and the gateway's voucher
+    for it (``protocol.handoff``), with which it proves the key's account to the game server.
 
     A forked client gets it after the fork server's imports: a variable that a module reads
     at import time (Textual's ``TEXTUAL_*`` and ``TERM_PROGRAM``, say) would be ignored if
@@ -113,9 +115,12 @@ def child_environment(term: str | None, client_env: dict[str, str], resume_token
         "XDG_CACHE_HOME": os.path.join(home, "cache"),
         "TMPDIR": home,
         "TERM": term or "xterm-256color",
-        handoff.RESUME_VARIABLE: resume_token,
+        handoff.RESUME_VARIABLE: identity.resume_token,
         handoff.HOSTED_VARIABLE: handoff.HOSTED_BY_SSH,
     }
+    if identity.fingerprint is not None and identity.voucher is not None:
+        env[handoff.FINGERPRINT_VARIABLE] = identity.fingerprint
+        env[handoff.VOUCHER_VARIABLE] = identity.voucher.hex()
     # OpenSSH forwards TERM but not COLORTERM: pass it on only when the client sent it.
     colorterm = client_env.get("COLORTERM", "")
     if colorterm in ("truecolor", "24bit"):
@@ -536,7 +541,7 @@ class GameSession(asyncssh.SSHServerSession):
         """Start the client: forked by the fork server when there is one, else a new interpreter."""
         assert self.home is not None
         env = child_environment(self.term, dict(self.chan.get_environment()) if self.chan else {},
-                                identity.resume_token, self.home)
+                                identity, self.home)
         args = client_arguments(self.gateway.game_host, self.gateway.game_port, identity.name)
         forkserver = self.gateway.forkserver
         if forkserver is not None and forkserver.available:

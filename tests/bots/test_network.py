@@ -14,6 +14,7 @@ from aton import BLUE, RED, Outcome, Termination
 from bots.network import Backoff, GameResult, NetworkBot
 from bots.strategy import make_strategy
 from protocol import messages as m
+from protocol.account_keys import AccountKey
 from protocol.client import Client
 from protocol.clocks import LONGEST_GRACE, TIME_CONTROLS
 from protocol.framing import HEADER, FrameBuffer, decode_payload
@@ -21,9 +22,12 @@ from server.app import ArbiterServer
 from server.config import ServerConfig
 from server.connection import Connection
 
+#: Each bot proves an account key of its own.
+new_key = AccountKey.generate
+
 
 def bot(server, name: str, seed: int, results: list) -> NetworkBot:
-    return NetworkBot(make_strategy("random", seed=seed), "127.0.0.1", server.port, name=name,
+    return NetworkBot(make_strategy("random", seed=seed), "127.0.0.1", server.port, proof=new_key(), name=name,
                       on_result=results.append, backoff=Backoff(first=0.05))
 
 
@@ -121,7 +125,7 @@ async def test_a_bot_whose_game_ended_and_left_the_server_while_it_was_away_play
     db = str(tmp_path / "aton.db")
     first = ArbiterServer(ServerConfig(port=0, db_path=db))
     await first.start()
-    ada = NetworkBot(make_strategy("random", seed=5), "127.0.0.1", first.port, name="ada",
+    ada = NetworkBot(make_strategy("random", seed=5), "127.0.0.1", first.port, proof=new_key(), name="ada",
                      backoff=Backoff(first=0.05, cap=0.05))
     playing = asyncio.create_task(ada.play(1))
     bob = await Client.connect("127.0.0.1", first.port, name="bob", kind="bot", lobby=False)
@@ -144,7 +148,7 @@ async def test_a_bot_whose_game_ended_and_left_the_server_while_it_was_away_play
     await second.start()
     try:
         ada.port = second.port  # back online, after the restart
-        carol = NetworkBot(make_strategy("random", seed=6), "127.0.0.1", second.port, name="carol")
+        carol = NetworkBot(make_strategy("random", seed=6), "127.0.0.1", second.port, proof=new_key(), name="carol")
         [result], _ = await asyncio.wait_for(asyncio.gather(playing, carol.play(1)), 30)
         assert result.opponent == "carol"  # a new game (a new database numbers its games from 1 again)
         assert new_database or result.game != game
@@ -162,8 +166,9 @@ async def test_the_first_connection_is_tried_again_until_the_server_is_up(tmp_pa
             await servers[0].start()
 
     waits = CountedWaits(start_the_server_at_the_third_wait)
-    early = NetworkBot(make_strategy("random", seed=5), "127.0.0.1", port, name="early", sleep=waits)
-    late = NetworkBot(make_strategy("random", seed=6), "127.0.0.1", port, name="late", sleep=CountedWaits())
+    early = NetworkBot(make_strategy("random", seed=5), "127.0.0.1", port, proof=new_key(), name="early", sleep=waits)
+    late = NetworkBot(make_strategy("random", seed=6), "127.0.0.1", port, proof=new_key(), name="late",
+                      sleep=CountedWaits())
     try:
         results, _ = await asyncio.wait_for(asyncio.gather(early.play(1), late.play(1)), 60)
     finally:
@@ -184,7 +189,7 @@ async def test_a_bot_keeps_trying_for_the_longest_grace_period_then_gives_up():
     listener = await asyncio.start_server(hang_up, "127.0.0.1", 0)
     port = listener.sockets[0].getsockname()[1]
     waits = CountedWaits()
-    lonely = NetworkBot(make_strategy("random", seed=7), "127.0.0.1", port, name="lonely", sleep=waits)
+    lonely = NetworkBot(make_strategy("random", seed=7), "127.0.0.1", port, proof=new_key(), name="lonely", sleep=waits)
     try:
         with pytest.raises(ConnectionError, match="could not reach the server for 300 s"):
             await lonely.play(1)
@@ -210,7 +215,8 @@ async def test_bots_come_back_after_an_outage_longer_than_the_grace_of_a_normal_
             await servers[0].start()
 
     waits = {name: CountedWaits(restart_after_100_seconds) for name in ("ada", "bob")}
-    a, b = (NetworkBot(make_strategy("random", seed=seed), "127.0.0.1", port, name=name, sleep=waits[name])
+    a, b = (NetworkBot(make_strategy("random", seed=seed), "127.0.0.1", port, proof=new_key(), name=name,
+                       sleep=waits[name])
             for seed, name in ((8, "ada"), (9, "bob")))
     games = asyncio.gather(a.play(1), b.play(1))
     try:
@@ -279,7 +285,7 @@ async def test_a_bot_whose_connection_fails_as_its_game_starts_takes_that_game_a
     told in ``welcome`` that it holds a seat, and plays that game instead of queueing for
     another (which would have seated it in two games at once)."""
     proxy = CuttingProxy(server.port, cut=lambda frame: frame["type"] == "game_state")
-    ada = NetworkBot(make_strategy("random", seed=10), "127.0.0.1", await proxy.start(), name="ada",
+    ada = NetworkBot(make_strategy("random", seed=10), "127.0.0.1", await proxy.start(), proof=new_key(), name="ada",
                      backoff=Backoff(first=0.05, cap=0.05))
     bob = bot(server, "bob", 11, [])
     games = asyncio.gather(ada.play(1), bob.play(1))

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar, overload
 
 from protocol import messages as m
+from protocol.account_keys import AccountKey
 from protocol.client import Client
 from protocol.framing import decode_payload, encode_frame
 
@@ -33,6 +34,9 @@ class Recorder:
 
     @classmethod
     async def connect(cls, port: int, name: str, **kwargs) -> Recorder:
+        """A client that proves an account key of its own (a new one: each a player of their own,
+        whose name is theirs if no other account has it), unless ``proof`` says otherwise (None: a guest)."""
+        kwargs.setdefault("proof", AccountKey.generate())
         return cls(await Client.connect("127.0.0.1", port, name=name, **kwargs))
 
     @property

@@ -21,6 +21,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from protocol.account_keys import AccountKey, proof_message
 from protocol.commitment import commitment_digest
 from protocol.framing import decode_payload, encode_frame
 from protocol.messages import PROTOCOL_VERSION
@@ -232,14 +233,27 @@ class Narrator:
         return "ben" if who == "ann" else "ann"
 
 
+async def prove(n: Narrator, who: str, key: AccountKey) -> None:
+    """``who`` answers the challenge to the key of its hello."""
+    challenge = await n.receive(who)
+    message = proof_message(challenge["nonce"], challenge["server"], key.fingerprint)
+    await n.send(who, {"type": "prove", "signature": key.answer(message)})
+
+
 async def narrate(port: int) -> str:
     n = Narrator(port)
-    n.note("ann says hello and subscribes to the lobby; the server welcomes her and sends the lobby.")
-    await n.send("ann", {"type": "hello", "version": PROTOCOL_VERSION, "name": "ann", "kind": "human", "id": 1})
+    keys = {who: AccountKey.from_seed(who.encode()) for who in ("ann", "ben")}
+    n.note("ann says hello with her account key and subscribes to the lobby; the server challenges her;")
+    n.note("she signs the challenge; the server welcomes her and sends the lobby. Her key was new here:")
+    n.note("it is now the key of a new account named ann.")
+    await n.send("ann", {"type": "hello", "version": PROTOCOL_VERSION, "name": "ann", "kind": "human", "id": 1,
+                         "key": keys["ann"].public_line})
+    await prove(n, "ann", keys["ann"])
     await n.receive_all("ann", 2)
-    n.note("ben says hello without the lobby (as a bot would); ann sees him arrive.")
+    n.note("ben says hello with his key, without the lobby (as a bot would); ann sees him arrive.")
     await n.send("ben", {"type": "hello", "version": PROTOCOL_VERSION, "name": "ben", "kind": "human", "lobby": False,
-                         "id": 1})
+                         "id": 1, "key": keys["ben"].public_line})
+    await prove(n, "ben", keys["ben"])
     await n.receive("ben")
     await n.receive("ann")
     n.note("ann opens a public table; everyone in the lobby sees it.")

@@ -4,6 +4,7 @@ account kept with its game, and the SSH gateway's remembered keys folded into ac
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -37,28 +38,35 @@ def test_names_are_owned_by_what_they_look_like(tmp_path):
     store.close()
 
 
-def test_the_ssh_gateways_remembered_keys_become_accounts_with_free_names(tmp_path):
-    path = tmp_path / "aton.db"
+def database_before_accounts(path: Path, remembered: dict[str, str]) -> None:
+    """A database as the release before accounts left it, whose SSH gateway remembered these
+    names for these keys (fingerprint -> name), each key first seen after the one before."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     db = sqlite3.connect(path)
-    for migration in MIGRATIONS[:2]:  # the database as the release before accounts left it
+    for migration in MIGRATIONS[:2]:
         migration(db)
     db.execute("PRAGMA user_version = 2")
     db.execute(SSH_IDENTITIES)
-    db.executemany("INSERT INTO ssh_identities VALUES (?, ?, ?, ?, ?)", [
-        ("SHA256:first", "alice", 100.0, 150.0, 3),
-        ("SHA256:second", "Alice", 200.0, 250.0, 1),  # a second key took the same name, as names were not owned
-        ("SHA256:bob", "bob", 300.0, 300.0, 1),
-    ])
+    db.executemany("INSERT INTO ssh_identities VALUES (?, ?, ?, ?, ?)",
+                   [(fp, name, 100.0 * n, 100.0 * n + 50, n) for n, (fp, name) in enumerate(remembered.items(), 1)])
     db.commit()
     db.close()
+
+
+def test_the_ssh_gateways_remembered_keys_become_accounts_with_free_valid_names(tmp_path):
+    path = tmp_path / "aton.db"
+    # a second key took the same name, as names were not owned; an older server kept a name not valid today
+    remembered = {"SHA256:first": "alice", "SHA256:second": "Alice", "SHA256:bob": "bob",
+                  "SHA256:old": "bad\x1b[2Jname", "SHA256:older": "x" * 30}
+    database_before_accounts(path, remembered)
     store = Store(path)
     accounts = Accounts(store)
-    names = {fp: account.name for fp in ("SHA256:first", "SHA256:second", "SHA256:bob")
-             if (account := accounts.by_fingerprint(fp)) is not None}
-    assert names == {"SHA256:first": "alice", "SHA256:second": "Alice-2", "SHA256:bob": "bob"}
+    names = {fp: account.name for fp in remembered if (account := accounts.by_fingerprint(fp)) is not None}
+    assert names == {"SHA256:first": "alice", "SHA256:second": "Alice-2", "SHA256:bob": "bob",
+                     "SHA256:old": "player", "SHA256:older": "player-2"}
     assert accounts.by_fingerprint("SHA256:bob") == accounts.by_name("bob")
     kept = store.db.execute("SELECT added, last_seen, logins FROM account_keys WHERE fingerprint = 'SHA256:first'")
-    assert kept.fetchall() == [(100.0, 150.0, 3)]
+    assert kept.fetchall() == [(100.0, 150.0, 1)]
     store.close()
 
 
@@ -69,11 +77,13 @@ async def test_hosted_bots_have_accounts_and_every_seat_keeps_its_account_across
     bots = {level: account for level in m.BOT_LEVELS if (account := server.accounts.by_name(bot_name(level)))}
     assert set(bots) == set(m.BOT_LEVELS) and all(account.kind == "bot" for account in bots.values())
     player = await Recorder.connect(server.port, "ann", lobby=False)
+    ann = server.accounts.by_name("ann")
+    assert ann is not None and ann.kind == "human"
     await player.send(m.PlayBot(level="easy", clock="relaxed"))
     state = await player.expect(m.GameState)
     room = server.rooms[state.game]
     seats = {str(seat): held for seat, held in room.seats.items()}
-    assert state.seat is not None and seats[state.seat].account is None  # a guest, until hellos prove accounts
+    assert state.seat is not None and seats[state.seat].account == ann.id
     bot_seat = "red" if state.seat == "blue" else "blue"
     assert seats[bot_seat].account == bots["easy"].id
     await player.close()
@@ -83,5 +93,5 @@ async def test_hosted_bots_have_accounts_and_every_seat_keeps_its_account_across
     assert {level: again.accounts.by_name(bot_name(level)) for level in m.BOT_LEVELS} == bots  # made once
     await again.start()
     restored = {str(seat): held.account for seat, held in again.rooms[state.game].seats.items()}
-    assert restored == {state.seat: None, bot_seat: bots["easy"].id}
+    assert restored == {state.seat: ann.id, bot_seat: bots["easy"].id}
     await again.stop()

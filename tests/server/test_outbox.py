@@ -78,20 +78,22 @@ async def test_a_client_that_does_not_read_is_dropped_and_the_game_beside_it_goe
         await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", srv.port))
         mallory = RawPeer(*await asyncio.open_connection(sock=sock))
         mallory.send({"type": "hello", "version": "1.0", "name": "mallory", "kind": "human", "lobby": False})
-        assert (await mallory.read())["type"] == "welcome"
+        mallory.welcome = await mallory.read()
+        assert mallory.welcome["type"] == "welcome"
         # a congested network: small kernel buffers on both sides, so what mallory does not
         # read piles up in the server's transport (loopback would otherwise absorb megabytes)
-        served = next(c for c in srv.connections if c.name == "mallory")
+        served = next(c for c in srv.connections if c.name == mallory.welcome["name"])
         assert served.transport is not None
         served.transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
         for i in range(3000):  # each answer is the whole game: megabytes that are never read
             mallory.send({"type": "watch", "game": red.game, "id": i})
         await mallory.writer.drain()
         for _ in range(500):
-            if not any(c.name == "mallory" for c in srv.connections):
+            if not any(c.name == mallory.welcome["name"] for c in srv.connections):
                 break
             await asyncio.sleep(0.01)
-        assert not any(c.name == "mallory" for c in srv.connections), "the slow reader is still connected"
+        assert not any(c.name == mallory.welcome["name"] for c in srv.connections), \
+            "the slow reader is still connected"
         rng = random.Random(3)
         await asyncio.wait_for(asyncio.gather(red.play(rng), blue.play(rng)), 60)
         assert red.view["winner"] is not None

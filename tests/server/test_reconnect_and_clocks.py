@@ -21,10 +21,11 @@ from .players import RawPeer, Recorder, matched_pair
 
 
 async def reconnect(port: int, old: Recorder) -> Recorder:
-    """Close ``old`` and come back with its resume token; returns the new client, reseated."""
+    """Close ``old`` and come back with its resume token (and its account key); returns the new
+    client, reseated."""
     token = old.client.resume_token
     await old.close()
-    new = await Recorder.connect(port, "ignored", kind="bot", resume=token, lobby=False)
+    new = await Recorder.connect(port, "ignored", kind="bot", resume=token, lobby=False, proof=old.client.proof)
     await new.expect(m.GameState)
     return new
 
@@ -57,7 +58,8 @@ async def test_a_dropped_player_reconnects_with_its_token_and_finishes_the_game(
 
 async def test_the_newer_connection_takes_the_seat_and_the_older_is_told_why(server):
     red, _blue = await matched_pair(server.port)
-    newer = await Recorder.connect(server.port, "x", kind="bot", resume=red.client.resume_token, lobby=False)
+    newer = await Recorder.connect(server.port, "x", kind="bot", resume=red.client.resume_token, lobby=False,
+                                   proof=red.client.proof)
     state = await newer.expect(m.GameState)
     assert state.seat == "red"
     bye = await red.expect(m.Bye)
@@ -252,7 +254,7 @@ async def test_a_clean_restart_resumes_a_game_with_its_log_its_clocks_and_its_st
     await second.start()
     try:
         back = await Recorder.connect(second.port, "pat", kind="human", resume=player.client.resume_token,
-                                      lobby=False)
+                                      lobby=False, proof=player.client.proof)
         after = await back.expect(m.GameState)
         assert after.game == before.game and after.view == before.view
         seen = len(before.log)

@@ -21,6 +21,7 @@ import pytest
 
 from protocol.handoff import become_subreaper
 from server.ssh.forkserver import ForkServerSupervisor, ForkServerUnavailable
+from server.ssh.identity import Identity
 from server.ssh.session import PtyChild, child_environment, forkserver_environment
 
 from .terminal import (
@@ -76,7 +77,8 @@ async def probe_server(monkeypatch):
 def session_environment(tmp_path: Path, term: str, colorterm: str | None = None) -> dict[str, str]:
     client_env = {"COLORTERM": colorterm} if colorterm else {}
     client_env["LD_PRELOAD"] = "/tmp/evil.so"  # a client may send anything: none of it is passed on
-    return child_environment(term, client_env, "resume-token-0123456789", str(tmp_path))
+    return child_environment(term, client_env, Identity(name="ann", resume_token="resume-token-0123456789"),
+                             str(tmp_path))
 
 
 async def facts_of(child: PtyChild, screen: Screen) -> dict:

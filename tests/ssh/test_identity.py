@@ -13,7 +13,9 @@ from server.lobby import reserved_names
 from server.resume_tokens import ResumeTokens
 from server.ssh.gateway import SSHGateway
 from server.ssh.identity import HOST_KEY_FILE, Identities, valid_name
+from server.vouchers import Vouchers
 
+from ..server.test_accounts import database_before_accounts
 from .terminal import LOBBY, connect, open_terminal, server_fingerprint, sit_down_against_a_bot
 
 
@@ -26,38 +28,38 @@ def test_names_are_validated(proposed, expected):
     assert valid_name(proposed) == expected
 
 
-def test_a_key_keeps_its_first_name_and_token(tmp_path):
-    tokens = ResumeTokens(b"s" * 32)
-    ids = Identities(tmp_path / "aton.db", tokens)
+def test_a_key_has_its_own_token_and_voucher_and_asks_for_its_user_name(tmp_path):
+    tokens, vouchers = ResumeTokens(b"s" * 32), Vouchers(b"v" * 32)
+    ids = Identities(tokens, vouchers)
     first = ids.for_key("SHA256:abc", "alice")
-    again = ids.for_key("SHA256:abc", "mallory")  # the SSH user name only names a new player
+    again = ids.for_key("SHA256:abc", "mallory")  # the account (on the game server) decides the name
     other = ids.for_key("SHA256:def", "bad\x07name")
-    assert (first.name, again.name) == ("alice", "alice")
+    assert (first.name, again.name) == ("alice", "mallory")
     assert first.resume_token == again.resume_token != other.resume_token
+    assert first.voucher == again.voucher == vouchers.voucher("SHA256:abc") != other.voucher
     assert 16 <= len(first.resume_token) <= 64  # the protocol's bounds
     assert other.name.startswith("guest-")
-    assert Identities(tmp_path / "aton.db", ResumeTokens(b"t" * 32)).resume_token("SHA256:abc") != first.resume_token
+    assert Identities(ResumeTokens(b"t" * 32), vouchers).resume_token("SHA256:abc") != first.resume_token
+    assert Identities(tokens, Vouchers(b"w" * 32)).for_key("SHA256:abc", "alice").voucher != first.voucher
     g1, g2 = ids.guest("carol"), ids.guest("carol")
-    assert g1.guest and g1.name == "carol" and g1.resume_token != g2.resume_token
+    assert g1.guest and g1.name == "carol" and g1.resume_token != g2.resume_token and g1.voucher is None
     # every token is one the game server recognises as its own
     assert all(tokens.recognises(i.resume_token) for i in (first, other, g1, g2))
-    ids.close()
-    assert Identities(tmp_path / "aton.db", tokens).for_key("SHA256:abc", "bob").name == "alice"  # remembered
 
 
-def test_a_user_name_the_game_server_would_refuse_is_never_remembered(tmp_path):
-    ids = Identities(tmp_path / "aton.db", ResumeTokens(b"s" * 32), reserved_names("aton-server"))
+def test_a_user_name_the_game_server_would_refuse_is_never_asked_for(tmp_path):
+    ids = Identities(ResumeTokens(b"s" * 32), Vouchers(b"v" * 32), reserved_names("aton-server"))
     for n, proposed in enumerate(["Bot (easy)", "aton server", "\u3164", "p\u0430ypal", "alice "]):
         assert ids.for_key(f"SHA256:{n}", proposed).name.startswith("guest-")
         assert ids.guest(proposed).name.startswith("guest-")
-    ids.close()
 
 
 async def test_the_host_key_is_made_once_private_and_reused(tmp_path):
-    tokens = ResumeTokens.in_directory(tmp_path)
+    tokens, vouchers = ResumeTokens.in_directory(tmp_path), Vouchers.in_directory(tmp_path)
 
     def start() -> SSHGateway:
-        return SSHGateway(SSHConfig(port=0, data_dir=str(tmp_path)), "127.0.0.1", 1, str(tmp_path / "aton.db"), tokens)
+        return SSHGateway(SSHConfig(port=0, data_dir=str(tmp_path)), "127.0.0.1", 1, str(tmp_path / "aton.db"), tokens,
+                          vouchers)
 
     first = start()
     assert stat.S_IMODE((tmp_path / HOST_KEY_FILE).stat().st_mode) == 0o600
@@ -66,7 +68,7 @@ async def test_the_host_key_is_made_once_private_and_reused(tmp_path):
     assert first.identities.resume_token("SHA256:x") == second.identities.resume_token("SHA256:x")
     chosen = tmp_path / "elsewhere" / "key"
     third = SSHGateway(SSHConfig(port=0, data_dir=str(tmp_path), host_key=str(chosen)), "127.0.0.1", 1,
-                       str(tmp_path / "aton.db"), tokens)
+                       str(tmp_path / "aton.db"), tokens, vouchers)
     assert chosen.exists() and third.host_fingerprint != first.host_fingerprint
     # and it is the key a client sees
     await third.start()
@@ -77,8 +79,6 @@ async def test_the_host_key_is_made_once_private_and_reused(tmp_path):
         await conn.wait_closed()
     finally:
         await third.stop()
-    for gateway in (first, second):
-        gateway.identities.close()
 
 
 async def test_a_guest_plays_under_the_user_name(stack):
@@ -182,27 +182,17 @@ async def test_a_name_that_looks_like_an_option_logs_in_and_plays(stack):
         await stack.settled()
 
 
-@pytest.mark.parametrize("stored", ["bad\x1b[2Jname", "x" * 30, " padded", ""])
-def test_a_remembered_name_that_is_not_valid_today_is_replaced(tmp_path, stored):
-    ids = Identities(tmp_path / "aton.db", ResumeTokens(b"s" * 32))
-    ids.db.execute("INSERT INTO ssh_identities (fingerprint, name, first_seen, last_seen) VALUES (?, ?, 0, 0)",
-                   ("SHA256:old", stored))  # as an older server (or older rules) kept it
-    assert ids.for_key("SHA256:old", "alice").name == "alice"
-    assert ids.remembered("SHA256:old") == "alice"  # repaired for good
-    assert ids.for_key("SHA256:old", "bob").name == "alice"
-    ids.db.execute("UPDATE ssh_identities SET name = ? WHERE fingerprint = ?", (stored, "SHA256:old"))
-    repaired = ids.for_key("SHA256:old", "bad\x07too").name  # neither is valid: a guest-style name
-    assert repaired.startswith("guest-") and ids.remembered("SHA256:old") == repaired
-
-
-async def test_a_key_with_a_broken_remembered_name_logs_in_under_a_valid_one(stack):
+async def test_a_key_with_a_broken_remembered_name_logs_in_under_a_valid_one(tmp_path, stack_factory):
+    """A name an older gateway remembered for the key (table ssh_identities) that is not a valid
+    name today: the migration to accounts gives the key's account a valid one."""
     key = asyncssh.generate_private_key("ssh-ed25519")
-    stack.gateway.identities.db.execute(
-        "INSERT INTO ssh_identities (fingerprint, name, first_seen, last_seen) VALUES (?, ?, 0, 0)",
-        (key.get_fingerprint("sha256"), "\x1b]0;pwned\x07"))
+    database_before_accounts(tmp_path / "s0" / "aton.db", {key.get_fingerprint("sha256"): "\x1b]0;pwned\x07"})
+    stack = await stack_factory()
     conn = await connect(stack.port, "heidi", key)
     _chan, term = await open_terminal(conn)
     await term.wait_for(LOBBY, timeout=15)
-    await term.wait_for("heidi")
+    [served] = stack.server.connections
+    assert served.name == "player" and served.account is not None and served.account.name == "player"
+    assert "pwned" not in term.text()
     conn.close()
     await conn.wait_closed()
