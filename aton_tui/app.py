@@ -49,6 +49,7 @@ from .rating_choices import bot_level_choice, guest_note, is_rated, own_ratings,
 from .record_file import record_filename, save_record
 from .replay_model import Perspective, ReplayModel
 from .saved_sessions import SavedSessions
+from .screens.account import AccountScreen
 from .screens.dialogs import Choice, Choices, Confirm, Prompt
 from .screens.end import FROM_THE_LOBBY, EndScreen, offer_sentence
 from .screens.game import GameScreen
@@ -177,6 +178,8 @@ class AtonApp(App):
         self.settings = settings or Settings()
         self.sessions = sessions  # where session tokens are kept between runs (None: not kept)
         self.keys = keys  # where our account keys are kept, one per server (None: a new key for this run only)
+        self.proof: Proof | None = None  # what proves our account to the server, once we connect
+        self.account_info: m.AccountInfo | None = None  # what the server last said of our account
         self.clock = clock
         self.wall_clock = wall_clock
         self.pacing = pacing or LoopClock()  # the timers of the game's playback (tests drive them by hand)
@@ -278,7 +281,8 @@ class AtonApp(App):
         resume = self.launch.resume
         if resume is None and self.sessions is not None:
             resume = self.sessions.token(self._server_key())
-        self.session = Session(self.launch.server_host, port, self.launch.name, resume=resume, proof=self._proof(),
+        self.proof = self._proof()
+        self.session = Session(self.launch.server_host, port, self.launch.name, resume=resume, proof=self.proof,
                                on_frame=lambda frame: self.post_message(Frame(frame)),
                                on_status=lambda status: self.post_message(StatusChanged(status)),
                                retry_delays=self.retry_delays)
@@ -459,6 +463,11 @@ class AtonApp(App):
             self._table_created(frame)
         elif isinstance(frame, m.GameRecordReply):
             self._record_came(frame)
+        elif isinstance(frame, m.AccountInfo):
+            self.account_info = frame
+            for screen in self.screen_stack:
+                if isinstance(screen, AccountScreen):
+                    screen.show(frame)
         elif isinstance(frame, Verdict):
             self._decks_checked(frame)
         elif isinstance(frame, m.Queued):
@@ -686,6 +695,8 @@ class AtonApp(App):
             return self.status.retry
         if action == "learn":
             return not (playing and not over)
+        if action == "account":
+            return self.status.state == "connected" and not self._in_lesson()
         return True
 
     def _in_lesson(self) -> bool:
@@ -717,6 +728,13 @@ class AtonApp(App):
                    ("The lobby", LobbyScreen.BINDINGS), ("Reviewing a game", ReplayScreen.BINDINGS),
                    ("Everywhere", [*self.BINDINGS, PALETTE_KEY])]
         self.push_screen(HelpScreen(keymaps, self.settings, pause_left=self._pause_left(), page=page))
+
+    def action_account(self) -> None:
+        """The Account screen: the name, the keys, rename, add and remove keys."""
+        if any(isinstance(screen, AccountScreen) for screen in self.screen_stack):
+            return
+        own = self.proof.public_line if isinstance(self.proof, AccountKey) else None
+        self.push_screen(AccountScreen(self._where(), own))
 
     def action_rules(self) -> None:
         """The help, open at its Rules page."""

@@ -46,10 +46,11 @@ class LobbyScreen(Screen):
                 tooltip="the next page of the selected list, when it is longer than a page"),
         Binding("left_square_bracket", "previous_page", "Previous page", key_display="[",
                 tooltip="the previous page of the selected list"),
+        Binding("a", "app.account", "Account", tooltip="your account: its name and keys (rename, add or remove a key)"),
         Binding("question_mark", "app.help", "Help", key_display="?", tooltip="the rules in short and every key"),
     ]
     #: keys that leave a narrow footer first (help lists them all)
-    FOOTER_SPARE = ("previous_page", "next_page", "join", "watch", "app.join_invite", "app.quit")
+    FOOTER_SPARE = ("previous_page", "next_page", "join", "watch", "app.account", "app.join_invite", "app.quit")
     WIDE = 120  # from this width on, the three lists stand side by side
 
     def __init__(self, where: str) -> None:

@@ -17,6 +17,7 @@ from aton_tui.screens.game import GameScreen
 from aton_tui.screens.lobby import LobbyScreen
 from aton_tui.widgets.game_log import GameLog
 from protocol import messages as m
+from protocol.account_keys import AccountKey
 from protocol.client import Client
 
 from ..server.players import matched_pair, public_games
@@ -38,7 +39,7 @@ async def test_an_open_table_appears_live_and_enter_joins_it(server):
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.status.state == "connected")
         assert rows(app, "tables") == 0
-        bea = await Client.connect("127.0.0.1", server.port, name="bea")
+        bea = await Client.connect("127.0.0.1", server.port, name="bea", proof=AccountKey.generate())
         await bea.send(m.CreateTable(clock="normal"))
         await wait_until(pilot, lambda: rows(app, "tables") == 1, what="bea's table in the lobby")
         await wait_until(pilot, lambda: rows(app, "players") == 2, what="bea among the players")
@@ -49,8 +50,8 @@ async def test_an_open_table_appears_live_and_enter_joins_it(server):
 
 
 async def test_a_game_in_progress_can_be_watched(server):
-    a = await Client.connect("127.0.0.1", server.port, name="cy")
-    b = await Client.connect("127.0.0.1", server.port, name="dee")
+    a = await Client.connect("127.0.0.1", server.port, name="cy", proof=AccountKey.generate())
+    b = await Client.connect("127.0.0.1", server.port, name="dee", proof=AccountKey.generate())
     await a.send(m.QuickMatch(clock="relaxed"))
     await b.send(m.QuickMatch(clock="relaxed"))
     app = remote_app(server.port)
@@ -115,8 +116,8 @@ async def test_a_burst_of_lobby_updates_is_drawn_once(server):
         # sees the arrivals come in, then makes the one redraw they wait for happen
         with patch("aton_tui.app.LOBBY_REDRAW_DELAY", 3600), \
                 patch.object(screen, "refresh_lists", wraps=screen.refresh_lists) as drawing:
-            others = await asyncio.gather(*(Client.connect("127.0.0.1", server.port, name=f"p{n}", lobby=False)
-                                            for n in range(12)))
+            others = await asyncio.gather(*(Client.connect("127.0.0.1", server.port, name=f"p{n}", lobby=False,
+                                                           proof=AccountKey.generate()) for n in range(12)))
             try:
                 await wait_until(pilot, lambda: len(app.lobby.players) == 13, what="twelve arrivals")
                 assert drawing.call_count == 0 and rows(app, "players") == 1  # none drawn on its own

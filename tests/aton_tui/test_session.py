@@ -10,6 +10,7 @@ from typing import TypeVar
 from aton.game import Phase
 from aton_tui.session import Received, Session, Status
 from protocol import messages as m
+from protocol.account_keys import AccountKey
 from protocol.client import Client
 from protocol.game_frames import GameStateFrame, UpdateFrame
 
@@ -69,7 +70,7 @@ async def test_a_broken_connection_is_resumed_and_a_sealed_commitment_still_open
     await until(lambda: ada.last(m.TableCreated))
     table = ada.last(m.TableCreated)
     assert table is not None
-    bob = await Client.connect("127.0.0.1", server.port, name="bob")
+    bob = await Client.connect("127.0.0.1", server.port, name="bob", proof=AccountKey.generate())
     await bob.send(m.JoinTable(table=table.table))
     await until(lambda: ada.last(GameStateFrame))
     state = ada.last(GameStateFrame)

@@ -24,6 +24,7 @@ from aton_tui.screens.scoring import ScoringScreen
 from aton_tui.session import Status
 from bots.hints import HINT_ITERATIONS, Hint, hint
 from protocol import messages as m
+from protocol.account_keys import AccountKey
 
 from ..manual_clock import ManualClock
 from .driving import wait_until
@@ -307,3 +308,20 @@ def test_banned_in_a_game(snap_compare, size):
         await pilot.pause(0.2)
 
     assert snap_compare(FramesApp(frames), terminal_size=size, run_before=run_before)
+
+
+#: An account with two keys, the first one this connection's (days at noon UTC: the same date everywhere).
+ACCOUNT = m.AccountInfo(name="Ada", guest=False, kind="human", key="SHA256:qHx7U/c4fXuVHjIDKOanaKfLnvra1eI7bHRwtFbUBRA",
+                        keys=({"fingerprint": "SHA256:qHx7U/c4fXuVHjIDKOanaKfLnvra1eI7bHRwtFbUBRA",
+                               "added": 1_699_963_200, "last_seen": 1_700_049_600, "logins": 12},
+                              {"fingerprint": "SHA256:0ZlNWbRiVnT7J9Ph7Vq7fVXl8zGk2Qw3Rl4mYbH6bX8",
+                               "added": 1_700_049_600, "last_seen": None, "logins": 0}))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+@pytest.mark.parametrize("info", [ACCOUNT, m.AccountInfo(name="~ada", guest=True, kind="human")],
+                         ids=["account", "guest"])
+def test_account(snap_compare, size, info):
+    app = FramesApp([lobby_frame(), info])
+    app.proof = AccountKey.from_seed(b"Ada")
+    assert snap_compare(app, press=["a"], terminal_size=size, run_before=shown(LobbyScreen))

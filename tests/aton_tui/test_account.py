@@ -1,0 +1,82 @@
+"""The Account screen against a real server (issue 15, point 1): reached from the lobby (a) and
+the palette, it shows the account's name and keys and this client's own key; r renames, k adds a
+pasted key, d removes the selected one; a name another account owns is refused with a free
+variant offered; the client keeps its key for the server in its data directory."""
+
+from __future__ import annotations
+
+import stat
+
+from textual.widgets import DataTable, Input, Label
+
+from aton_tui.app import AtonApp, Launch
+from aton_tui.screens.account import AccountScreen
+from aton_tui.screens.dialogs import Confirm, Prompt
+from aton_tui.screens.lobby import LobbyScreen
+from protocol.account_keys import AccountKey
+from protocol.client import Client
+
+from .conftest import quiet_settings
+from .driving import wait_until
+
+
+def label(app: AtonApp, selector: str) -> str:
+    return str(app.screen.query_one(selector, Label).render())
+
+
+def key_rows(app: AtonApp) -> list[str]:
+    table = app.screen.query_one("#account-keys", DataTable)
+    return [str(table.get_row_at(row)[0]).strip("› ") for row in range(table.row_count)]
+
+
+async def answer_prompt(pilot, text: str) -> None:
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, Prompt), what="the prompt")
+    pilot.app.screen.query_one(Input).value = text
+    await pilot.press("enter")
+
+
+async def test_the_account_screen_renames_adds_and_removes_keys(server, tmp_path):
+    taken = await Client.connect("127.0.0.1", server.port, name="bob", proof=AccountKey.generate())
+    app = AtonApp(Launch(name="ada", port=server.port), quiet_settings(), keys=tmp_path / "keys")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.status.state == "connected")
+        own = next((tmp_path / "keys").iterdir())  # made on the first connection, private
+        assert stat.S_IMODE(own.stat().st_mode) == 0o600
+        key = AccountKey.load_or_create(own)
+        await pilot.press("a")
+        await wait_until(pilot, lambda: isinstance(app.screen, AccountScreen) and "Name: ada" in label(app, "#account-name"),
+                         what="the account screen")
+        await wait_until(pilot, lambda: key_rows(app) == [key.fingerprint], what="the key")
+        assert key.public_line in label(app, "#own-key")
+        await pilot.press("r")
+        await answer_prompt(pilot, "BOB")
+        await wait_until(pilot, lambda: any('"BOB-2" is free' in str(n.message) for n in app._notifications),
+                         what="the refusal")
+        await pilot.press("r")
+        await answer_prompt(pilot, "Ada Lovelace")
+        await wait_until(pilot, lambda: "Name: Ada Lovelace" in label(app, "#account-name"), what="the new name")
+        account = server.accounts.by_fingerprint(key.fingerprint)
+        assert account is not None and account.name == "Ada Lovelace"
+        laptop = AccountKey.generate()
+        await pilot.press("k")
+        await answer_prompt(pilot, laptop.public_line + " ada@laptop")
+        await wait_until(pilot, lambda: len(key_rows(app)) == 2, what="the second key")
+        assert set(key_rows(app)) == {key.fingerprint, laptop.fingerprint}
+        app.screen.query_one("#account-keys", DataTable).move_cursor(row=key_rows(app).index(laptop.fingerprint))
+        await pilot.press("d")
+        await wait_until(pilot, lambda: isinstance(app.screen, Confirm), what="the question")
+        await pilot.press("y")
+        await wait_until(pilot, lambda: key_rows(app) == [key.fingerprint], what="the key removed")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby again")
+    await taken.close()
+
+
+async def test_the_same_key_is_the_same_account_next_time(server, tmp_path):
+    for _ in range(2):
+        app = AtonApp(Launch(name="cleo", port=server.port), quiet_settings(), keys=tmp_path / "keys")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: app.status.state == "connected")
+            assert app.session is not None and app.session.welcome is not None
+            assert app.session.welcome.name == "cleo" and not app.session.welcome.guest
+    assert len(list((tmp_path / "keys").iterdir())) == 1
