@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from aton.options import Rules
 from protocol import messages as m
@@ -67,6 +67,7 @@ PACED_BY_THE_GAME = (m.Commit, m.Open, m.Exchange, m.Remove, m.Place, m.Resign)
 #: What ``bye`` says when the server stops (unless ``stop`` is told another reason).
 SHUTDOWN_REASON = "the server is shutting down; your games are kept"
 ACCOUNT_CHANGES = (m.Rename, m.AddKey, m.RemoveKey)
+HandshakeFrame = TypeVar("HandshakeFrame", m.Hello, m.Prove)
 
 
 @dataclass(frozen=True)
@@ -260,12 +261,8 @@ class ArbiterServer:
         if pending is not None:
             self._proved(conn, pending, raw)
             return
-        try:
-            hello = m.parse(raw, Direction.CLIENT)
-            if not isinstance(hello, m.Hello):
-                raise ProtocolError(ErrorCode.NOT_ALLOWED, "the first message must be hello")
-        except ProtocolError as exc:
-            self._refuse_hello(conn, exc, m.request_id(raw))
+        hello = self._handshake_frame(conn, raw, m.Hello, "the first message must be hello")
+        if hello is None:
             return
         major = hello.version.split(".", 1)[0]
         if major != str(PROTOCOL_MAJOR):
@@ -288,6 +285,19 @@ class ArbiterServer:
         self.proofs[conn] = PendingProof(hello, fingerprint, nonce)
         conn.deliver(m.Challenge(nonce=nonce, server=self.config.server_name, reply_to=hello.id))
 
+    def _handshake_frame(self, conn: Connection, raw: Any, kind: type[HandshakeFrame],
+                         why: str) -> HandshakeFrame | None:
+        """``raw`` as the message the handshake waits for (``kind``); None once the handshake is
+        refused (``why``: what was expected) because it is not that."""
+        try:
+            msg = m.parse(raw, Direction.CLIENT)
+            if not isinstance(msg, kind):
+                raise ProtocolError(ErrorCode.NOT_ALLOWED, why)
+        except ProtocolError as exc:
+            self._refuse_hello(conn, exc, m.request_id(raw))
+            return None
+        return msg
+
     @staticmethod
     def _claimed_key(hello: m.Hello) -> str:
         """The fingerprint of the key a hello claims (``key`` or ``vouched``)."""
@@ -309,12 +319,8 @@ class ArbiterServer:
     def _proved(self, conn: Connection, pending: PendingProof, raw: Any) -> None:
         """The answer to a challenge: the key's account if it proves the key, else a guest."""
         hello = pending.hello
-        try:
-            prove = m.parse(raw, Direction.CLIENT)
-            if not isinstance(prove, m.Prove):
-                raise ProtocolError(ErrorCode.NOT_ALLOWED, "answer the challenge with prove")
-        except ProtocolError as exc:
-            self._refuse_hello(conn, exc, m.request_id(raw))
+        prove = self._handshake_frame(conn, raw, m.Prove, "answer the challenge with prove")
+        if prove is None:
             return
         message = proof_message(pending.nonce, self.config.server_name, pending.fingerprint)
         if hello.vouched is not None:

@@ -6,6 +6,7 @@ variant offered; the client keeps its key for the server in its data directory."
 from __future__ import annotations
 
 import stat
+from functools import partial
 
 from textual.widgets import DataTable, Input, Label
 
@@ -18,6 +19,10 @@ from protocol.client import Client
 
 from .conftest import quiet_settings
 from .driving import wait_until
+
+
+def connected(app: AtonApp) -> bool:
+    return app.status.state == "connected"
 
 
 def label(app: AtonApp, selector: str) -> str:
@@ -44,8 +49,8 @@ async def test_the_account_screen_renames_adds_and_removes_keys(server, tmp_path
         assert stat.S_IMODE(own.stat().st_mode) == 0o600
         key = AccountKey.load_or_create(own)
         await pilot.press("a")
-        await wait_until(pilot, lambda: isinstance(app.screen, AccountScreen) and "Name: ada" in label(app, "#account-name"),
-                         what="the account screen")
+        await wait_until(pilot, lambda: isinstance(app.screen, AccountScreen)
+                         and "Name: ada" in label(app, "#account-name"), what="the account screen")
         await wait_until(pilot, lambda: key_rows(app) == [key.fingerprint], what="the key")
         assert key.public_line in label(app, "#own-key")
         await pilot.press("r")
@@ -73,10 +78,10 @@ async def test_the_account_screen_renames_adds_and_removes_keys(server, tmp_path
 
 
 async def test_the_same_key_is_the_same_account_next_time(server, tmp_path):
-    for _ in range(2):
-        app = AtonApp(Launch(name="cleo", port=server.port), quiet_settings(), keys=tmp_path / "keys")
+    for asked in ("cleo", "someone else"):
+        app = AtonApp(Launch(name=asked, port=server.port), quiet_settings(), keys=tmp_path / "keys")
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: app.status.state == "connected")
+            await wait_until(pilot, partial(connected, app))
             assert app.session is not None and app.session.welcome is not None
             assert app.session.welcome.name == "cleo" and not app.session.welcome.guest
     assert len(list((tmp_path / "keys").iterdir())) == 1

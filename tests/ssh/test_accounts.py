@@ -52,13 +52,3 @@ async def test_an_ssh_key_added_from_a_native_session_logs_in_as_that_account(st
     conn.close()
     await conn.wait_closed()
 
-
-async def test_an_ssh_guest_is_marked_and_has_no_account(stack):
-    conn = await connect(stack.port, "carol")  # no key: keyboard-interactive
-    _chan, term = await open_terminal(conn)
-    await term.wait_for(LOBBY, timeout=15)
-    await term.wait_for("carol")
-    [served] = stack.server.connections
-    assert served.name == "~carol" and served.account is None
-    conn.close()
-    await conn.wait_closed()

@@ -88,6 +88,8 @@ async def test_a_guest_plays_under_the_user_name(stack):
     await term.wait_for("carol")
     [game] = stack.gateway.games
     assert game.link.identity.guest and game.link.identity.name == "carol"
+    [served] = stack.server.connections  # a guest of the game server: no account, a marked name
+    assert served.name == "~carol" and served.account is None
     conn.close()
     await conn.wait_closed()
 
