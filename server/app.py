@@ -115,6 +115,8 @@ class ArbiterServer:
         self.moderation.expel = self.expel
         self.proofs: dict[Connection, PendingProof] = {}  # hellos waiting for their prove
         self.account_changes = BucketsByKey(1 / self.limits.account_change_refill_seconds, self.limits.account_changes)
+        self.new_accounts = BucketsByKey(1 / self.limits.new_account_refill_seconds,
+                                         self.limits.new_accounts_per_address)
         self.ratings = Ratings(self.store, wall, {account.id: level for level, account in self.bot_accounts.items()})
         self.lobby = Lobby(self._start_game_between, config.limits, reserved_names(config.server_name),
                            ratings_of=lambda conn: self.ratings.shown_per_clock(account_id(conn)),
@@ -334,6 +336,13 @@ class ArbiterServer:
                 + (": you play as a guest" if self.config.guests else "")), prove.id)
             self._admit(conn, hello, None)
             return
+        if self.accounts.by_fingerprint(pending.fingerprint) is None and self.quotas.limits_address(conn.address):
+            if self.new_accounts.empty(conn.address):
+                self._refuse_hello(conn, ProtocolError(
+                    ErrorCode.RATE_LIMITED, "too many new accounts from your address lately: try again later"),
+                    prove.id)
+                return
+            self.new_accounts.take(conn.address)
         try:
             account, notice = self.accounts.sign_in(
                 pending.fingerprint, hello.kind, lambda: account_name(unmarked(hello.name), self.lobby.reserved))

@@ -70,6 +70,11 @@ class Limits:
     #: more every ``account_change_refill_seconds``.
     account_changes: int = 10
     account_change_refill_seconds: float = 360.0
+    #: New accounts (a key never seen proved on hello) one address may make at once, and then one
+    #: more every ``new_account_refill_seconds``; the SSH gateway's address (``exempt_addresses``)
+    #: is not counted, as the gateway limits logins itself.
+    new_accounts_per_address: int = 100
+    new_account_refill_seconds: float = 60.0
 
     def public(self) -> dict:
         """The limits a client is told in ``welcome``."""

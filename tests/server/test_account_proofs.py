@@ -269,3 +269,23 @@ async def test_no_rename_while_playing(server):
     refused = await account_reply(ann, m.Rename(name="anna"))
     assert isinstance(refused, m.Error) and refused.code == "not_allowed" and "finish your games" in refused.message
     await ann.close()
+
+
+async def test_new_accounts_from_one_address_are_limited(tmp_path):
+    srv = await started(tmp_path, limits=Limits(new_accounts_per_address=2))
+    try:
+        known = [AccountKey.generate() for _ in range(2)]
+        for key in known:
+            await (await Client.connect("127.0.0.1", srv.port, name="p", lobby=False, proof=key)).close()
+        with pytest.raises(ServerError) as refused:
+            await Client.connect("127.0.0.1", srv.port, name="p", lobby=False, proof=AccountKey.generate())
+        assert refused.value.code == ErrorCode.RATE_LIMITED and "new accounts" in refused.value.error.message
+        again = await Client.connect("127.0.0.1", srv.port, name="p", lobby=False, proof=known[0])  # known keys: in
+        assert again.name == "p"
+        await again.close()
+        elsewhere = await Client.connect("127.0.0.1", srv.port, name="q", lobby=False, proof=AccountKey.generate(),
+                                         local_addr=("127.0.0.2", 0))
+        assert elsewhere.name == "q"
+        await elsewhere.close()
+    finally:
+        await srv.stop()
