@@ -41,9 +41,10 @@ def test_a_damaged_tokens_file_is_ignored_and_only_recent_servers_are_kept(tmp_p
 
 
 def bot_game_app(tmp_path, sessions: SavedSessions) -> AtonApp:
+    """``aton`` as the command starts it: its session tokens and its account keys kept between runs."""
     launch = Launch(name="tester", serve="127.0.0.1", db_path=str(tmp_path / "aton.db"),
                     start="bot", level="random", clock="relaxed")
-    return AtonApp(launch, quiet_settings(), sessions=sessions)
+    return AtonApp(launch, quiet_settings(), sessions=sessions, keys=tmp_path / "data" / "keys")
 
 
 async def test_starting_aton_again_takes_back_the_unfinished_game(tmp_path):
