@@ -14,6 +14,7 @@ import json
 import pytest
 
 from protocol import messages as m
+from protocol.account_keys import AccountKey
 from protocol.client import Client
 from server.accounts import Account
 from server.app import ArbiterServer
@@ -270,12 +271,12 @@ async def test_reports_are_bounded_rate_limited_and_listed_with_the_logins(serve
 
     logins = json.loads(admin(server, "logins", "--json", capsys=capsys))
     assert [(entry["name"], entry["account"], entry["address"], entry["via"]) for entry in logins] == [
-        ("ben", None, OTHER, "native"), ("ann", None, "127.0.0.1", "native")]
+        ("ben", "ben", OTHER, "native"), ("ann", "ann", "127.0.0.1", "native")]  # each proved their account
     assert [entry["name"] for entry in json.loads(admin(server, "logins", "--json", "--address", OTHER,
                                                         capsys=capsys))] == ["ben"]
     table = admin(server, "logins", capsys=capsys)
     assert table.splitlines()[0].split() == ["TIME", "NAME", "ACCOUNT", "ADDRESS", "VIA"]
-    assert "guest" in table.splitlines()[1]
+    assert "guest" not in table.splitlines()[1] and table.splitlines()[1].count("ben") == 2
 
 
 async def test_a_report_with_too_long_a_reason_is_refused(server):
@@ -291,7 +292,7 @@ async def test_logins_older_than_the_retention_are_forgotten(tmp_path):
     await srv.start()
     try:
         for name in ("ann", "ben"):
-            client = await Client.connect("127.0.0.1", srv.port, name=name)
+            client = await Client.connect("127.0.0.1", srv.port, name=name, proof=AccountKey.generate())
             await client.close()
         srv.store.commit()
         assert [row[0] for row in srv.store.db.execute("SELECT name FROM logins")] == ["ben"]

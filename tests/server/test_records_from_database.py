@@ -58,7 +58,7 @@ async def test_a_finished_game_is_served_to_its_players_after_it_left_memory(tmp
             final = replay(GameRecord.from_dict(reply.record))
             assert summary(final)["winner"] == player.view["winner"]
             meta = reply.record["meta"]
-            assert meta["players"][player.seat] == {"name": player.client.name, "kind": "bot", "guest": True}
+            assert meta["players"][player.seat] == {"name": player.client.name, "kind": "bot", "guest": False}
             assert len(meta["move_times"]) == len(reply.record["moves"]) and meta["ended"] >= meta["started"]
     finally:
         await server.stop()
@@ -74,6 +74,7 @@ async def test_a_finished_game_is_served_after_a_restart_and_a_game_in_progress_
         await going.send(m.PlayBot(level="random"))
         unfinished = (await going.expect(m.GameState)).game
         tokens = {name: c.client.resume_token for name, c in (("red", red), ("blue", blue), ("gail", going))}
+        keys = {name: c.client.proof for name, c in (("red", red), ("blue", blue), ("gail", going))}
         for client in (red, blue, going):
             await client.close()
     finally:
@@ -82,11 +83,13 @@ async def test_a_finished_game_is_served_after_a_restart_and_a_game_in_progress_
     try:
         assert finished not in server.rooms and unfinished in server.rooms
         for name in ("red", "blue"):
-            back = await Recorder.connect(server.port, name, kind="bot", lobby=False, resume=tokens[name])
+            back = await Recorder.connect(server.port, name, kind="bot", lobby=False, resume=tokens[name],
+                                          proof=keys[name])
             reply = await record_or_error(back, finished)
             assert isinstance(reply, m.GameRecordReply) and reply.record["meta"]["status"] == "over"
             await back.close()
-        gail = await Recorder.connect(server.port, "gail", kind="bot", lobby=False, resume=tokens["gail"])
+        gail = await Recorder.connect(server.port, "gail", kind="bot", lobby=False, resume=tokens["gail"],
+                                      proof=keys["gail"])
         refused = await record_or_error(gail, unfinished)
         assert isinstance(refused, m.Error)
         assert (refused.code, refused.message) == (
@@ -135,7 +138,8 @@ async def test_records_are_rate_limited_per_session(tmp_path):
             assert isinstance(await record_or_error(red, red.game), m.GameRecordReply)
         refused = await record_or_error(red, red.game)
         assert isinstance(refused, m.Error) and refused.code == "rate_limited"
-        again = await Recorder.connect(server.port, "again", kind="bot", lobby=False, resume=red.client.resume_token)
+        again = await Recorder.connect(server.port, "again", kind="bot", lobby=False, resume=red.client.resume_token,
+                                       proof=red.client.proof)
         refused = await record_or_error(again, red.game)  # the session's, not the connection's
         assert isinstance(refused, m.Error) and refused.code == "rate_limited"
         await again.send(m.Ping())

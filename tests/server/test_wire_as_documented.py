@@ -231,7 +231,7 @@ async def test_a_record_calls_a_hosted_bot_hosted_where_the_game_state_says_bot(
     assert meta["status"] == "over" and set(meta["result"]) == {"winner", "reason", "round", "scores"}
     players = meta["players"]
     assert players[bot_seat] == {"name": "Bot (random)", "kind": "hosted", "guest": False}
-    assert players[state.seat] == {"name": "ada", "kind": "human", "guest": True}
+    assert players[state.seat] == {"name": "ada", "kind": "human", "guest": False}  # ada proved her account
     for date in (meta["started"], meta["ended"]):  # ISO 8601 in UTC, to the second
         assert datetime.fromisoformat(date).utcoffset() == timedelta(0) and date.endswith("Z") and len(date) == 20
     assert meta["started"] <= meta["ended"]
