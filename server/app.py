@@ -275,8 +275,8 @@ class ArbiterServer:
             conn.close("unsupported_version", f"protocol {hello.version} is not supported")
             return
         conn.protocol_minor = m.minor_of(hello.version)  # what it is told from now on, a refusal too
-        if hello.key is None and hello.vouched is None:
-            self._admit(conn, hello, None)
+        if (hello.key is None and hello.vouched is None) or conn.protocol_minor < m.ACCOUNTS:
+            self._admit(conn, hello, None)  # a guest (a client older than accounts cannot answer a challenge)
             return
         try:
             fingerprint = self._claimed_key(hello)
