@@ -170,10 +170,11 @@ async def test_one_json_line_per_login_game_start_and_game_end(tmp_path):
     events = [line for line in lines if "event" in line]
     assert [line["event"] for line in events] == ["login", "login", "game_start", "game_end"]
     assert {line["player"] for line in events[:2]} == {"alice", "bob"}
-    assert all(line["account"] is None for line in events[:2])  # guests: no account proved
+    accounts = {line["player"]: line["account"] for line in events[:2]}
+    assert all(isinstance(account, int) for account in accounts.values())  # each proved an account
     for line in events[2:]:
         assert line["game"] == red.game and line["players"] == {"red": red.client.name, "blue": blue.client.name}
-        assert line["accounts"] == {"red": None, "blue": None}
+        assert line["accounts"] == {"red": accounts[red.client.name], "blue": accounts[blue.client.name]}
     assert events[3]["winner"] == red.view["winner"] and events[3]["message"].startswith(f"game {red.game} ended: ")
 
 
