@@ -34,7 +34,8 @@ async def test_a_subscriber_gets_a_snapshot_then_live_updates(server):
     update = await watcher.until(lambda f: f.section == "tables", kind=m.LobbyUpdate)
     assert update.op == "add"
     assert update.item == {"table": created.table, "host": "hana", "clock": "blitz", "private": False, "rated": False,
-                           "since": update.item["since"]}
+                           "since": update.item["since"],
+                           "rating": {"rating": 1500, "provisional": True}}  # hana's account's, a newcomer's
     await host.close()
     gone = await watcher.until(lambda f: f.op == "remove" and f.section == "tables", kind=m.LobbyUpdate)
     assert gone.item == {"table": created.table}

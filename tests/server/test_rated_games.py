@@ -12,6 +12,7 @@ import random
 import pytest
 
 from protocol import messages as m
+from protocol.account_keys import AccountKey
 from server import glicko2
 from server.app import ArbiterServer
 from server.config import ServerConfig
@@ -48,11 +49,11 @@ async def server(tmp_path):
 
 
 async def signed_in(server: ArbiterServer, name: str) -> Recorder:
-    """A client whose connection holds a new account named ``name`` (made on the server's
-    database, as a proved ``hello`` would find it)."""
-    player = await Recorder.connect(server.port, name, kind="human", lobby=False)
-    conn = next(c for c in server.connections if c.name == name)
-    conn.account = server.accounts.by_name(name) or server.accounts.create(name, "human")
+    """A client that proves the account named ``name``: its key is made from the name, so the
+    same name is the same account again (after a restart, say)."""
+    player = await Recorder.connect(server.port, name, kind="human", lobby=False,
+                                    proof=AccountKey.from_seed(name.encode()))
+    assert player.client.name == name
     return player
 
 
@@ -203,7 +204,7 @@ async def test_ratings_outlive_a_restart(tmp_path):
 
 
 async def test_guests_play_casual_games_only(server):
-    guest = await Recorder.connect(server.port, "gus", kind="human", lobby=False)
+    guest = await Recorder.connect(server.port, "gus", kind="human", lobby=False, proof=None)
     for request in (m.CreateTable(rated=True), m.QuickMatch(rated=True), m.PlayBot(level="random", rated=True)):
         await guest.send(request)
         error = await guest.expect(m.Error)
