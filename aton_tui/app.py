@@ -28,6 +28,7 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from aton.errors import RecordError
+from aton.players import Player
 from aton.record import GameRecord
 from bots.analysis import GameAnalysis, record_digest, save_beside
 from protocol import messages as m
@@ -56,6 +57,7 @@ from .screens.game import GameScreen
 from .screens.help import HELP_PAGE, RULES_PAGE, HelpScreen
 from .screens.learn import FINISHED, LearnScreen, LessonOffer
 from .screens.lobby import LobbyScreen
+from .screens.profile import ProfileScreen
 from .screens.replay import ReplayScreen
 from .screens.servers import ServerSource, ServersScreen
 from .screenshots import save_svg, screenshot_name, screenshots_dir
@@ -193,6 +195,8 @@ class AtonApp(App):
         self.lobby_notice = ""  # what the lobby says we wait for
         #: get_record request id -> where to save the record (None: to review it in the replay viewer)
         self.record_paths: dict[int, Path | None] = {}
+        self.review_seats: dict[int, str] = {}  # game -> the seat to review it from (a profile's game)
+        self.profile_requests: dict[int, ProfileScreen] = {}  # get_profile request id -> its screen
         #: the analyses made in the replay viewer this session, by their record's digest: a
         #: reviewed game has no file to keep one beside until its record is saved
         self.analyses: dict[str, GameAnalysis] = {}
@@ -449,6 +453,8 @@ class AtonApp(App):
             self._update(frame)
         elif isinstance(frame, m.Ack):
             self._reply(frame.reply_to, None)
+        elif isinstance(frame, m.Error) and frame.reply_to in self.profile_requests:
+            self.profile_requests.pop(frame.reply_to).refused(frame)
         elif isinstance(frame, m.Error):
             if frame.code != ErrorCode.BANNED:  # a ban's line is the banner's once the bye has come
                 self.notify(frame.message, title="The server says", severity="error", timeout=6)
@@ -459,6 +465,10 @@ class AtonApp(App):
         elif isinstance(frame, m.Reported):
             reported = self.reports.pop(frame.reply_to or 0, "the player")
             self.notify(f"Your report of {reported} is with the server's operator. Thank you.", timeout=6)
+        elif isinstance(frame, m.Profile):
+            screen = self.profile_requests.pop(frame.reply_to, None) if frame.reply_to is not None else None
+            if screen is not None and screen.is_attached:
+                screen.show(frame)
         elif isinstance(frame, m.TableCreated):
             self._table_created(frame)
         elif isinstance(frame, m.GameRecordReply):
@@ -725,7 +735,8 @@ class AtonApp(App):
         if isinstance(self.screen, HelpScreen):
             return
         keymaps = [("Playing", GameScreen.BINDINGS), ("The end of a game", EndScreen.BINDINGS),
-                   ("The lobby", LobbyScreen.BINDINGS), ("Reviewing a game", ReplayScreen.BINDINGS),
+                   ("The lobby", LobbyScreen.BINDINGS), ("A profile", ProfileScreen.BINDINGS),
+                   ("Reviewing a game", ReplayScreen.BINDINGS),
                    ("Everywhere", [*self.BINDINGS, PALETTE_KEY])]
         self.push_screen(HelpScreen(keymaps, self.settings, pause_left=self._pause_left(), page=page))
 
@@ -932,8 +943,36 @@ class AtonApp(App):
             return
         model = self.model
         seat = model.seat if model is not None and model.game == frame.game else None
+        if frame.game in self.review_seats:
+            seat = Player.parse(self.review_seats.pop(frame.game))
         analysis = self.analyses.get(record_digest(replayed.record))
         self.push_screen(ReplayScreen(replayed, Perspective.of(seat), at_end=True, analysis=analysis))
+
+    def review_game(self, game: int, seat: str) -> None:
+        """A finished game of a profile in the replay viewer, from ``seat``'s side (its record asked of the server)."""
+        if seat in m.SEATS:
+            self.review_seats[game] = seat
+        self.run_worker(self._ask_for_record(game, None))
+
+    def ask_profile(self, screen: ProfileScreen, name: str | None, page: int) -> None:
+        """Ask for a page of a player's profile (``name``; None: ours) for ``screen`` to show."""
+
+        async def ask() -> None:
+            request = await self.send(m.GetProfile(name=name, page=page))
+            if request is not None:
+                self.profile_requests[request] = screen
+
+        self.run_worker(ask())
+
+    @property
+    def player_name(self) -> str | None:
+        """Our name on the server (its welcome's), once connected."""
+        welcome = self.session.welcome if self.session is not None else None
+        return welcome.name if welcome is not None else None
+
+    def action_profile(self, name: str | None = None) -> None:
+        """A player's profile (None: ours)."""
+        self.push_screen(ProfileScreen(name))
 
     def on_replay_screen_analysed(self, message: ReplayScreen.Analysed) -> None:
         self.analyses[message.analysis.record] = message.analysis

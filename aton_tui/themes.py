@@ -13,7 +13,8 @@ from textual.theme import Theme
 
 #: The stylesheets of every app of the client (the game's and the replay viewer's), in order.
 STYLESHEETS: list[str | PurePath] = [Path(__file__).parent / "styles" / f"{name}.tcss"
-               for name in ("app", "board", "game", "lobby", "dialogs", "replay", "learn", "servers")]
+               for name in ("app", "board", "game", "lobby", "dialogs", "replay", "learn", "servers",
+                                            "profile")]
 
 DARK_BOARD = {
     "board-bg": "#17130e",

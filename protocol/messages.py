@@ -84,6 +84,9 @@ ACCOUNTS = 6
 KEY_LINE = Text(1, KEY_LINE_CHARS)
 FINGERPRINT = Text(len("SHA256:") + 43, len("SHA256:") + 43)
 ACCOUNT_KEYS = 16  # the most keys an account holds (a server may allow fewer)
+#: The most games a ``profile`` page carries, and the deepest page a client may ask for.
+PROFILE_GAMES = 50
+HISTORY_PAGES = 1000
 
 
 class Direction(StrEnum):
@@ -658,6 +661,37 @@ class GameRecordReply(Message):
 
     game: Annotated[int, GAME_ID]
     record: Annotated[Map, Record("an aton-record/1 document: format, seed, moves, meta", max_keys=16)]
+    reply_to: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("get_profile")
+@dataclass(frozen=True, slots=True)
+class GetProfile(Message):
+    """Ask for a player's profile (since 1.6): an account's, or a player's online now, by name;
+    yours without a name.  ``page`` (from 0) pages its games, newest first."""
+
+    name: Annotated[str | None, Optional(NAME)] = None
+    page: Annotated[int, Int(0, HISTORY_PAGES)] = 0
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_server("profile")
+@dataclass(frozen=True, slots=True)
+class Profile(Message):
+    """A player's profile (since 1.6): their finished games counted, and a page of their games,
+    newest first — yours all of them, another player's those you may read the record of (see
+    'Profiles and the leaderboard'); ``more``: there is a next page."""
+
+    name: Annotated[str, NAME]
+    guest: Annotated[bool, Bool()]
+    played: Annotated[int, Int(0, 2**53)]
+    won: Annotated[int, Int(0, 2**53)]
+    lost: Annotated[int, Int(0, 2**53)]
+    drawn: Annotated[int, Int(0, 2**53)]
+    games: Annotated[Maps, Items("games: game, started, clock, seat, opponent, result, reason, rounds, seconds",
+                                 PROFILE_GAMES)]
+    page: Annotated[int, Int(0, HISTORY_PAGES)] = 0
+    more: Annotated[bool, Bool()] = False
     reply_to: Annotated[int | None, REQUEST_ID] = None
 
 

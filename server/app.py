@@ -553,6 +553,8 @@ class ArbiterServer:
         elif isinstance(msg, m.GetRecord):
             record = self.history.record(self._reader(conn), msg.game)
             conn.deliver(m.GameRecordReply(game=msg.game, record=record, reply_to=msg.id))
+        elif isinstance(msg, m.GetProfile):
+            self._profile(conn, msg)
         else:
             raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"{msg.TYPE} is not handled by this server")
 
@@ -629,6 +631,21 @@ class ArbiterServer:
         for session in sessions:
             self.lobby.rename(session, renamed.name)
             session.account = renamed
+
+    def _profile(self, conn: Connection, msg: m.GetProfile) -> None:
+        """A player's profile: ``conn``'s own, or that of the player online under ``msg.name``."""
+        subject = conn if msg.name is None else self._online(msg.name)
+        if subject is None:
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"there is no player {msg.name} online", field="name")
+        lines, more = self.history.games(self._reader(subject), msg.page, viewer=self._reader(conn))
+        totals = self.history.totals(self._reader(subject))
+        conn.deliver(m.Profile(name=subject.name, guest=True, played=totals.played, won=totals.won,
+                               lost=totals.lost, drawn=totals.drawn, games=tuple(line.to_wire() for line in lines),
+                               page=msg.page, more=more, reply_to=msg.id))
+
+    def _online(self, name: str) -> Connection | None:
+        """The connection of the player online under ``name`` (names are unique among them)."""
+        return next((c for c in self.connections if c.greeted and c.name == name), None)
 
     def _require_player(self, conn: Connection) -> None:
         if conn.kind == "spectator":

@@ -58,7 +58,8 @@ class Limits:
     history_requests_per_second: float = 1.0
     #: ... and at most this many at once
     history_burst: int = 20
-    #: The games of one page of a player's list (``games`` over SSH)
+    #: The games of one page of a player's list (``profile``, ``games`` over SSH; at most the
+    #: protocol's ``PROFILE_GAMES``)
     history_page_entries: int = 20
     #: Reports one player (their account, or else their address) may make in a day.
     reports_per_day: int = 10

@@ -6,17 +6,20 @@ the account, which sees its games across sessions) and, for a game that was not 
 anyone, as anyone could watch it (``ArbiterServer._room``: a private game, an invitation's or
 a bot's, is only its players').  Nothing is served before a game is over: a private game's
 existence is never confirmed to a stranger, and a game still playing has no record yet.
-``server.app`` answers ``get_record`` with it, and the SSH gateway its ``record`` and ``games``
-commands (``server.ssh.commands``): one rule, one rate limit, for both.
+``server.app`` answers ``get_record`` and ``get_profile`` with it, and the SSH gateway its
+``record`` and ``games`` commands (``server.ssh.commands``): one rule, one rate limit, for both.
+A list of someone else's games holds only the finished games the asker may read.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from protocol.errors import ErrorCode, ProtocolError
+from protocol.game_lines import GameLine
+from protocol.messages import PROFILE_GAMES
 
 from .config import Limits
 from .export import iso_utc, record_of
@@ -40,36 +43,27 @@ class Reader:
         return None
 
 
-@dataclass(frozen=True)
-class GameLine:
-    """One game in a list of a player's games, from that player's side: nothing of it that was
-    hidden while it was played (the result, the rounds and the length only once it is over)."""
-
-    game: int
-    started: str  # ISO 8601, UTC
-    clock: str
-    opponent: str
-    result: str  # "won", "lost", "drawn", or "playing"
-    reason: str | None = None  # how it ended (docs/records.md, ``meta.result.reason``)
-    rounds: int | None = None
-    seconds: int | None = None  # from its start to its end
-
-    @classmethod
-    def of(cls, row: GameRow, seat: str) -> GameLine:
-        opponent = next((info["name"] for name, info in row.seats.items() if name != seat), "?")
-        base = cls(game=row.id, started=iso_utc(row.created), clock=row.options.get("clock", "?"),
-                   opponent=opponent, result="playing")
-        if row.status != "over" or row.result is None:
-            return base
-        winner = row.result.get("winner")
-        return cls(game=base.game, started=base.started, clock=base.clock, opponent=opponent,
-                   result="drawn" if winner == "draw" else "won" if winner == seat else "lost",
+def line_of(row: GameRow, seat: str) -> GameLine:
+    """The stored game ``row`` from the side of the player in ``seat``."""
+    opponent = next((info["name"] for name, info in row.seats.items() if name != seat), "?")
+    line = GameLine(game=row.id, started=iso_utc(row.created), clock=row.options.get("clock", "?"), seat=seat,
+                    opponent=opponent, result="playing")
+    if row.status != "over" or row.result is None:
+        return line
+    winner = row.result.get("winner")
+    return replace(line, result="drawn" if winner == "draw" else "won" if winner == seat else "lost",
                    reason=row.result.get("reason"), rounds=row.result.get("round"),
                    seconds=None if row.finished is None else round(row.finished - row.created))
 
-    def to_wire(self) -> dict:
-        return {"game": self.game, "started": self.started, "clock": self.clock, "opponent": self.opponent,
-                "result": self.result, "reason": self.reason, "rounds": self.rounds, "seconds": self.seconds}
+
+@dataclass(frozen=True)
+class Totals:
+    """A player's finished games: how many, and how many they won, lost and drew."""
+
+    played: int
+    won: int
+    lost: int
+    drawn: int
 
 
 class GameHistory:
@@ -99,9 +93,17 @@ class GameHistory:
                                 f"the record of game {game_id} is available once the game is over", field="game")
         return record_of(stored)
 
-    def games(self, reader: Reader, page: int = 0) -> list[GameLine]:
-        """``reader``'s games, newest first: page ``page`` (from 0) of ``Limits.history_page_entries``."""
-        self.admit(reader)
-        size = self.limits.history_page_entries
-        rows = self.store.games_of(reader.session, reader.account, size, skip=page * size)
-        return [GameLine.of(row, seat) for row in rows if (seat := reader.seat_in(row.seats)) is not None]
+    def games(self, subject: Reader, page: int = 0, viewer: Reader | None = None) -> tuple[list[GameLine], bool]:
+        """``subject``'s games, newest first: page ``page`` (from 0) of ``Limits.history_page_entries``,
+        and whether there is a next page.  Asked by someone else (``viewer``), only the finished
+        games the viewer may read the record of: the public ones, and those the viewer played too."""
+        self.admit(viewer or subject)
+        size = min(self.limits.history_page_entries, PROFILE_GAMES)
+        seen_by = None if viewer is None or viewer == subject else (viewer.session, viewer.account)
+        rows = self.store.games_of(subject.session, subject.account, size + 1, skip=page * size, seen_by=seen_by)
+        lines = [line_of(row, seat) for row in rows[:size] if (seat := subject.seat_in(row.seats)) is not None]
+        return lines, len(rows) > size
+
+    def totals(self, subject: Reader) -> Totals:
+        """``subject``'s finished games, counted (with ``games``: not a request of its own)."""
+        return Totals(*self.store.totals_of(subject.session, subject.account))

@@ -404,14 +404,31 @@ class Store:
                           st, None if result is None else json.loads(result), version, moves, seals, pause,
                           deal, created, finished, move_times, rated)
 
-    def games_of(self, session: str | None, account: int | None, limit: int, skip: int = 0) -> list[GameRow]:
+    def games_of(self, session: str | None, account: int | None, limit: int, skip: int = 0,
+                 seen_by: tuple[str | None, int | None] | None = None) -> list[GameRow]:
         """The games played by a session (a resume token's hash) or an account, newest first:
-        at most ``limit`` of them, after the ``skip`` newest."""
+        at most ``limit`` of them, after the ``skip`` newest.  ``seen_by`` (a session and an
+        account): only the finished games it may read, those that were not private and those
+        it played too (``server.history``)."""
         self.commit()
-        rows = self.db.execute(
-            "SELECT id, options, seats, status, result, created, finished FROM games WHERE id IN "
-            "(SELECT game FROM game_players WHERE token_hash = ? OR account = ?) "
-            "ORDER BY id DESC LIMIT ? OFFSET ?", (session, account, limit, skip)).fetchall()
+        query = ("SELECT id, options, seats, status, result, created, finished FROM games WHERE id IN "
+                 "(SELECT game FROM game_players WHERE token_hash = ? OR account = ?)")
+        params: list[object] = [session, account]
+        if seen_by is not None:
+            query += (" AND status = 'over' AND (COALESCE(json_extract(options, '$.private'), 0) = 0 OR id IN "
+                      "(SELECT game FROM game_players WHERE token_hash = ? OR account = ?))")
+            params += seen_by
+        rows = self.db.execute(query + " ORDER BY id DESC LIMIT ? OFFSET ?", (*params, limit, skip)).fetchall()
         return [GameRow(gid, json.loads(options), json.loads(seats), st, None if result is None else json.loads(result),
                         created, finished) for gid, options, seats, st, result, created, finished in rows]
 
+    def totals_of(self, session: str | None, account: int | None) -> tuple[int, int, int, int]:
+        """The finished games of a session or an account: played, won, lost, drawn."""
+        self.commit()
+        played, won, drawn = self.db.execute(
+            "SELECT count(*), coalesce(sum(winner = seat), 0), coalesce(sum(winner = 'draw'), 0) FROM "
+            "(SELECT json_extract(games.result, '$.winner') AS winner, game_players.seat AS seat "
+            "FROM game_players JOIN games ON games.id = game_players.game "
+            "WHERE (game_players.token_hash = ? OR game_players.account = ?) AND games.status = 'over')",
+            (session, account)).fetchone()
+        return played, won, played - won - drawn, drawn

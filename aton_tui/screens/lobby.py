@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from ..app import AtonApp
 
 HINT = ("b plays a bot · q finds a quick match · n opens a table · i joins by invite code · "
-        "Enter on a table joins it, on a game watches it · ? help")
+        "Enter on a table joins it, on a game watches it, on a player shows their profile · p yours · ? help")
 STATUS_WORDS = {"lobby": "in the lobby", "waiting": "waiting", "playing": "playing", "watching": "watching"}
 
 
@@ -40,6 +40,8 @@ class LobbyScreen(Screen):
         Binding("i", "app.join_invite", "Invite", tooltip="sit down at a private table by its invite code"),
         Binding("j", "join", "Join", tooltip="sit down at the selected open table (or Enter on it)"),
         Binding("w", "watch", "Watch", tooltip="watch the selected game (or Enter on it)"),
+        Binding("p", "profile", "Profile",
+                tooltip="the profile of the selected player (or Enter on them); yours when no player is selected"),
         Binding("g", "app.back_to_game", "Back to game", tooltip="return to your game in progress"),
         Binding("escape", "app.leave_queue", "Stop waiting", tooltip="close your table or leave the queue"),
         Binding("right_square_bracket", "next_page", "Next page", key_display="]",
@@ -50,7 +52,8 @@ class LobbyScreen(Screen):
         Binding("question_mark", "app.help", "Help", key_display="?", tooltip="the rules in short and every key"),
     ]
     #: keys that leave a narrow footer first (help lists them all)
-    FOOTER_SPARE = ("previous_page", "next_page", "join", "watch", "app.account", "app.join_invite", "app.quit")
+    FOOTER_SPARE = ("previous_page", "next_page", "join", "watch", "profile", "app.account", "app.join_invite",
+                    "app.quit")
     WIDE = 120  # from this width on, the three lists stand side by side
 
     def __init__(self, where: str) -> None:
@@ -142,6 +145,8 @@ class LobbyScreen(Screen):
             self.action_join()
         elif event.data_table.id == "games":
             self.action_watch()
+        elif event.data_table.id == "players":
+            self.action_profile()
 
     def action_join(self) -> None:
         table = self._selected("tables")
@@ -152,6 +157,14 @@ class LobbyScreen(Screen):
         game = self._selected("games")
         if game is not None:
             self.aton.watch_game(game)
+
+    def action_profile(self) -> None:
+        """The profile of the player selected in the list of players (when it has the focus), else ours."""
+        table = self.query_one("#players", DataTable)
+        name = None
+        if self.focused is table and table.row_count:
+            name = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        self.aton.action_profile(None if name == self.aton.player_name else name)
 
     def _focused_window(self) -> tuple[str, SectionWindow] | None:
         """The lobby section whose list has the focus, and the client's window on it."""

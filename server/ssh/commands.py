@@ -14,8 +14,9 @@ import json
 from dataclasses import dataclass
 
 from protocol.errors import ProtocolError
+from protocol.game_lines import GameLine
 
-from ..history import GameHistory, GameLine, Reader
+from ..history import GameHistory, Reader
 
 #: How a command that is not one of these is answered, on stderr (status 1).
 REFUSED = ("aton: this server runs only `record GAME` (a game's record as JSON) and `games` "
@@ -58,7 +59,7 @@ def run(command: str, reader: Reader, history: GameHistory) -> Outcome:
         return Outcome(stderr=USAGE_GAMES, status=2)
     page = int(pages[0]) - 1 if pages else 0
     try:
-        lines = history.games(reader, page)
+        lines, _more = history.games(reader, page)
     except ProtocolError as exc:
         return Outcome(stderr=f"aton: {exc.message}", status=1)
     if as_json:
@@ -75,21 +76,7 @@ def games_table(lines: list[GameLine], page: int = 0) -> str:
     if not lines:
         return "No games here yet.\n" if page else "You have no games on this server yet.\n"
     rows = [("game", "date (UTC)", "opponent", "result", "length")]
-    rows += [(str(line.game), line.started[:16].replace("T", " "), line.opponent, result_words(line),
-              length_words(line)) for line in lines]
+    rows += [(str(line.game), line.date, line.opponent, line.result_words, line.length_words) for line in lines]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return "".join("  ".join(cell.rjust(widths[0]) if i == 0 else cell.ljust(widths[i])
                              for i, cell in enumerate(row)).rstrip() + "\n" for row in rows)
-
-
-def result_words(line: GameLine) -> str:
-    """``won (temple)``, ``lost (time)``, ``drawn``, ``playing``."""
-    return line.result if line.reason is None or line.result == "drawn" else f"{line.result} ({line.reason})"
-
-
-def length_words(line: GameLine) -> str:
-    """``7 rounds, 12 min`` once the game is over; ``-`` while it is played."""
-    if line.rounds is None or line.seconds is None:
-        return "-"
-    minutes = max(1, round(line.seconds / 60))
-    return f"{line.rounds} round{'s' if line.rounds != 1 else ''}, {minutes} min"

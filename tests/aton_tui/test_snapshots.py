@@ -19,7 +19,9 @@ from aton_tui.app import StatusChanged
 from aton_tui.screens.end import EndScreen
 from aton_tui.screens.game import GameScreen
 from aton_tui.screens.help import RULES_PAGE, HelpScreen
+from aton_tui.app import Frame
 from aton_tui.screens.lobby import LobbyScreen
+from aton_tui.screens.profile import ProfileScreen
 from aton_tui.screens.scoring import ScoringScreen
 from aton_tui.session import Status
 from bots.hints import HINT_ITERATIONS, Hint, hint
@@ -325,3 +327,34 @@ def test_account(snap_compare, size, info):
     app = FramesApp([lobby_frame(), info])
     app.proof = AccountKey.from_seed(b"Ada")
     assert snap_compare(app, press=["a"], terminal_size=size, run_before=shown(LobbyScreen))
+
+
+def profile_frame(reply_to: int) -> m.Profile:
+    """A profile's first page: finished games of every kind, and one still played."""
+    results = [("playing", None, None, None, "Bea"), ("won", "temple", 7, 1130, "Bot (hard)"),
+               ("lost", "points", 9, 1515, "Cy"), ("drawn", "scoring", 14, 2400, "Dee"),
+               ("won", "resign", 3, 260, "Eve"), ("lost", "time", 5, 610, "Fay"),
+               ("won", "green", 11, 1744, "Gus with a long name"), ("won", "abandoned", 1, 75, "Hal")]
+    games = tuple({"game": 120 - i, "started": f"2026-12-0{3 - i // 4}T1{8 - i}:2{i}:00Z", "clock": "normal",
+                   "seat": "red" if i % 2 else "blue", "opponent": opponent, "result": result, "reason": reason,
+                   "rounds": rounds, "seconds": seconds}
+                  for i, (result, reason, rounds, seconds, opponent) in enumerate(results))
+    return m.Profile(name="Ada", guest=True, played=23, won=12, lost=9, drawn=2, games=games, page=0, more=True,
+                     reply_to=reply_to)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (60, 18)], ids=["80x24", "120x40", "60x18"])
+def test_profile(snap_compare, size):
+    app = FramesApp([lobby_frame()])
+
+    async def run_before(pilot) -> None:
+        await shown(LobbyScreen)(pilot)
+        await pilot.press("p")
+        await wait_until(pilot, lambda: any(isinstance(sent, m.GetProfile) for sent in app.recording.sent),
+                         what="the profile asked for")
+        app.post_message(Frame(profile_frame(reply_to=len(app.recording.sent))))
+        await wait_until(pilot, lambda: isinstance(app.screen, ProfileScreen) and app.screen.profile is not None,
+                         what="the profile shown")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)

@@ -1,0 +1,64 @@
+"""One game in a list of a player's games, from that player's side: what a ``profile`` carries
+(docs/protocol.md, *Profiles*), what ``ssh HOST games`` prints and what
+the client's profile screen shows.  Nothing of it was hidden while the game was played: the
+result, the rounds and the length appear only once it is over."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+#: A game's result from its player's side.
+RESULTS = ("won", "lost", "drawn", "playing")
+
+
+@dataclass(frozen=True)
+class GameLine:
+    game: int
+    started: str  # ISO 8601, UTC
+    clock: str
+    seat: str  # the player's seat: "red" or "blue"
+    opponent: str
+    result: str  # one of RESULTS
+    reason: str | None = None  # how it ended (docs/records.md, ``meta.result.reason``)
+    rounds: int | None = None
+    seconds: int | None = None  # from its start to its end
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"game": self.game, "started": self.started, "clock": self.clock, "seat": self.seat,
+                "opponent": self.opponent, "result": self.result, "reason": self.reason,
+                "rounds": self.rounds, "seconds": self.seconds}
+
+    @classmethod
+    def from_wire(cls, item: dict[str, Any]) -> GameLine:
+        """A line as a ``profile`` carries it; anything missing or of the wrong kind is left blank."""
+
+        def text(key: str, default: str = "") -> str:
+            value = item.get(key)
+            return value if isinstance(value, str) else default
+
+        def number(key: str) -> int | None:
+            value = item.get(key)
+            return value if type(value) is int else None
+
+        return cls(game=number("game") or 0, started=text("started"), clock=text("clock"), seat=text("seat"),
+                   opponent=text("opponent", "?"), result=text("result", "?"), reason=text("reason") or None,
+                   rounds=number("rounds"), seconds=number("seconds"))
+
+    @property
+    def date(self) -> str:
+        """``2026-12-03 18:24`` (UTC)."""
+        return self.started[:16].replace("T", " ")
+
+    @property
+    def result_words(self) -> str:
+        """``won (temple)``, ``lost (time)``, ``drawn``, ``playing``."""
+        return self.result if self.reason is None or self.result == "drawn" else f"{self.result} ({self.reason})"
+
+    @property
+    def length_words(self) -> str:
+        """``7 rounds, 12 min`` once the game is over; ``-`` while it is played."""
+        if self.rounds is None or self.seconds is None:
+            return "-"
+        minutes = max(1, round(self.seconds / 60))
+        return f"{self.rounds} round{'s' if self.rounds != 1 else ''}, {minutes} min"

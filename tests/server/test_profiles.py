@@ -1,0 +1,103 @@
+"""Profiles over the protocol (issue 15, point 3): a player's finished games counted and their
+games paged, newest first; another player's only as far as the asker may read them (public
+games, and games they played too), with nothing of a game in progress; bounded and rate-limited."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import replace
+from typing import Any
+
+from protocol import messages as m
+from protocol.game_lines import GameLine
+from server.app import ArbiterServer
+from server.config import Limits, ServerConfig
+
+from ..manual_clock import ManualClock
+from .players import Recorder, matched_pair
+
+
+async def start(db: str, **limits: Any) -> ArbiterServer:
+    server = ArbiterServer(ServerConfig(host="127.0.0.1", port=0, db_path=db, game_seed=1,
+                                        limits=replace(Limits(), **limits)), clock=ManualClock())
+    await server.start()
+    return server
+
+
+async def profile(client: Recorder, name: str | None = None, page: int = 0) -> m.Profile | m.Error:
+    request = await client.send(m.GetProfile(name=name, page=page))
+    reply = await client.until(lambda f: isinstance(f, (m.Profile, m.Error)) and f.reply_to == request)
+    assert isinstance(reply, (m.Profile, m.Error))
+    return reply
+
+
+async def bot_game(player: Recorder, resign: bool) -> int:
+    await player.send(m.PlayBot(level="random"))
+    game = (await player.expect(m.GameState)).game
+    if resign:
+        await player.send(m.Resign(game=game))
+        await player.until(lambda f: f.game == game and f.view["winner"] is not None, kind=m.Update)
+    return game
+
+
+def lines(reply: m.Profile | m.Error) -> list[GameLine]:
+    assert isinstance(reply, m.Profile), reply
+    return [GameLine.from_wire(item) for item in reply.games]
+
+
+async def test_a_profile_shows_ones_own_games_and_anothers_only_as_far_as_one_may_read_them(tmp_path):
+    server = await start(str(tmp_path / "aton.db"))
+    try:
+        red, blue = await matched_pair(server.port)  # alice and bob, a public game
+        alice = red if red.client.name == "alice" else blue
+        bob = blue if alice is red else red
+        await asyncio.gather(red.play(random.Random(21)), blue.play(random.Random(22)))
+        public, public_result = alice.game, "won" if alice.view["winner"] == alice.seat else "lost"
+        alice_seat = alice.seat
+        private = await bot_game(alice, resign=True)
+        going = await bot_game(alice, resign=False)
+        carol = await Recorder.connect(server.port, "carol", kind="human", lobby=False)
+
+        own = await profile(alice)
+        assert isinstance(own, m.Profile) and (own.name, own.guest, own.more) == ("alice", True, False)
+        assert [(line.game, line.result) for line in lines(own)] == [
+            (going, "playing"), (private, "lost"), (public, public_result)]
+        playing = lines(own)[0]
+        assert (playing.opponent, playing.reason, playing.rounds, playing.seconds) == ("Bot (random)", None, None, None)
+        assert (own.played, own.won + own.lost + own.drawn) == (2, 2)
+
+        for asker in (carol, bob):  # the bot game is private: neither may read it, so neither sees it
+            seen = await profile(asker, "alice")
+            assert isinstance(seen, m.Profile) and [line.game for line in lines(seen)] == [public]
+            assert lines(seen)[0].opponent == "bob" and lines(seen)[0].seat == alice_seat
+            assert (seen.played, seen.won, seen.lost, seen.drawn) == (own.played, own.won, own.lost, own.drawn)
+
+        missing = await profile(carol, "zed")
+        assert isinstance(missing, m.Error)
+        assert (missing.code, missing.message, missing.field) == ("not_found", "there is no player zed online", "name")
+    finally:
+        await server.stop()
+
+
+async def test_profiles_are_paged_and_rate_limited(tmp_path):
+    server = await start(str(tmp_path / "aton.db"), history_page_entries=2, history_burst=5,
+                         history_requests_per_second=0.001)
+    try:
+        ann = await Recorder.connect(server.port, "ann", kind="human", lobby=False)
+        games = [await bot_game(ann, resign=True) for _ in range(3)]
+        first, second = await profile(ann, page=0), await profile(ann, page=1)
+        assert isinstance(first, m.Profile) and isinstance(second, m.Profile)
+        assert [line.game for line in lines(first) + lines(second)] == games[::-1]
+        assert (first.more, second.more, second.page) == (True, False, 1)
+        beyond = await profile(ann, page=m.HISTORY_PAGES)
+        assert isinstance(beyond, m.Profile) and (beyond.games, beyond.more) == ((), False)
+        request = await ann.send(m.GetRecord(game=games[0]))  # records and profiles share the limit
+        await ann.until(lambda f: isinstance(f, m.GameRecordReply) and f.reply_to == request)
+        assert isinstance(await profile(ann), m.Profile)
+        refused = await profile(ann)
+        assert isinstance(refused, m.Error) and refused.code == "rate_limited"
+        too_deep = await profile(ann, page=m.HISTORY_PAGES + 1)
+        assert isinstance(too_deep, m.Error) and (too_deep.code, too_deep.field) == ("invalid", "page")
+    finally:
+        await server.stop()
