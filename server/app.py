@@ -633,13 +633,20 @@ class ArbiterServer:
             session.account = renamed
 
     def _profile(self, conn: Connection, msg: m.GetProfile) -> None:
-        """A player's profile: ``conn``'s own, or that of the player online under ``msg.name``."""
-        subject = conn if msg.name is None else self._online(msg.name)
-        if subject is None:
-            raise ProtocolError(ErrorCode.NOT_FOUND, f"there is no player {msg.name} online", field="name")
-        lines, more = self.history.games(self._reader(subject), msg.page, viewer=self._reader(conn))
-        totals = self.history.totals(self._reader(subject))
-        conn.deliver(m.Profile(name=subject.name, guest=True, played=totals.played, won=totals.won,
+        """A player's profile: ``conn``'s own, that of the player online under ``msg.name``, or
+        that of the account of that name."""
+        online = conn if msg.name is None else self._online(msg.name)
+        if online is not None:
+            name, subject, guest = online.name, self._reader(online), online.account is None
+        else:
+            assert msg.name is not None
+            account = self.accounts.by_name(msg.name)
+            if account is None:
+                raise ProtocolError(ErrorCode.NOT_FOUND, f"there is no player {msg.name}", field="name")
+            name, subject, guest = account.name, Reader(session=None, account=account.id), False
+        lines, more = self.history.games(subject, msg.page, viewer=self._reader(conn))
+        totals = self.history.totals(subject)
+        conn.deliver(m.Profile(name=name, guest=guest, played=totals.played, won=totals.won,
                                lost=totals.lost, drawn=totals.drawn, games=tuple(line.to_wire() for line in lines),
                                page=msg.page, more=more, reply_to=msg.id))
 

@@ -4,6 +4,7 @@ and Enter on a finished game opens it in the replay viewer from the player's sid
 
 from __future__ import annotations
 
+from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from aton.players import Player
@@ -17,7 +18,7 @@ from protocol import messages as m
 from .driving import ann_against_bob, wait_until
 
 
-def text_of(screen: ProfileScreen, selector: str) -> str:
+def text_of(screen: Screen, selector: str) -> str:
     """What a line of the screen says ("" before it is composed)."""
     found = screen.query(selector).results(Static)
     return next((str(widget.render()) for widget in found), "")
@@ -78,4 +79,4 @@ async def test_a_profile_of_nobody_says_so(tmp_path):
         app.action_profile("zed")
         await wait_until(pilot, lambda: isinstance(app.screen, ProfileScreen)
                          and "zed" in text_of(app.screen, "#profile-totals"), what="the refusal")
-        assert text_of(app.screen, "#profile-totals") == "The server says: there is no player zed online"
+        assert text_of(app.screen, "#profile-totals") == "The server says: there is no player zed"

@@ -15,11 +15,10 @@ from textual.widgets import Input, Markdown
 
 from aton import BLUE, RED, Outcome, Termination
 from aton.views import View
-from aton_tui.app import StatusChanged
+from aton_tui.app import Frame, StatusChanged
 from aton_tui.screens.end import EndScreen
 from aton_tui.screens.game import GameScreen
 from aton_tui.screens.help import RULES_PAGE, HelpScreen
-from aton_tui.app import Frame
 from aton_tui.screens.lobby import LobbyScreen
 from aton_tui.screens.profile import ProfileScreen
 from aton_tui.screens.scoring import ScoringScreen

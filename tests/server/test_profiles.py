@@ -75,7 +75,14 @@ async def test_a_profile_shows_ones_own_games_and_anothers_only_as_far_as_one_ma
 
         missing = await profile(carol, "zed")
         assert isinstance(missing, m.Error)
-        assert (missing.code, missing.message, missing.field) == ("not_found", "there is no player zed online", "name")
+        assert (missing.code, missing.message, missing.field) == ("not_found", "there is no player zed", "name")
+
+        # an account's profile, its player online or not: the hosted bot's, by its account's name
+        bots = await profile(alice, "bot (RANDOM)")  # names compare as the lobby compares them
+        assert isinstance(bots, m.Profile) and (bots.name, bots.guest, bots.played) == ("Bot (random)", False, 1)
+        assert [(line.game, line.result, line.opponent) for line in lines(bots)] == [(private, "won", "alice")]
+        seen = await profile(carol, "Bot (random)")  # alice's game with it was private: carol sees it counted only
+        assert isinstance(seen, m.Profile) and (seen.played, seen.games) == (1, ())
     finally:
         await server.stop()
 
