@@ -680,7 +680,7 @@ class GetProfile(Message):
 class Profile(Message):
     """A player's profile (since 1.6): their finished games counted, and a page of their games,
     newest first — yours all of them, another player's those you may read the record of (see
-    'Profiles and the leaderboard'); ``more``: there is a next page."""
+    'Profiles'); ``more``: there is a next page."""
 
     name: Annotated[str, NAME]
     guest: Annotated[bool, Bool()]
