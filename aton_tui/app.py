@@ -466,9 +466,9 @@ class AtonApp(App):
             reported = self.reports.pop(frame.reply_to or 0, "the player")
             self.notify(f"Your report of {reported} is with the server's operator. Thank you.", timeout=6)
         elif isinstance(frame, m.Profile):
-            screen = self.profile_requests.pop(frame.reply_to, None) if frame.reply_to is not None else None
-            if screen is not None and screen.is_attached:
-                screen.show(frame)
+            asked = self.profile_requests.pop(frame.reply_to, None) if frame.reply_to is not None else None
+            if asked is not None and asked.is_attached:
+                asked.show(frame)
         elif isinstance(frame, m.TableCreated):
             self._table_created(frame)
         elif isinstance(frame, m.GameRecordReply):

@@ -57,10 +57,10 @@ async def test_a_profile_shows_ones_own_games_and_anothers_only_as_far_as_one_ma
         alice_seat = alice.seat
         private = await bot_game(alice, resign=True)
         going = await bot_game(alice, resign=False)
-        carol = await Recorder.connect(server.port, "carol", kind="human", lobby=False)
+        carol = await Recorder.connect(server.port, "carol", kind="human", lobby=False, proof=None)  # a guest
 
         own = await profile(alice)
-        assert isinstance(own, m.Profile) and (own.name, own.guest, own.more) == ("alice", True, False)
+        assert isinstance(own, m.Profile) and (own.name, own.guest, own.more) == ("alice", False, False)
         assert [(line.game, line.result) for line in lines(own)] == [
             (going, "playing"), (private, "lost"), (public, public_result)]
         playing = lines(own)[0]
@@ -73,6 +73,8 @@ async def test_a_profile_shows_ones_own_games_and_anothers_only_as_far_as_one_ma
             assert lines(seen)[0].opponent == "bob" and lines(seen)[0].seat == alice_seat
             assert (seen.played, seen.won, seen.lost, seen.drawn) == (own.played, own.won, own.lost, own.drawn)
 
+        carols = await profile(carol)
+        assert isinstance(carols, m.Profile) and carols.guest and (carols.played, carols.games) == (0, ())
         missing = await profile(carol, "zed")
         assert isinstance(missing, m.Error)
         assert (missing.code, missing.message, missing.field) == ("not_found", "there is no player zed", "name")
