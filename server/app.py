@@ -426,7 +426,7 @@ class ArbiterServer:
                                limits=self.limits.public(), reply_to=hello.id,
                                games=tuple(room.game_id for room, _ in seats[:m.WELCOME_GAMES]),
                                guest=account is None, notice=notice))
-        self._record_login(conn)
+        self._record_login(conn, vouched=hello.vouched is not None)
         if conn.account is not None and conn.protocol_minor >= m.MODERATION:  # (chat_hidden is 1.6's)
             conn.muted = self.moderation.muted_by(conn.account.id)
             if conn.muted:
@@ -720,10 +720,10 @@ class ArbiterServer:
         address = None if conn.address in self.limits.exempt_addresses else conn.address
         return self.moderation.ban_of(None if conn.account is None else conn.account.id, address)
 
-    def _record_login(self, conn: Connection) -> None:
-        """Keep the login for the operator (the SSH gateway records its players' own, with their
-        addresses, as they log in to it)."""
-        if conn.address not in self.limits.exempt_addresses:
+    def _record_login(self, conn: Connection, vouched: bool) -> None:
+        """Keep the login for the operator, unless it is an SSH session's client (``vouched`` by the
+        gateway, or from its address): the gateway records its players' own, with their addresses."""
+        if not vouched and conn.address not in self.limits.exempt_addresses:
             self.moderation.record_login(self._player(conn), conn.address, VIA_NATIVE)
 
     def _apply_bans(self) -> None:

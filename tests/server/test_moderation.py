@@ -15,8 +15,7 @@ import pytest
 
 from protocol import messages as m
 from protocol.account_keys import AccountKey
-from protocol.client import Client
-from server.accounts import Account
+from protocol.client import Client, ServerError
 from server.app import ArbiterServer
 from server.cli import main as server_main
 from server.config import Limits, ServerConfig
@@ -75,13 +74,6 @@ async def seated(port: int, names: tuple[str, str], sources: tuple[str, str]) ->
     await b.send(m.QuickMatch(clock="normal"))
     await asyncio.gather(a.expect(m.GameState), b.expect(m.GameState))
     return a, b
-
-
-def signed_in(srv: ArbiterServer, name: str) -> Account:
-    """Give the session named ``name`` an account, as a proved ``hello`` does."""
-    account = srv.accounts.by_name(name) or srv.accounts.create(name, "human")
-    srv.lobby.online[name].account = account
-    return account
 
 
 # --------------------------------------------------------------------------- bans
@@ -152,17 +144,28 @@ async def test_a_ban_closes_a_live_session_within_the_polling_time_and_its_game_
     await ann.close()
 
 
-async def test_an_account_ban_refuses_that_account_only_and_closes_its_live_session(server):
-    mallory = await Recorder.connect(server.port, "mallory", lobby=False)
-    account = signed_in(server, "mallory")
+async def test_an_account_ban_refuses_that_accounts_proved_hello_and_closes_its_live_session(server):
+    key = AccountKey.generate()
+    mallory = await Recorder.connect(server.port, "mallory", lobby=False, proof=key)
+    account = server.accounts.by_name("mallory")
+    assert account is not None and server.lobby.online["mallory"].account == account
     admin(server, "ban", "mallory", "--reason", "abuse")
     server.clock.advance(POLL)
     error = await mallory.expect(m.Error)
     assert (error.code, error.message) == ("banned", "You are banned from this server (reason: abuse).")
     assert (await mallory.expect(m.Bye)).code == "banned"
     assert [(b.account, b.network) for b in server.moderation.bans] == [(account.id, None)]
-    guest = await Client.connect("127.0.0.1", server.port, name="ann")  # the address is not banned
-    await guest.close()
+
+    with pytest.raises(ServerError) as refused:
+        await Client.connect("127.0.0.1", server.port, name="mallory", proof=key)
+    assert (refused.value.code, refused.value.error.message) == ("banned", error.message)
+    other = await Client.connect("127.0.0.1", server.port, name="ann", proof=AccountKey.generate())
+    await other.close()  # another account from the same address plays
+
+    admin(server, "unban", "mallory")
+    back = await Client.connect("127.0.0.1", server.port, name="mallory", proof=key)
+    assert back.name == "mallory"
+    await back.close()
 
 
 # --------------------------------------------------------------------------- chat
@@ -170,7 +173,6 @@ async def test_an_account_ban_refuses_that_account_only_and_closes_its_live_sess
 
 async def test_an_operator_mute_refuses_that_accounts_chat_and_nobody_sees_it(server, capsys):
     mallory, ann = await seated(server.port, ("mallory", "ann"), ("127.0.0.1", OTHER))
-    signed_in(server, "mallory")
     said = admin(server, "mute", "mallory", "--reason", "insults", "--for", "1d", capsys=capsys)
     assert said.startswith("Muted mallory in chat until 20") and said.rstrip().endswith("within seconds.")
 
@@ -224,14 +226,21 @@ async def test_a_players_mute_hides_that_opponents_lines_from_them_only(server):
 
 
 async def test_an_accounts_mutes_are_kept_for_its_next_session(server):
-    ann = await Recorder.connect(server.port, "ann", lobby=False)
+    key = AccountKey.generate()
+    ann = await Recorder.connect(server.port, "ann", lobby=False, proof=key)
     await Recorder.connect(server.port, "ben", lobby=False)
-    account = signed_in(server, "ann")
-    signed_in(server, "ben")
     await ann.send(m.Mute(name="ben"))
     assert (await ann.expect(m.Mutes)).names == ("ben",)
-    server.store.commit()
-    assert server.moderation.muted_by(account.id) == {"ben": server.accounts.by_name("ben").id}
+    await ann.close()
+    again = await Recorder.connect(server.port, "ann", lobby=False, proof=key)  # the same account, anew
+    assert (await again.expect(m.Mutes)).names == ("ben",)
+    guest = await Recorder.connect(server.port, "cleo", lobby=False, proof=None)
+    await guest.send(m.Mute(name="ben"))
+    assert (await guest.expect(m.Mutes)).names == ("ben",)
+    await guest.close()
+    guest = await Recorder.connect(server.port, "cleo", lobby=False, proof=None)  # a guest's last the session
+    await guest.send(m.Ping())
+    assert isinstance(await guest.recv(), m.Pong)
 
 
 async def test_mute_refuses_bad_names(server):

@@ -93,5 +93,7 @@ async def test_logins_over_ssh_are_listed_with_their_address_and_account(stack, 
     await stack.settled(10)
     capsys.readouterr()
     admin(stack, "logins", "--json")
-    ssh = [(e["name"], e["account"], e["address"]) for e in json.loads(capsys.readouterr().out) if e["via"] == "ssh"]
+    logins = json.loads(capsys.readouterr().out)
+    ssh = [(e["name"], e["account"], e["address"]) for e in logins if e["via"] == "ssh"]
     assert ssh == [("ben", None, "127.0.0.3"), ("ann", "ann", "127.0.0.1")]
+    assert not [e for e in logins if e["name"] == "ann" and e["via"] == "native"]  # its client, vouched for
