@@ -280,7 +280,8 @@ async def test_two_aton_processes_find_each_other_without_an_address(tmp_path):
             guest.keys("Down")
         guest.keys("Enter")
         screen = guest.wait_for(f"lobby of 127.0.0.1:{port}", timeout=20)
-        screen = guest.wait_for("#1 ", timeout=20)  # the host's open table, in its lobby: Enter joins it
+        # the host's open table, first in its lobby's list of tables (whatever the list's columns): Enter joins it
+        guest.wait_for(f"1  {hana}", f"#1     {hana}", timeout=20)
         guest.keys("Enter")
         host.wait_for("Round 1")  # the game has started, on both screens
         guest.wait_for("Round 1")
