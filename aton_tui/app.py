@@ -55,6 +55,7 @@ from .screens.dialogs import Choice, Choices, Confirm, Prompt
 from .screens.end import FROM_THE_LOBBY, EndScreen, offer_sentence
 from .screens.game import GameScreen
 from .screens.help import HELP_PAGE, RULES_PAGE, HelpScreen
+from .screens.leaderboard import LeaderboardScreen
 from .screens.learn import FINISHED, LearnScreen, LessonOffer
 from .screens.lobby import LobbyScreen
 from .screens.profile import ProfileScreen
@@ -197,6 +198,7 @@ class AtonApp(App):
         self.record_paths: dict[int, Path | None] = {}
         self.review_seats: dict[int, str] = {}  # game -> the seat to review it from (a profile's game)
         self.profile_requests: dict[int, ProfileScreen] = {}  # get_profile request id -> its screen
+        self.leaderboard_requests: dict[int, LeaderboardScreen] = {}  # get_leaderboard request id -> its screen
         #: the analyses made in the replay viewer this session, by their record's digest: a
         #: reviewed game has no file to keep one beside until its record is saved
         self.analyses: dict[str, GameAnalysis] = {}
@@ -455,6 +457,8 @@ class AtonApp(App):
             self._reply(frame.reply_to, None)
         elif isinstance(frame, m.Error) and frame.reply_to in self.profile_requests:
             self.profile_requests.pop(frame.reply_to).refused(frame)
+        elif isinstance(frame, m.Error) and frame.reply_to in self.leaderboard_requests:
+            self.leaderboard_requests.pop(frame.reply_to).refused(frame)
         elif isinstance(frame, m.Error):
             if frame.code != ErrorCode.BANNED:  # a ban's line is the banner's once the bye has come
                 self.notify(frame.message, title="The server says", severity="error", timeout=6)
@@ -469,6 +473,10 @@ class AtonApp(App):
             asked = self.profile_requests.pop(frame.reply_to, None) if frame.reply_to is not None else None
             if asked is not None and asked.is_attached:
                 asked.show(frame)
+        elif isinstance(frame, m.Leaderboard):
+            board = self.leaderboard_requests.pop(frame.reply_to, None) if frame.reply_to is not None else None
+            if board is not None and board.is_attached:
+                board.show(frame)
         elif isinstance(frame, m.TableCreated):
             self._table_created(frame)
         elif isinstance(frame, m.GameRecordReply):
@@ -736,6 +744,7 @@ class AtonApp(App):
             return
         keymaps = [("Playing", GameScreen.BINDINGS), ("The end of a game", EndScreen.BINDINGS),
                    ("The lobby", LobbyScreen.BINDINGS), ("A profile", ProfileScreen.BINDINGS),
+                   ("The leaderboard", LeaderboardScreen.BINDINGS),
                    ("Reviewing a game", ReplayScreen.BINDINGS),
                    ("Everywhere", [*self.BINDINGS, PALETTE_KEY])]
         self.push_screen(HelpScreen(keymaps, self.settings, pause_left=self._pause_left(), page=page))
@@ -963,6 +972,21 @@ class AtonApp(App):
                 self.profile_requests[request] = screen
 
         self.run_worker(ask())
+
+    def ask_leaderboard(self, screen: LeaderboardScreen, clock: str, page: int) -> None:
+        """Ask for a page of a clock's leaderboard for ``screen`` to show."""
+
+        async def ask() -> None:
+            request = await self.send(m.GetLeaderboard(clock=clock, page=page))
+            if request is not None:
+                self.leaderboard_requests[request] = screen
+
+        self.run_worker(ask())
+
+    def action_leaderboard(self) -> None:
+        """The leaderboard, from the clock of the game we play or last played (else normal)."""
+        clock = self.model.options.get("clock", "normal") if self.model is not None else "normal"
+        self.push_screen(LeaderboardScreen(clock if clock in m.CLOCKS else "normal"))
 
     @property
     def player_name(self) -> str | None:

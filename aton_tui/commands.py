@@ -25,6 +25,7 @@ COMMANDS = (
     ("Resign", "Give up this game", "app", "resign"),
     ("Rematch", "Offer (or accept) a rematch with the colours swapped", "app", "rematch"),
     ("Decline the rematch", "Say no to the opponent's offer of a rematch", "app", "decline_rematch"),
+    ("Leaderboard", "The best ratings of each clock (those no longer provisional)", "app", "leaderboard"),
     ("My profile", "Your games on this server: counted, and each openable in the replay viewer", "app", "profile"),
     ("Save the game", "Write the finished game's record (aton-record/1) to a file", "app", "save_record"),
     ("Mute the opponent's chat", "Hide their chat lines from you (only you; kept for your account)", "screen",

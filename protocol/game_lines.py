@@ -1,5 +1,5 @@
 """One game in a list of a player's games, from that player's side: what a ``profile`` carries
-(docs/protocol.md, *Profiles*), what ``ssh HOST games`` prints and what
+(docs/protocol.md, *Profiles and the leaderboard*), what ``ssh HOST games`` prints and what
 the client's profile screen shows.  Nothing of it was hidden while the game was played: the
 result, the rounds and the length appear only once it is over."""
 

@@ -84,7 +84,8 @@ ACCOUNTS = 6
 KEY_LINE = Text(1, KEY_LINE_CHARS)
 FINGERPRINT = Text(len("SHA256:") + 43, len("SHA256:") + 43)
 ACCOUNT_KEYS = 16  # the most keys an account holds (a server may allow fewer)
-#: The most games a ``profile`` page carries, and the deepest page a client may ask for.
+#: The most games a ``profile`` page carries (and places a ``leaderboard`` page), and the deepest
+#: page a client may ask for.
 PROFILE_GAMES = 50
 HISTORY_PAGES = 1000
 
@@ -680,7 +681,7 @@ class GetProfile(Message):
 class Profile(Message):
     """A player's profile (since 1.6): their finished games counted, and a page of their games,
     newest first — yours all of them, another player's those you may read the record of (see
-    'Profiles'); ``more``: there is a next page."""
+    'Profiles and the leaderboard'); ``more``: there is a next page."""
 
     name: Annotated[str, NAME]
     guest: Annotated[bool, Bool()]
@@ -690,6 +691,33 @@ class Profile(Message):
     drawn: Annotated[int, Int(0, 2**53)]
     games: Annotated[Maps, Items("games: game, started, clock, seat, opponent, result, reason, rounds, seconds",
                                  PROFILE_GAMES)]
+    page: Annotated[int, Int(0, HISTORY_PAGES)] = 0
+    more: Annotated[bool, Bool()] = False
+    #: The player's ratings, per clock: rating, provisional, games (rated); absent for a guest.
+    ratings: Annotated[dict[str, Any] | None, Optional(Record("per clock: rating, provisional, games"))] = None
+    reply_to: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("get_leaderboard")
+@dataclass(frozen=True, slots=True)
+class GetLeaderboard(Message):
+    """Ask for a clock's leaderboard (since 1.6): the accounts whose rating for it is no longer
+    provisional, best first; ``page`` (from 0) pages them."""
+
+    clock: Annotated[str, OneOf(CLOCKS)] = "normal"
+    page: Annotated[int, Int(0, HISTORY_PAGES)] = 0
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_server("leaderboard")
+@dataclass(frozen=True, slots=True)
+class Leaderboard(Message):
+    """A page of a clock's leaderboard (since 1.6): ``total`` accounts are ranked; ``more``: there
+    is a next page (see 'Profiles and the leaderboard')."""
+
+    clock: Annotated[str, OneOf(CLOCKS)]
+    total: Annotated[int, Int(0, 2**53)]
+    entries: Annotated[Maps, Items("places: rank, name, kind, rating, rd, games", PROFILE_GAMES)]
     page: Annotated[int, Int(0, HISTORY_PAGES)] = 0
     more: Annotated[bool, Bool()] = False
     reply_to: Annotated[int | None, REQUEST_ID] = None

@@ -555,6 +555,8 @@ class ArbiterServer:
             conn.deliver(m.GameRecordReply(game=msg.game, record=record, reply_to=msg.id))
         elif isinstance(msg, m.GetProfile):
             self._profile(conn, msg)
+        elif isinstance(msg, m.GetLeaderboard):
+            self._leaderboard(conn, msg)
         else:
             raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"{msg.TYPE} is not handled by this server")
 
@@ -637,18 +639,29 @@ class ArbiterServer:
         that of the account of that name."""
         online = conn if msg.name is None else self._online(msg.name)
         if online is not None:
-            name, subject, guest = online.name, self._reader(online), online.account is None
+            name, subject = online.name, self._reader(online)
         else:
             assert msg.name is not None
             account = self.accounts.by_name(msg.name)
             if account is None:
                 raise ProtocolError(ErrorCode.NOT_FOUND, f"there is no player {msg.name}", field="name")
-            name, subject, guest = account.name, Reader(session=None, account=account.id), False
+            name, subject = account.name, Reader(session=None, account=account.id)
         lines, more = self.history.games(subject, msg.page, viewer=self._reader(conn))
         totals = self.history.totals(subject)
-        conn.deliver(m.Profile(name=name, guest=guest, played=totals.played, won=totals.won,
+        conn.deliver(m.Profile(name=name, guest=subject.account is None, played=totals.played, won=totals.won,
                                lost=totals.lost, drawn=totals.drawn, games=tuple(line.to_wire() for line in lines),
-                               page=msg.page, more=more, reply_to=msg.id))
+                               page=msg.page, more=more, ratings=self.ratings.shown_per_clock(subject.account),
+                               reply_to=msg.id))
+
+    def _leaderboard(self, conn: Connection, msg: m.GetLeaderboard) -> None:
+        """A page of a clock's leaderboard (``server.ratings``), counted with the history's requests."""
+        self.history.admit(self._reader(conn))
+        size = min(self.limits.history_page_entries, m.PROFILE_GAMES)
+        total, standings = self.ratings.leaderboard(msg.clock, msg.page * size, size)
+        entries = tuple({"rank": s.rank, "name": s.name, "kind": s.kind, "rating": round(s.rating.rating),
+                         "rd": round(s.rating.rd), "games": s.rating.games} for s in standings)
+        conn.deliver(m.Leaderboard(clock=msg.clock, total=total, entries=entries, page=msg.page,
+                                   more=(msg.page + 1) * size < total, reply_to=msg.id))
 
     def _online(self, name: str) -> Connection | None:
         """The connection of the player online under ``name`` (names are unique among them)."""

@@ -28,7 +28,8 @@ if TYPE_CHECKING:
     from ..app import AtonApp
 
 HINT = ("b plays a bot · q finds a quick match · n opens a table · i joins by invite code · "
-        "Enter on a table joins it, on a game watches it, on a player shows their profile · p yours · ? help")
+        "Enter on a table joins it, on a game watches it, on a player shows their profile · p yours · "
+        "l the leaderboard · ? help")
 STATUS_WORDS = {"lobby": "in the lobby", "waiting": "waiting", "playing": "playing", "watching": "watching"}
 
 
@@ -40,6 +41,7 @@ class LobbyScreen(Screen):
         Binding("i", "app.join_invite", "Invite", tooltip="sit down at a private table by its invite code"),
         Binding("j", "join", "Join", tooltip="sit down at the selected open table (or Enter on it)"),
         Binding("w", "watch", "Watch", tooltip="watch the selected game (or Enter on it)"),
+        Binding("l", "app.leaderboard", "Leaderboard", tooltip="the best ratings of each clock"),
         Binding("p", "profile", "Profile",
                 tooltip="the profile of the selected player (or Enter on them); yours when no player is selected"),
         Binding("g", "app.back_to_game", "Back to game", tooltip="return to your game in progress"),
@@ -52,8 +54,8 @@ class LobbyScreen(Screen):
         Binding("question_mark", "app.help", "Help", key_display="?", tooltip="the rules in short and every key"),
     ]
     #: keys that leave a narrow footer first (help lists them all)
-    FOOTER_SPARE = ("previous_page", "next_page", "join", "watch", "profile", "app.account", "app.join_invite",
-                    "app.quit")
+    FOOTER_SPARE = ("previous_page", "next_page", "join", "watch", "app.leaderboard", "profile", "app.account",
+                    "app.join_invite", "app.quit")
     WIDE = 120  # from this width on, the three lists stand side by side
 
     def __init__(self, where: str) -> None:

@@ -45,6 +45,20 @@ def cut(text: str, width: int) -> str:
     return text + "…"
 
 
+def ratings_line(profile: m.Profile) -> str:
+    """``Ratings: blitz 1500? · normal 1623 (12 rated games) · relaxed 1500?``; a guest has none."""
+    if not profile.ratings:
+        return "A guest: no ratings."
+    shown = []
+    for clock in m.CLOCKS:
+        rating = profile.ratings.get(clock)
+        if isinstance(rating, dict) and isinstance(rating.get("rating"), int):
+            games = rating.get("games")
+            played = f" ({games} rated game{'s' if games != 1 else ''})" if isinstance(games, int) and games else ""
+            shown.append(f"{clock} {rating['rating']}{'?' if rating.get('provisional') else ''}{played}")
+    return "Ratings: " + "  ·  ".join(shown)
+
+
 def totals_line(profile: m.Profile) -> str:
     """``12 games: 7 won, 4 lost, 1 drawn`` (finished games only)."""
     if profile.played == 0:
@@ -92,6 +106,7 @@ class ProfileScreen(Screen):
         yield Notice(self.aton.banner_text, id="banner")
         with Vertical(id="profile-body"):
             yield Static("Asking the server…", id="profile-totals", markup=False)
+            yield Static("", id="profile-ratings", markup=False)
             yield Static("", id="profile-pages", markup=False)
             yield DataTable(id="profile-games", cursor_type="row", zebra_stripes=True)
         yield FittedFooter()
@@ -111,6 +126,7 @@ class ProfileScreen(Screen):
         self.query_one("#top-bar", Static).update(
             f" ATON  ·  {'your profile' if self.player is None else 'profile of ' + profile.name}{guest}")
         self.query_one("#profile-totals", Static).update(totals_line(profile))
+        self.query_one("#profile-ratings", Static).update(ratings_line(profile))
         self.query_one("#profile-pages", Static).update(pages_line(profile, bool(self.lines)))
         self._fill()
         self.refresh_bindings()

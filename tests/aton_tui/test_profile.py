@@ -10,6 +10,7 @@ from textual.widgets import DataTable, Static
 from aton.players import Player
 from aton_tui.replay_model import Perspective
 from aton_tui.screens.end import EndScreen
+from aton_tui.screens.leaderboard import LeaderboardScreen
 from aton_tui.screens.lobby import LobbyScreen
 from aton_tui.screens.profile import ProfileScreen
 from aton_tui.screens.replay import ReplayScreen
@@ -80,3 +81,24 @@ async def test_a_profile_of_nobody_says_so(tmp_path):
         await wait_until(pilot, lambda: isinstance(app.screen, ProfileScreen)
                          and "zed" in text_of(app.screen, "#profile-totals"), what="the refusal")
         assert text_of(app.screen, "#profile-totals") == "The server says: there is no player zed"
+
+
+async def test_the_leaderboard_from_the_lobby_turns_its_clocks(tmp_path):
+    async with ann_against_bob(tmp_path) as (app, pilot, bob):
+        await bob.send(m.Resign(game=bob.game))
+        await wait_until(pilot, lambda: isinstance(app.screen, EndScreen), what="the end screen")
+        await pilot.press("l")
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+        await pilot.press("l")
+        await wait_until(pilot, lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.board is not None,
+                         what="the leaderboard")
+        board = app.screen
+        assert isinstance(board, LeaderboardScreen) and board.board is not None
+        assert (board.clock, board.board.clock, board.board.total) == ("relaxed", "relaxed", 0)  # the game's clock
+        assert text_of(board, "#leaderboard-pages").startswith("Nobody is ranked at the relaxed clock yet")
+        await pilot.press("tab")
+        await wait_until(pilot, lambda: board.board is not None and board.board.clock == "blitz",
+                         what="the blitz leaderboard")
+        assert text_of(board, "#leaderboard-clocks") == "[blitz]  normal  relaxed"
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby again")

@@ -19,6 +19,7 @@ from aton_tui.app import Frame, StatusChanged
 from aton_tui.screens.end import EndScreen
 from aton_tui.screens.game import GameScreen
 from aton_tui.screens.help import RULES_PAGE, HelpScreen
+from aton_tui.screens.leaderboard import LeaderboardScreen
 from aton_tui.screens.lobby import LobbyScreen
 from aton_tui.screens.profile import ProfileScreen
 from aton_tui.screens.scoring import ScoringScreen
@@ -338,8 +339,11 @@ def profile_frame(reply_to: int) -> m.Profile:
                    "seat": "red" if i % 2 else "blue", "opponent": opponent, "result": result, "reason": reason,
                    "rounds": rounds, "seconds": seconds}
                   for i, (result, reason, rounds, seconds, opponent) in enumerate(results))
-    return m.Profile(name="Ada", guest=True, played=23, won=12, lost=9, drawn=2, games=games, page=0, more=True,
-                     reply_to=reply_to)
+    ratings = {"blitz": {"rating": 1500, "provisional": True, "games": 0},
+               "normal": {"rating": 1623, "provisional": False, "games": 18},
+               "relaxed": {"rating": 1488, "provisional": True, "games": 3}}
+    return m.Profile(name="Ada", guest=False, played=23, won=12, lost=9, drawn=2, games=games, page=0, more=True,
+                     ratings=ratings, reply_to=reply_to)
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40), (60, 18)], ids=["80x24", "120x40", "60x18"])
@@ -354,6 +358,31 @@ def test_profile(snap_compare, size):
         app.post_message(Frame(profile_frame(reply_to=len(app.recording.sent))))
         await wait_until(pilot, lambda: isinstance(app.screen, ProfileScreen) and app.screen.profile is not None,
                          what="the profile shown")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+def leaderboard_frame(reply_to: int) -> m.Leaderboard:
+    """A leaderboard's first page, people and a bot, a name of the longest kind among them."""
+    names = ["Bea", "Bot (hard)", "Gus with a long name", "Ada", "Cy", "Dee", "Eve", "Fay", "Hal", "Ivy"]
+    entries = tuple({"rank": i + 1, "name": name, "kind": "bot" if name.startswith("Bot") else "human",
+                     "rating": 1912 - 37 * i, "rd": 52 + 5 * i, "games": 140 - 11 * i} for i, name in enumerate(names))
+    return m.Leaderboard(clock="normal", total=57, entries=entries, page=0, more=True, reply_to=reply_to)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (60, 18)], ids=["80x24", "120x40", "60x18"])
+def test_leaderboard(snap_compare, size):
+    app = FramesApp([lobby_frame()])
+
+    async def run_before(pilot) -> None:
+        await shown(LobbyScreen)(pilot)
+        await pilot.press("l")
+        await wait_until(pilot, lambda: any(isinstance(sent, m.GetLeaderboard) for sent in app.recording.sent),
+                         what="the leaderboard asked for")
+        app.post_message(Frame(leaderboard_frame(reply_to=len(app.recording.sent))))
+        await wait_until(pilot, lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.board is not None,
+                         what="the leaderboard shown")
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -30,6 +31,11 @@ async def profile(client: Recorder, name: str | None = None, page: int = 0) -> m
     reply = await client.until(lambda f: isinstance(f, (m.Profile, m.Error)) and f.reply_to == request)
     assert isinstance(reply, (m.Profile, m.Error))
     return reply
+
+
+async def leaderboard(client: Recorder, clock: str, page: int) -> m.Leaderboard:
+    request = await client.send(m.GetLeaderboard(clock=clock, page=page))
+    return await client.until(lambda f: isinstance(f, m.Leaderboard) and f.reply_to == request, kind=m.Leaderboard)
 
 
 async def bot_game(player: Recorder, resign: bool) -> int:
@@ -108,5 +114,28 @@ async def test_profiles_are_paged_and_rate_limited(tmp_path):
         assert isinstance(refused, m.Error) and refused.code == "rate_limited"
         too_deep = await profile(ann, page=m.HISTORY_PAGES + 1)
         assert isinstance(too_deep, m.Error) and (too_deep.code, too_deep.field) == ("invalid", "page")
+    finally:
+        await server.stop()
+
+
+async def test_the_leaderboard_ranks_the_ratings_no_longer_provisional_best_first(tmp_path):
+    server = await start(str(tmp_path / "aton.db"), history_page_entries=2)
+    try:
+        now = time.time()
+        for name, rating, rd in (("ann", 1700.0, 60.0), ("ben", 1800.0, 80.0), ("cy", 1600.0, 100.0),
+                                 ("dee", 2000.0, 300.0)):  # dee's is provisional: not ranked
+            account = server.accounts.create(name, "human")
+            server.store.db.execute("INSERT INTO ratings (account, clock, rating, rd, volatility, games, updated) "
+                                    "VALUES (?, 'blitz', ?, ?, 0.06, 30, ?)", (account.id, rating, rd, now))
+        asker = await Recorder.connect(server.port, "eve", kind="human", lobby=False)
+        pages = [await leaderboard(asker, "blitz", page) for page in (0, 1)]
+        assert [(e["rank"], e["name"], e["rating"], e["rd"]) for p in pages for e in p.entries] == [
+            (1, "ben", 1800, 80), (2, "ann", 1700, 60), (3, "cy", 1600, 100)]
+        assert [(p.total, p.more) for p in pages] == [(3, True), (3, False)]
+        empty = await leaderboard(asker, "relaxed", 0)
+        assert (empty.total, empty.entries, empty.more) == (0, (), False)
+        ann = await profile(asker, "ann")
+        assert isinstance(ann, m.Profile) and ann.ratings is not None
+        assert ann.ratings["blitz"] == {"rating": 1700, "provisional": False, "games": 30}
     finally:
         await server.stop()
