@@ -4,10 +4,12 @@ and Enter on a finished game opens it in the replay viewer from the player's sid
 
 from __future__ import annotations
 
+from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from aton.players import Player
+from aton_tui.app import AtonApp
 from aton_tui.replay_model import Perspective
 from aton_tui.screens.end import EndScreen
 from aton_tui.screens.leaderboard import LeaderboardScreen
@@ -16,6 +18,7 @@ from aton_tui.screens.profile import ProfileScreen
 from aton_tui.screens.replay import ReplayScreen
 from protocol import messages as m
 
+from ..server.players import Recorder
 from .driving import ann_against_bob, wait_until
 
 
@@ -25,13 +28,17 @@ def text_of(screen: Screen, selector: str) -> str:
     return next((str(widget.render()) for widget in found), "")
 
 
+async def back_in_the_lobby_after_bob_resigns(app: AtonApp, pilot: Pilot, bob: Recorder) -> None:
+    await bob.send(m.Resign(game=bob.game))
+    await wait_until(pilot, lambda: isinstance(app.screen, EndScreen), what="the end screen")
+    await pilot.press("l")
+    await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+
+
 async def test_your_profile_lists_your_game_and_enter_replays_it(tmp_path):
     async with ann_against_bob(tmp_path) as (app, pilot, bob):
         game, ann_seat = bob.game, Player.parse(bob.seat).other
-        await bob.send(m.Resign(game=game))
-        await wait_until(pilot, lambda: isinstance(app.screen, EndScreen), what="the end screen")
-        await pilot.press("l")
-        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+        await back_in_the_lobby_after_bob_resigns(app, pilot, bob)
         await pilot.press("p")
         await wait_until(pilot, lambda: isinstance(app.screen, ProfileScreen) and app.screen.profile is not None,
                          what="ann's profile")
@@ -56,10 +63,7 @@ async def test_your_profile_lists_your_game_and_enter_replays_it(tmp_path):
 
 async def test_enter_on_a_player_in_the_lobby_shows_their_profile(tmp_path):
     async with ann_against_bob(tmp_path) as (app, pilot, bob):
-        await bob.send(m.Resign(game=bob.game))
-        await wait_until(pilot, lambda: isinstance(app.screen, EndScreen), what="the end screen")
-        await pilot.press("l")
-        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+        await back_in_the_lobby_after_bob_resigns(app, pilot, bob)
         players = app.screen.query_one("#players", DataTable)
         await wait_until(pilot, lambda: players.row_count == 2, what="both players in the lobby")
         players.focus()
@@ -85,10 +89,7 @@ async def test_a_profile_of_nobody_says_so(tmp_path):
 
 async def test_the_leaderboard_from_the_lobby_turns_its_clocks(tmp_path):
     async with ann_against_bob(tmp_path) as (app, pilot, bob):
-        await bob.send(m.Resign(game=bob.game))
-        await wait_until(pilot, lambda: isinstance(app.screen, EndScreen), what="the end screen")
-        await pilot.press("l")
-        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+        await back_in_the_lobby_after_bob_resigns(app, pilot, bob)
         await pilot.press("l")
         await wait_until(pilot, lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.board is not None,
                          what="the leaderboard")

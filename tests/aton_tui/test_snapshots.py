@@ -349,18 +349,22 @@ def profile_frame(reply_to: int) -> m.Profile:
 @pytest.mark.parametrize("size", [(80, 24), (120, 40), (60, 18)], ids=["80x24", "120x40", "60x18"])
 def test_profile(snap_compare, size):
     app = FramesApp([lobby_frame()])
+    assert snap_compare(app, terminal_size=size, run_before=answered_from_the_lobby(
+        app, "p", m.GetProfile, profile_frame, lambda screen: isinstance(screen, ProfileScreen) and screen.profile))
 
+
+def answered_from_the_lobby(app: FramesApp, key: str, request: type[m.Message], answer, shown_when):
+    """A run_before: ``key`` in the lobby sends ``request``, the server's ``answer(reply_to)``
+    comes, and the screen on top is ``shown_when`` it says so."""
     async def run_before(pilot) -> None:
         await shown(LobbyScreen)(pilot)
-        await pilot.press("p")
-        await wait_until(pilot, lambda: any(isinstance(sent, m.GetProfile) for sent in app.recording.sent),
-                         what="the profile asked for")
-        app.post_message(Frame(profile_frame(reply_to=len(app.recording.sent))))
-        await wait_until(pilot, lambda: isinstance(app.screen, ProfileScreen) and app.screen.profile is not None,
-                         what="the profile shown")
+        await pilot.press(key)
+        await wait_until(pilot, lambda: any(isinstance(sent, request) for sent in app.recording.sent),
+                         what=f"{request.TYPE} sent")
+        app.post_message(Frame(answer(len(app.recording.sent))))
+        await wait_until(pilot, lambda: bool(shown_when(app.screen)), what="the answer shown")
         await pilot.pause()
-
-    assert snap_compare(app, terminal_size=size, run_before=run_before)
+    return run_before
 
 
 def leaderboard_frame(reply_to: int) -> m.Leaderboard:
@@ -374,15 +378,6 @@ def leaderboard_frame(reply_to: int) -> m.Leaderboard:
 @pytest.mark.parametrize("size", [(80, 24), (120, 40), (60, 18)], ids=["80x24", "120x40", "60x18"])
 def test_leaderboard(snap_compare, size):
     app = FramesApp([lobby_frame()])
-
-    async def run_before(pilot) -> None:
-        await shown(LobbyScreen)(pilot)
-        await pilot.press("l")
-        await wait_until(pilot, lambda: any(isinstance(sent, m.GetLeaderboard) for sent in app.recording.sent),
-                         what="the leaderboard asked for")
-        app.post_message(Frame(leaderboard_frame(reply_to=len(app.recording.sent))))
-        await wait_until(pilot, lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.board is not None,
-                         what="the leaderboard shown")
-        await pilot.pause()
-
-    assert snap_compare(app, terminal_size=size, run_before=run_before)
+    assert snap_compare(app, terminal_size=size, run_before=answered_from_the_lobby(
+        app, "l", m.GetLeaderboard, leaderboard_frame,
+        lambda screen: isinstance(screen, LeaderboardScreen) and screen.board))

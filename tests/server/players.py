@@ -145,6 +145,16 @@ class Recorder:
         await self.client.close()
 
 
+async def bot_game(player: Recorder, resign: bool) -> int:
+    """A game of ``player``'s against the server's random bot: its id; resigned at once if ``resign``."""
+    await player.send(m.PlayBot(level="random"))
+    game = (await player.expect(m.GameState)).game
+    if resign:
+        await player.send(m.Resign(game=game))
+        await player.until(lambda f: f.game == game and f.view["winner"] is not None, kind=m.Update)
+    return game
+
+
 async def matched_pair(port: int, clock: str = "normal") -> tuple[Recorder, Recorder]:
     """Two clients seated at one game through the quick-match queue, ordered red, blue."""
     a = await Recorder.connect(port, "alice", kind="bot", lobby=False)

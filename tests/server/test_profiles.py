@@ -16,7 +16,7 @@ from server.app import ArbiterServer
 from server.config import Limits, ServerConfig
 
 from ..manual_clock import ManualClock
-from .players import Recorder, matched_pair
+from .players import Recorder, bot_game, matched_pair
 
 
 async def start(db: str, **limits: Any) -> ArbiterServer:
@@ -36,15 +36,6 @@ async def profile(client: Recorder, name: str | None = None, page: int = 0) -> m
 async def leaderboard(client: Recorder, clock: str, page: int) -> m.Leaderboard:
     request = await client.send(m.GetLeaderboard(clock=clock, page=page))
     return await client.until(lambda f: isinstance(f, m.Leaderboard) and f.reply_to == request, kind=m.Leaderboard)
-
-
-async def bot_game(player: Recorder, resign: bool) -> int:
-    await player.send(m.PlayBot(level="random"))
-    game = (await player.expect(m.GameState)).game
-    if resign:
-        await player.send(m.Resign(game=game))
-        await player.until(lambda f: f.game == game and f.view["winner"] is not None, kind=m.Update)
-    return game
 
 
 def lines(reply: m.Profile | m.Error) -> list[GameLine]:

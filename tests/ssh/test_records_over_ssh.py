@@ -19,7 +19,7 @@ from server.rates import BucketsByKey
 from server.ssh.commands import REFUSED, USAGE_GAMES, USAGE_RECORD
 from server.ssh.identity import fingerprint
 
-from ..server.players import Recorder
+from ..server.players import Recorder, bot_game
 from .terminal import Stack, client_children
 
 pytestmark = pytest.mark.skipif(not shutil.which("ssh"), reason="needs OpenSSH's ssh (.ci/run installs it)")
@@ -49,15 +49,6 @@ async def player_of(stack: Stack, key: asyncssh.SSHKey, name: str) -> Recorder:
     """A protocol client of the game server in the session the key's SSH logins have (as its game client is)."""
     token = stack.gateway.identities.resume_token(fingerprint(key))
     return await Recorder.connect(stack.server.port, name, kind="human", lobby=False, resume=token)
-
-
-async def bot_game(player: Recorder, resign: bool) -> int:
-    await player.send(m.PlayBot(level="random"))
-    game = (await player.expect(m.GameState)).game
-    if resign:
-        await player.send(m.Resign(game=game))
-        await player.until(lambda f: f.game == game and f.view["winner"] is not None, kind=m.Update)
-    return game
 
 
 @pytest.fixture
