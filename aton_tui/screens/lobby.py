@@ -90,7 +90,7 @@ class LobbyScreen(Screen):
         yield FittedFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#tables", DataTable).add_columns("#", "host", "clock", "waiting")
+        self.query_one("#tables", DataTable).add_columns("", "host", "clock", "waiting")
         self.query_one("#games", DataTable).add_columns("game", "red", "blue", "round", "score", "clock")
         self.query_one("#players", DataTable).add_columns("name", "status")
         self.refresh_lists(self.aton.lobby)
@@ -102,7 +102,7 @@ class LobbyScreen(Screen):
     def refresh_lists(self, lobby: LobbyModel) -> None:
         now = self.aton.wall_clock()
         self._fill("tables", [
-            (t["table"], (str(t["table"]), _rated_name(t.get("host", ""), t.get("rating")),
+            (t["table"], (f"#{t['table']}", _rated_name(t.get("host", ""), t.get("rating")),
                           t.get("clock", "") + (" rated" if t.get("rated") is True else ""),
                           _since(now - t.get("since", now))))
             for t in lobby.tables])
