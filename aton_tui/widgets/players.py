@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -129,10 +130,13 @@ class PlayersPanel(Widget):
         line = Text()
         line.append("▶ " if row.to_move else "  ", self.get_component_rich_style("players--to-move"))
         label = f"{SEAT_SYMBOL[row.seat]} {player_name(row.seat)}"
-        after = (f" {row.rating}" if row.rating else "") + (" (you)" if row.you else "") + \
-            (" (muted)" if row.chat_muted else "") + ("" if row.connected else " ✕")
+        after = (" (you)" if row.you else "") + (" (muted)" if row.chat_muted else "") + \
+            ("" if row.connected else " ✕")
         room = columns.name - len(label) - 3
-        shortened = Text(row.name)  # first, so that the rating and "(you)" always show
+        rating = f" {row.rating}" if row.rating else ""
+        if cell_len(row.name + rating + after) <= room:  # the rating only where the whole name fits beside it
+            after = rating + after
+        shortened = Text(row.name)  # first, so that "(you)" always shows
         shortened.truncate(max(1, room - len(after)), overflow="ellipsis")
         name = Text(shortened.plain + after, muted)
         name.truncate(room, overflow="ellipsis", pad=True)  # in cells: wide letters
