@@ -3,14 +3,18 @@
 The screen draws a ``GameModel`` (the app keeps it current and calls ``apply``
 with the new events).  It plays what the server sent back one moment at a time
 (``Playback``): the board, the player table and the log show the moment reached,
-and the player decides once the playback reaches the present (space jumps there).
+and the player decides once the playback reaches the present: space jumps there, and so does
+any key of the decision waiting at the present (``at_the_present``), which then acts unless it
+is final: the player's clock runs during the playback, so it never holds them back.
 It never decides legality: the squares it offers and the hand it lets you arrange
 come from the decision the server sent.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+import inspect
+from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from typing import TYPE_CHECKING
 
@@ -70,6 +74,32 @@ def _digits(action: str, group: Binding.Group, tooltip: str) -> list[Binding]:
     return [Binding(str(n), f"{action}({n})", group.description, group=group, tooltip=tooltip) for n in range(1, 5)]
 
 
+
+#: The actions of each kind of decision (the same keys do either), each wrapped by ``at_the_present``.
+COMMIT_ACTIONS = frozenset({"card", "cartouche", "change", "take_back", "seal", "exchange"})
+CHOOSE_ACTIONS = frozenset({"temple", "cursor", "choose"})
+FINAL_ACTIONS = frozenset({"seal", "choose", "exchange"})
+
+
+def at_the_present(action: Callable[..., object]) -> Callable[..., Awaitable[None]]:
+    """A key of the decision pressed while the playback is behind: it first jumps to the present
+    (as space does), then acts if it still applies there.  A final key (seal, choose, exchange)
+    only jumps: nothing is played that the player has not seen."""
+    name = action.__name__.removeprefix("action_")
+
+    @functools.wraps(action)
+    async def act(screen: GameScreen, *args: object) -> None:
+        if screen.playback.behind:
+            screen.action_skip()
+            if name in FINAL_ACTIONS or screen.check_action(name, args) is not True:
+                return
+        result = action(screen, *args)
+        if inspect.isawaitable(result):
+            await result
+
+    return act
+
+
 class GameScreen(Screen):
     BINDINGS = [
         *_digits("card", CARD, "put a card of that value on the lit cartouche"),
@@ -87,7 +117,8 @@ class GameScreen(Screen):
         Binding("down,j", "cursor(1,0)", "Move", group=MOVE, key_display="↓", tooltip="move to the next lit square"),
         Binding("right,l", "cursor(0,1)", "Move", group=MOVE, key_display="→", tooltip="move to the next lit square"),
         Binding("enter", "choose", "Choose", tooltip="remove from, or place on, the square under the cursor"),
-        Binding("space", "skip", "Skip", tooltip="show at once what is still being played back"),
+        Binding("space", "skip", "Skip", tooltip="show at once what is still being played back (a key of your "
+                "waiting decision does too)"),
         Binding("i", "hint", "Hint", tooltip="the bot's suggestion for this decision, and why (in games against "
                 "the server's bot; your clock runs on while it thinks)"),
         Binding("i", "no_hint", show=False),  # says why there is no hint here
@@ -448,26 +479,32 @@ class GameScreen(Screen):
         change(panel)
         panel.changed()
 
+    @at_the_present
     def action_card(self, value: int) -> None:
         panel = self.query_one(CommitPanel)
         if not panel.draft.put(value):
             self.notify(f"You have no {value} in your hand.", severity="warning", timeout=2)
         panel.changed()
 
+    @at_the_present
     def action_cartouche(self, step: int) -> None:
         self._edit(lambda p: p.draft.move(step))
 
+    @at_the_present
     def action_change(self, step: int) -> None:
         self._edit(lambda p: p.draft.cycle(step))
 
+    @at_the_present
     def action_take_back(self) -> None:
         self._edit(lambda p: p.draft.take_back())
 
+    @at_the_present
     async def action_seal(self) -> None:
         draft = self.query_one(CommitPanel).draft
         self.sent = await self.aton.commit(self.model.game, draft.cards)
         self.refresh_view()
 
+    @at_the_present
     def action_exchange(self) -> None:
         def answered(yes: bool | None) -> None:
             if yes:
@@ -509,15 +546,18 @@ class GameScreen(Screen):
     def _choosing(self) -> bool:
         return self.cursor.active and self.sent is None
 
+    @at_the_present
     def action_cursor(self, rows: int, columns: int) -> None:
         self.cursor.move(rows, columns)
         self.query_one(Board).cursor = self.cursor.square
 
+    @at_the_present
     def action_temple(self, temple: int) -> None:
         if not self.cursor.jump(temple):
             self.notify(f"Temple {temple} has no square you can choose now.", severity="warning", timeout=2)
         self.query_one(Board).cursor = self.cursor.square
 
+    @at_the_present
     async def action_choose(self) -> None:
         decision = self.decision
         square = self.cursor.square
@@ -737,7 +777,16 @@ class GameScreen(Screen):
             self.footer_state = state
             self.refresh_bindings()
 
+    def _decision_ahead(self) -> bool:
+        """Whether a decision of ours waits at the present while the playback is behind it."""
+        return self.playback.behind and self.model.decision is not None and self.sent is None
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        ahead = self.model.decision if self._decision_ahead() else None
+        if ahead is not None and action in COMMIT_ACTIONS | CHOOSE_ACTIONS:  # jumps there first (``at_the_present``)
+            if action == "exchange":
+                return ahead.kind == "commit" and ahead.can_exchange
+            return (ahead.kind == "commit") == (action in COMMIT_ACTIONS)
         if action in ("card", "cartouche", "change", "take_back"):
             return self._committing()
         if action == "seal":

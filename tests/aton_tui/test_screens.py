@@ -116,3 +116,56 @@ async def test_lost_frames_are_made_good_by_one_sync():
         await pilot.pause(0.2)
         assert app.recording.sent == [m.Sync(game=12)]
         assert model_of(app).version == first.version  # nothing after the gap was taken
+
+
+async def test_a_key_of_the_waiting_decision_jumps_over_the_playback_and_acts():
+    """The player's clock runs during the playback: their keys work at once."""
+    script = ScriptedGame()
+    script.play_until(red_to("commit", round_at_least=2))
+    state = script.game_state()
+    script.play_until(red_to("commit", round_at_least=3))  # a whole round to play back
+    hand = sorted(script.game.view(RED)["decision"]["hand"])
+    pacing = ManualClock()  # the playback's pauses never end by themselves
+    app = FramesApp(frames_after(script, state), pacing=pacing, reveal_delay=0.35)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, drawn(app, script))
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and screen.playback.behind and screen.decision is None
+        await pilot.press(str(hand[3]))  # at once the present, with the card put down
+        assert not screen.playback.behind and screen.view == model_of(app).view
+        await pilot.press(str(hand[0]), str(hand[2]), "enter")
+        assert app.recording.sent == [("commit", 12, (hand[3], hand[0], hand[2], hand[1]))]
+
+
+async def test_a_final_key_during_the_playback_only_jumps_to_the_present():
+    script = ScriptedGame()
+    script.play_until(red_to("commit", round_at_least=2))
+    state = script.game_state()
+    script.play_until(red_to("commit", round_at_least=3))
+    pacing = ManualClock()
+    app = FramesApp(frames_after(script, state), pacing=pacing, reveal_delay=0.35)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, drawn(app, script))
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and screen.playback.behind
+        await pilot.press("x")  # the exchange asks first, but only once the present is shown
+        assert not screen.playback.behind and not isinstance(app.screen, Confirm)
+        assert app.recording.sent == []
+
+
+async def test_during_the_playback_the_keys_of_the_other_kind_of_decision_do_nothing():
+    script = ScriptedGame()
+    script.play_until(red_to("commit", round_at_least=2))
+    state = script.game_state()
+    script.play_until(red_to("place", round_at_least=2))  # the present: red places a stone
+    pacing = ManualClock()
+    app = FramesApp(frames_after(script, state), pacing=pacing, reveal_delay=0.35)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, drawn(app, script))
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and screen.playback.behind
+        assert screen.check_action("card", (1,)) is False and screen.check_action("seal", ()) is False
+        await pilot.press("enter")  # choose is final: it only jumps to the present, showing it
+        assert not screen.playback.behind and app.recording.sent == []
+        await pilot.press("enter")
+        assert [type(s) for s in app.recording.sent] == [m.Place]
