@@ -1,7 +1,7 @@
 """``aton-bot``: run bots.
 
     aton-bot tournament A B --games N [--seed S] [--budget-ms MS] [--jobs J] [--json]
-                            [--load MODULE_OR_FILE]
+                            [--sprt ELO0,ELO1 [--alpha A] [--beta B]] [--load MODULE_OR_FILE]
     aton-bot list
 
 A and B are strategy names (``random``, ``greedy``, ``mcts``), level names
@@ -36,6 +36,7 @@ from protocol.account_keys import AccountKey, key_file_name, keys_directory
 from protocol.client import ServerError
 from protocol.messages import CLOCKS
 
+from .match_statistics import Sprt, format_elo
 from .network import NetworkBot
 from .strategy import LEVELS, STRATEGIES, available, make_strategy, parse_spec
 from .tournament import run_tournament
@@ -73,8 +74,20 @@ def load_modules(specs: list[str]) -> None:
             importlib.import_module(spec)
 
 
-def _tournament(args: argparse.Namespace) -> int:
+def _sprt_bounds(text: str) -> tuple[float, float]:
     try:
+        elo0, elo1 = (float(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected ELO0,ELO1 such as 0,50, got {text!r}") from None
+    return elo0, elo1
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    if args.games < 2 or args.games % 2:
+        print("aton-bot: --games must be even: games are played in pairs on the same decks", file=sys.stderr)
+        return 2
+    try:
+        sprt = None if args.sprt is None else Sprt(args.sprt[0], args.sprt[1], alpha=args.alpha, beta=args.beta)
         load_modules(args.load)
         a_extra = _with_budget(args.a, args.budget_ms)
         b_extra = _with_budget(args.b, args.budget_ms)
@@ -86,7 +99,7 @@ def _tournament(args: argparse.Namespace) -> int:
 
         result = run_tournament(
             args.a, args.b, args.games, seed=args.seed,
-            a_options=a_extra, b_options=b_extra, jobs=args.jobs, progress=progress,
+            a_options=a_extra, b_options=b_extra, jobs=args.jobs, progress=progress, sprt=sprt,
         )
     except (ValueError, TypeError, ImportError, OSError) as exc:
         print(f"aton-bot: {exc}", file=sys.stderr)
@@ -98,10 +111,25 @@ def _tournament(args: argparse.Namespace) -> int:
         print(json.dumps(summary))
         return 0
     low, high = summary["a_win_rate_ci95"]
+    statistics = result.statistics
+    score_low, score_high = statistics.score_interval()
+    elo_low, elo_high = statistics.elo_interval()
     print(f"{args.a} (A) vs {args.b} (B): {result.games} games, seed {args.seed}")
     print(f"  A wins {result.a_wins}, B wins {result.b_wins}, draws {result.draws}")
     print(f"  A win rate {100 * summary['a_win_rate']:.1f}%  "
           f"(95% CI {100 * low:.1f}%–{100 * high:.1f}%)")
+    print(f"  pairs on the same decks ({statistics.pairs}) where A scored 0/½/1/1½/2: "
+          + " ".join(map(str, statistics.pentanomial)))
+    print(f"  A's score {100 * statistics.score:.1f}% (95% CI {100 * score_low:.1f}%–{100 * score_high:.1f}%), "
+          f"Elo {format_elo(statistics.elo)} (95% CI {format_elo(elo_low)} … {format_elo(elo_high)})")
+    if "sprt" in summary:
+        test = summary["sprt"]
+        verdicts = {"H0": f"H0 accepted: A is not {test['elo1']:+g} Elo stronger",
+                    "H1": f"H1 accepted: A is at least {test['elo1']:+g} Elo stronger",
+                    "continue": f"undecided after {result.games} games"}
+        print(f"  SPRT Elo {test['elo0']:+g} against {test['elo1']:+g} (α {test['alpha']:g}, β {test['beta']:g}): "
+              f"LLR {test['llr']:.2f} in [{test['bounds'][0]:.2f}, {test['bounds'][1]:.2f}] — "
+              f"{verdicts[test['verdict']]}")
     print(f"  {summary['avg_rounds']} rounds per game; endings: "
           + ", ".join(f"{k} {v}" for k, v in summary["reasons"].items()))
     print(f"  {summary['decisions_per_s']} decisions/s  "
@@ -137,11 +165,16 @@ def build_parser() -> argparse.ArgumentParser:
     t = sub.add_parser("tournament", help="play strategy A against B in-process")
     t.add_argument("a", metavar="A", help="strategy, level or spec such as mcts:budget_ms=100")
     t.add_argument("b", metavar="B")
-    t.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    t.add_argument("--games", type=int, default=100,
+                   help="number of games, even (default 100); with --sprt the most to play")
     t.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     t.add_argument("--budget-ms", type=int, default=None,
                    help="per-decision time budget for strategies that search")
     t.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    t.add_argument("--sprt", type=_sprt_bounds, default=None, metavar="ELO0,ELO1",
+                   help="stop once a sequential test decides between A being ELO0 or ELO1 stronger")
+    t.add_argument("--alpha", type=float, default=0.05, help="the SPRT's false-positive rate (default 0.05)")
+    t.add_argument("--beta", type=float, default=0.05, help="the SPRT's false-negative rate (default 0.05)")
     t.add_argument("--json", action="store_true", help="print one JSON object")
     t.add_argument("--progress", action="store_true", help="show progress on stderr")
     t.add_argument("--load", action="append", default=[], metavar="MODULE",

@@ -23,6 +23,7 @@ from aton.outcome import Outcome, Termination
 from aton.players import PLAYERS, RED, Player
 from aton.views import View, view
 
+from .match_statistics import MatchStatistics, Sprt, SprtVerdict
 from .strategy import Strategy, make_strategy, parse_spec
 
 __all__ = ["GameResult", "TournamentResult", "derive_seed", "play_game", "run_tournament", "wilson"]
@@ -150,16 +151,28 @@ class TournamentResult:
     elapsed_s: float = 0.0  # sum of the games' durations
     wall_s: float = 0.0
     reasons: dict[str, int] = field(default_factory=dict)
+    sprt: Sprt | None = None
+    pair_points: list[float] = field(default_factory=list)  # A's points in each complete pair
+    _first_of_pair: dict[int, float] = field(default_factory=dict, repr=False)  # pair → A's points
 
-    def add(self, result: GameResult, a_colour: Player) -> None:
+    def add(self, result: GameResult, a_colour: Player, number: int) -> None:
+        """Count game ``number`` (games 2k and 2k+1 are pair k), A playing ``a_colour``."""
         self.games += 1
         winner = result.winner
         if winner is None:
             self.draws += 1
+            points = 0.5
         elif winner is a_colour:
             self.a_wins += 1
+            points = 1.0
         else:
             self.b_wins += 1
+            points = 0.0
+        pair = number // 2
+        if pair in self._first_of_pair:
+            self.pair_points.append(self._first_of_pair.pop(pair) + points)
+        else:
+            self._first_of_pair[pair] = points
         self.rounds += result.rounds
         b_colour = a_colour.other
         self.decisions[0] += result.decisions[a_colour]
@@ -173,6 +186,15 @@ class TournamentResult:
     @property
     def a_win_rate(self) -> float:
         return self.a_wins / self.games if self.games else 0.0
+
+    @property
+    def statistics(self) -> MatchStatistics:
+        return MatchStatistics.from_pair_points(self.pair_points)
+
+    @property
+    def decided(self) -> bool:
+        """Whether the sequential test (if any) has accepted one of its hypotheses."""
+        return self.sprt is not None and self.sprt.verdict(self.statistics.llr(self.sprt)) is not SprtVerdict.OPEN
 
     def summary(self) -> dict:
         low, high = wilson(self.a_wins, self.games)
@@ -194,6 +216,7 @@ class TournamentResult:
             "b_ms_per_decision": _ms(self.think_s[1], self.decisions[1]),
             "reasons": dict(sorted(self.reasons.items())),
             "wall_s": round(self.wall_s, 2),
+            **self.statistics.summary(self.sprt),
         }
 
 
@@ -224,8 +247,12 @@ def run_tournament(
     rules: Rules = DEFAULT_RULES,
     jobs: int = 1,
     progress: Callable[[int, TournamentResult], None] | None = None,
+    sprt: Sprt | None = None,
 ) -> TournamentResult:
-    """Play ``games`` games of strategy A against B (names or "name:key=value,..." specs)."""
+    """Play ``games`` games of strategy A against B (names or "name:key=value,..." specs).
+
+    With a sequential test ``sprt`` the match stops after the first pair at which the test
+    decides; ``games`` is then the most it plays."""
     a_name, a_spec_opts = parse_spec(a)
     b_name, b_spec_opts = parse_spec(b)
     a_opts = {**a_spec_opts, **(a_options or {})}
@@ -233,7 +260,7 @@ def run_tournament(
     # fail early on unknown names or options
     make_strategy(a_name, seed=0, **a_opts)
     make_strategy(b_name, seed=0, **b_opts)
-    result = TournamentResult(a=a, b=b, seed=seed)
+    result = TournamentResult(a=a, b=b, seed=seed, sprt=sprt)
     tasks = [
         ((a_name, a_opts), (b_name, b_opts), seed, i, game_seed, colour, rules.to_dict())
         for i, game_seed, colour in game_plan(games, seed)
@@ -243,16 +270,20 @@ def run_tournament(
         import multiprocessing
 
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            outcomes = pool.imap(_play_one, tasks)
-            for done, (_, colour, game) in enumerate(outcomes, 1):
-                result.add(game, colour)
+            outcomes = pool.imap(_play_one, tasks)  # in order, so pairs complete in order
+            for done, (number, colour, game) in enumerate(outcomes, 1):
+                result.add(game, colour, number)
                 if progress:
                     progress(done, result)
+                if result.decided:
+                    break  # leaving the pool's block ends the games still running
     else:
         for done, task in enumerate(tasks, 1):
-            _, colour, game = _play_one(task)
-            result.add(game, colour)
+            number, colour, game = _play_one(task)
+            result.add(game, colour, number)
             if progress:
                 progress(done, result)
+            if result.decided:
+                break
     result.wall_s = time.perf_counter() - start
     return result

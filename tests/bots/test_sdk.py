@@ -202,7 +202,7 @@ def test_cli_tournament_text_and_budget(capsys):
 
 
 def test_cli_errors(capsys):
-    assert main(["tournament", "nonesuch", "random", "--games", "1"]) == 2
+    assert main(["tournament", "nonesuch", "random", "--games", "2"]) == 2
     assert "unknown strategy" in capsys.readouterr().err
     assert main(["list"]) == 0
     assert "mcts" in capsys.readouterr().out
