@@ -52,6 +52,7 @@ from aton.sampling import Sampler
 from aton.views import View
 
 from .. import evaluation
+from ..commit_game import CommitMix, solve_commit
 from ..evaluation import (
     CLASS_MASKS,
     class_deltas,
@@ -74,6 +75,9 @@ DEPTH = 1
 COMMIT_DEPTH = 0
 OPP_MODEL = "random"
 OPP_NOISE = 2.0
+#: How the commit is searched: sequential halving for the best assignment against a guessed
+#: opponent commit, or the commit solved as a matrix game for a mixed strategy (``bots.commit_game``).
+COMMIT_SEARCHES = ("halving", "regret")
 
 #: An assignment of a hand to cartouches 1-4.
 Cards = tuple[int, int, int, int]
@@ -452,6 +456,7 @@ class MCTSStrategy(Strategy):
         opp_noise: float = OPP_NOISE,
         opp_model: str = OPP_MODEL,
         commit_depth: int | None = COMMIT_DEPTH,
+        commit_search: str = "halving",
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         """``clock`` (seconds) measures ``budget_ms``; a test may pass its own."""
@@ -465,6 +470,10 @@ class MCTSStrategy(Strategy):
             raise ValueError(f"opp_model must be one of {', '.join(OPPONENT_MODELS)}, got {opp_model!r}")
         self.commit_depth = depth if commit_depth is None else commit_depth
         self.opp_model = opp_model
+        if commit_search not in COMMIT_SEARCHES:
+            raise ValueError(f"commit_search must be one of {', '.join(COMMIT_SEARCHES)}, got {commit_search!r}")
+        self.commit_search = commit_search
+        self.last_mix: CommitMix | None = None
         self._cached: tuple[View, Cards] | None = None
         self._started = 0.0
         self.last_iterations = 0
@@ -472,11 +481,30 @@ class MCTSStrategy(Strategy):
     # -- commits
 
     def _search_commit(self, view: View) -> Cards | Exchange:
-        """The best root option: an assignment (tuple) or EXCHANGE."""
-        arms = commit_arms(view, self.rng, depth=self.commit_depth, opp_model=self.opp_model,
-                           opp_noise=self.opp_noise)
-        move = arms.moves[self._best(arms)]
+        """The root option: an assignment (tuple) or EXCHANGE."""
+        if self.commit_search == "regret":
+            move = self._mixed_commit(view)
+        else:
+            arms = commit_arms(view, self.rng, depth=self.commit_depth, opp_model=self.opp_model,
+                               opp_noise=self.opp_noise)
+            move = arms.moves[self._best(arms)]
         return move if isinstance(move, Exchange) else _cards(move)
+
+    def _mixed_commit(self, view: View) -> Move:
+        """A move drawn from the commit's mixed strategy (``bots.commit_game``)."""
+        me, rng, depth = player_of(view), self.rng, self.commit_depth
+        clear_caches()
+        with gc_paused():
+            mix = solve_commit(
+                view, rng,
+                play_out=lambda state: rollout(state, me, depth, rng),
+                commit_after_exchange=lambda state: quick_commit(state, me, rng, noise=0.0),
+                evaluations=self.iterations,
+                deadline=self._started + self.budget_ms / 1000.0 * 0.97, clock=self.clock,
+            )
+        self.last_mix = mix
+        self.last_iterations = mix.evaluations
+        return mix.draw(rng)
 
     def _best(self, arms: Arms) -> int:
         """The arm the search picks (the only one, without searching, when there is one)."""
