@@ -2,8 +2,9 @@
 
 ``ssh HOST record 42 > game.json`` writes game 42's ``aton-record/1`` (JSON) on stdout;
 ``ssh HOST games`` lists the player's games as a table (``games --json``: as JSON lines, one
-game each).  Both only read, as the player the key (or a guest's session) is, under the game
-server's rule and rate limit (``server.history``).  An error is one line on stderr with a
+game each).  Both only read, as the player the key is (its account's games, played with any
+of the account's keys or clients, and its own session's; a guest: its session's), under the
+game server's rule and rate limit (``server.history``).  An error is one line on stderr with a
 non-zero exit status: 1 when the request is refused, 2 when it is malformed.  Any other
 command is refused the same way (``REFUSED``); a session without a command plays.
 """

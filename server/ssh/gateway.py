@@ -377,11 +377,12 @@ class SSHGateway:
     # ------------------------------------------------------------------ moderation
 
     def account_of(self, link: Link) -> int | None:
-        """The account of the key ``link`` logged in with (None: a guest, or a key of no account)."""
+        """The account of the key ``link`` logged in with (None: a guest, or a key of no account yet)."""
         identity = link.identity
-        if self.moderation is None or identity is None or identity.fingerprint is None:
+        holder = self.history or self.moderation  # either holds the game server's store
+        if holder is None or identity is None or identity.fingerprint is None:
             return None
-        account = Accounts(self.moderation.store).by_fingerprint(identity.fingerprint)
+        account = Accounts(holder.store).by_fingerprint(identity.fingerprint)
         return None if account is None else account.id
 
     def ban_of(self, link: Link) -> Ban | None:

@@ -500,13 +500,15 @@ class GameSession(asyncssh.SSHServerSession):
 
     def _answer(self, command: str) -> None:
         """A command instead of a game: ``record`` or ``games`` (``commands``), as the player this
-        login is; any other is refused in one line."""
+        login is (the key's account, whichever of its keys logged in, and the key's own session);
+        any other is refused in one line."""
         identity, history = self.link.identity, self.gateway.history
         if identity is None or history is None or not commands.is_command(command):
             log.info("%s: command %r refused", self.link.who, command[:40])
             outcome = commands.Outcome(stderr=commands.REFUSED, status=1)
         else:
-            outcome = commands.run(command, Reader(session=token_hash(identity.resume_token)), history)
+            reader = Reader(session=token_hash(identity.resume_token), account=self.gateway.account_of(self.link))
+            outcome = commands.run(command, reader, history)
         self.ending = True
         newline = "\r\n" if self.term is not None else "\n"  # a terminal's client is in raw mode
         if self.chan is not None and outcome.stderr:

@@ -15,6 +15,7 @@ import pytest
 
 from aton.record import GameRecord, replay, summary
 from protocol import messages as m
+from protocol.account_keys import Voucher
 from server.rates import BucketsByKey
 from server.ssh.commands import REFUSED, USAGE_GAMES, USAGE_RECORD
 from server.ssh.identity import fingerprint
@@ -49,6 +50,15 @@ async def player_of(stack: Stack, key: asyncssh.SSHKey, name: str) -> Recorder:
     """A protocol client of the game server in the session the key's SSH logins have (as its game client is)."""
     token = stack.gateway.identities.resume_token(fingerprint(key))
     return await Recorder.connect(stack.server.port, name, kind="human", lobby=False, resume=token)
+
+
+async def client_of(stack: Stack, key: asyncssh.SSHKey, name: str) -> Recorder:
+    """The game client an SSH login with ``key`` runs: in the key's session, proving the key's
+    account with the gateway's voucher for it (as ``server.ssh.session`` hands it over)."""
+    identity = stack.gateway.identities.for_key(fingerprint(key), name)
+    assert identity.voucher is not None
+    return await Recorder.connect(stack.server.port, name, kind="human", lobby=False, resume=identity.resume_token,
+                                  proof=Voucher(fingerprint(key), identity.voucher))
 
 
 @pytest.fixture
@@ -125,3 +135,30 @@ async def test_a_public_game_is_served_over_ssh_to_anyone_and_requests_are_rate_
     assert [status for status, _, _ in answers] == [0, 0, 1]
     assert answers[-1] == (1, b"", "aton: too many requests for games and records: wait a few seconds\n")
     await asyncio.gather(a.close(), b.close())
+
+
+async def test_an_accounts_games_and_records_over_ssh_from_either_of_its_keys(plain_stack, tmp_path):
+    """Two keys of one account: each key's ``games`` lists the games played with the other too,
+    and ``record`` serves them (the account's, not the key's session's)."""
+    stack = plain_stack
+    first_key, first = key_file(tmp_path, "first")
+    second_key, second = key_file(tmp_path, "second")
+    with_first = await client_of(stack, first, "alice")
+    await with_first.send(m.AddKey(key=second.export_public_key().decode().strip()))
+    await with_first.expect(m.AccountInfo)
+    with_second = await client_of(stack, second, "alice")
+    assert with_first.client.name == with_second.client.name == "alice"  # one account, two sessions
+    played_first = await bot_game(with_first, resign=True)
+    played_second = await bot_game(with_second, resign=True)
+    await asyncio.gather(with_first.close(), with_second.close())
+
+    for key in (first_key, second_key):
+        status, out, err = await ssh(stack, key, "games", "--json")
+        assert (status, err) == (0, ""), key
+        assert [json.loads(line)["game"] for line in out.decode().splitlines()] == [played_second, played_first]
+        for game in (played_first, played_second):  # private bot games: only their player's
+            status, out, err = await ssh(stack, key, "record", str(game))
+            assert (status, err) == (0, "") and json.loads(out)["meta"]["game"] == game, (key, game)
+    stranger_key, _ = key_file(tmp_path, "stranger")
+    status, out, err = await ssh(stack, stranger_key, "record", str(played_first))
+    assert (status, out, err) == (1, b"", f"aton: there is no game {played_first}\n")
