@@ -15,7 +15,7 @@ import re
 import secrets
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -749,7 +749,8 @@ class ArbiterServer:
 
     def expel(self, token: str, ban: Ban) -> None:
         """A ban covers the session of ``token``: its connection is told why and closed, and
-        each of its unfinished games ends as if its player had left for good."""
+        each of its unfinished games ends as if its player had left for good, a game still being
+        dealt too (its deal is finished without them: the game opens and ends at once)."""
         digest = token_hash(token)
         conn = self.by_token.get(digest)
         if conn is not None and not conn.closing:
@@ -757,6 +758,10 @@ class ArbiterServer:
             conn.send_error(ProtocolError(ErrorCode.BANNED, ban.line()))
             self.lobby.depart(conn)
             conn.close("banned", ban.line())
+        for deal in list(self.deals.values()):  # a game still being dealt opens and ends at once
+            dealt_seat = deal.seat_held_by(digest)
+            if dealt_seat is not None:
+                deal.drop(dealt_seat)
         for room in list(self.rooms.values()):
             seat = room.seat_held_by(digest)
             if seat is not None and not room.game.is_over:
@@ -863,7 +868,7 @@ class ArbiterServer:
         def dealt(deal: PendingDeal) -> None:
             del self.deals[game_id]
             self._open_room(game_id, clock, participants, private, deal.secrets.seed(game_id), deal.secrets,
-                            rated=rated)
+                            rated=rated, gone=deal.gone)
 
         deal = PendingDeal(game_id, DealSecrets(secret=self.rng.randbytes(32)), contributors, holders,
                            send=lambda seat, message: self._reach(holders[seat], message),
@@ -878,10 +883,11 @@ class ArbiterServer:
             conn.deliver(message)
 
     def _open_room(self, game_id: int, clock: str, participants: dict, private: bool, seed: int,
-                   deal: DealSecrets | None, rated: bool = False) -> Room:
+                   deal: DealSecrets | None, rated: bool = False, gone: Collection[str] = ()) -> Room:
         """The game, dealt from ``seed``: stored, and sent to its players (those who left since it
-        was made have their grace period to come back).  It is rated if asked and between two
-        different accounts."""
+        was made have their grace period to come back; those ``gone`` for good, the seats of
+        players banned meanwhile, forfeit it at once as having left).  It is rated if asked and
+        between two different accounts."""
         seats = {seat: self._seat_for(p, clock) for seat, p in participants.items()}
         accounts = [held.account for held in seats.values()]
         rated = rated and None not in accounts and len(set(accounts)) == len(accounts)
@@ -896,13 +902,18 @@ class ArbiterServer:
         for seat, participant in participants.items():
             hosted = isinstance(participant, HostedBot)
             live = participant if hosted else self.by_token.get(token_hash(participant.token))
-            if live is None:
+            if str(seat) in gone:
+                room.seats[seat].participant = None
+            elif live is None:
                 room.seats[seat].participant = None
                 room.start_grace(seat)
             else:
                 room.attach(seat, live)
         log.info("game %s started: %s", game_id, " vs ".join(f"{held.name} ({seat})" for seat, held in seats.items()),
                  extra={"event": "game_start", "game": game_id, **self._seated(room)})
+        for seat in participants:
+            if str(seat) in gone:
+                room.forfeit(seat, Termination.ABANDONED)
         return room
 
     def _seat_for(self, participant, clock: str) -> Seat:

@@ -4,8 +4,10 @@
 ``PendingDeal`` runs the two stages with the contributing players: each commits to a random
 value (``deal_commit``), then, once every commitment is in, opens it (``deal_open``).  A stage
 waits at most ``Limits.deal_seconds``; a seat late in the first stage gets the server's fill,
-one late in the second its commitment.  When both stages are done, ``on_done`` gets the
-``DealSecrets`` (the seed follows from them), and the arbiter opens the game.
+one late in the second its commitment.  A player gone for good (banned) is not waited for:
+their part is fixed at once as if their stage had run out (``drop``), and the game that
+follows is theirs to forfeit (``gone``).  When both stages are done, ``on_done`` gets the
+``PendingDeal`` (its ``DealSecrets``: the seed follows from them), and the arbiter opens the game.
 """
 
 from __future__ import annotations
@@ -77,6 +79,7 @@ class PendingDeal:
         self._stage_seconds = stage_seconds
         self.stage = "commit"
         self._timer: Timer | None = None
+        self.gone: set[str] = set()  # the seats whose players are gone for good (``drop``)
         for seat in fairness.SEAT_ORDER:
             if seat not in contributors:
                 secrets.fills[seat] = fairness.FILLED_BY_SERVER
@@ -126,6 +129,20 @@ class PendingDeal:
         given = self.secrets.commitments if self.stage == "commit" else self.secrets.opened
         if seat in self.contributors and not self.done and seat not in given:
             self._ask(self.stage, (seat,), arm=False)
+
+    def drop(self, seat: str) -> None:
+        """``seat``'s player is gone for good (banned): their part is fixed now, as if their stage had
+        timed out (the server's fill, or their commitment if they made one), the deal goes on
+        without them, and they are in ``gone``."""
+        self.gone.add(seat)
+        if self.done or seat not in self.contributors:
+            return
+        if seat not in self.secrets.commitments:
+            self.secrets.fills[seat] = fairness.FILLED_BY_SERVER
+        elif seat not in self.secrets.opened:
+            self.secrets.fills[seat] = fairness.FILLED_BY_COMMITMENT
+        self.contributors = tuple(s for s in self.contributors if s != seat)
+        self.advance()
 
     def cancel(self) -> None:
         if self._timer is not None:

@@ -9,6 +9,7 @@ import asyncio
 import json
 import random
 import struct
+from collections.abc import Collection
 from dataclasses import replace
 
 import pytest
@@ -111,8 +112,8 @@ class Tampering(ArbiterServer):
     honest_record = False
 
     def _open_room(self, game_id: int, clock: str, participants: dict, private: bool, seed: int,
-                   deal: DealSecrets | None, rated: bool = False) -> Room:
-        room = super()._open_room(game_id, clock, participants, private, seed ^ 1, deal, rated)
+                   deal: DealSecrets | None, rated: bool = False, gone: Collection[str] = ()) -> Room:
+        room = super()._open_room(game_id, clock, participants, private, seed ^ 1, deal, rated, gone)
         if self.honest_record:
             room.game.history.seed = seed  # type: ignore[attr-defined]
         return room

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 
 import pytest
 
@@ -23,6 +24,7 @@ from server.config import Limits, ServerConfig
 from ..conftest import GAME_SEED
 from ..manual_clock import ManualClock
 from .players import Recorder
+from .test_fair_decks import Silent
 
 BANNED = "127.0.0.2"
 OTHER = "127.0.0.3"
@@ -166,6 +168,47 @@ async def test_an_account_ban_refuses_that_accounts_proved_hello_and_closes_its_
     back = await Client.connect("127.0.0.1", server.port, name="mallory", proof=key)
     assert back.name == "mallory"
     await back.close()
+
+
+async def test_a_ban_during_the_deal_ends_the_game_at_once_and_the_other_player_wins_it(tmp_path):
+    """The ban reaches a player whose game is still being dealt (its deal waits for them): the
+    game does not wait for them (nor for a grace period): it opens and ends at once, the other
+    player told that they left, winning (a rated game: their rating goes up), and the deal verified."""
+    clock = ManualClock()
+    srv = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "aton.db")),  # no fixed seed: a fair deal
+                        clock=clock, rng=random.Random(2026))
+    await srv.start()
+    try:
+        mallory = Recorder(await Silent.connect("127.0.0.1", srv.port, name="mallory", lobby=False,
+                                                proof=AccountKey.generate(), local_addr=(BANNED, 0)))
+        ann = await Recorder.connect(srv.port, "ann", lobby=False, local_addr=(OTHER, 0))
+        await mallory.send(m.QuickMatch(clock="normal", rated=True))
+        await mallory.expect(m.Queued)
+        await ann.send(m.QuickMatch(clock="normal", rated=True))
+        deal = await ann.expect(m.Deal)
+        await ann.expect(m.Ack)  # ann's commitment is in; mallory's never comes
+        assert not srv.rooms and deal.game in srv.deals
+
+        admin(srv, "ban", BANNED, "--reason", "cheating")
+        clock.advance(POLL)  # one polling period: far less than the deal's wait or a grace period
+        assert (await mallory.expect(m.Error)).code == "banned"
+        state = await ann.expect(m.GameState)
+        assert state.game == deal.game and state.players[ann.seat]["name"] == "ann"
+        over = await ann.until(lambda u: u.view["winner"] is not None, kind=m.Update)
+        assert over.view["winner"] == ann.seat and over.view["reason"] == "abandoned"
+        changed = {e["player"]: e for e in over.events if e["type"] == "rating_changed"}
+        assert changed[ann.seat]["after"] > changed[ann.seat]["before"]  # won, not penalised
+        logged = [e["type"] for e in (*state.log, *ann.events())]
+        assert "disconnected" not in logged  # no grace period to wait for: gone for good
+        revealed = await ann.expect(m.DealRevealed)
+        assert revealed.game == deal.game and ann.client.verdicts[deal.game].verified is True
+        assert [(g.id, (g.result or {}).get("reason")) for g in srv.store.load_games(status="over")] == \
+            [(deal.game, "abandoned")]
+        assert clock.now() == POLL and not srv.deals
+        await ann.close()
+        await mallory.close()
+    finally:
+        await srv.stop()
 
 
 # --------------------------------------------------------------------------- chat
