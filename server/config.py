@@ -150,6 +150,9 @@ class SSHLimits:
     reserved_logins: int = 5
     banner_timeout: float = 5.0  # seconds to send the SSH version line (a client sends it at once)
     login_timeout: float = 30.0  # seconds to authenticate and start a session (a person may read a prompt)
+    #: Seconds a banned login has to ask for the session that tells it so (a client asks at once);
+    #: one that asks for none (``ssh -N``) is then disconnected with the ban's line.
+    banned_session_wait: float = 1.0
     idle_timeout: float = 1800.0  # seconds without a key press before a session is closed
     input_rate: int = 8192  # bytes a second a client may type (mouse and paste included) ...
     input_burst: int = 65536  # ... and at most this many at once; more drops the connection

@@ -190,13 +190,21 @@ class Link(asyncssh.SSHServer):
             self._arm_session_timer()
 
     def _arm_session_timer(self) -> None:
-        """A connection with no session for the login time is closed (it holds a slot)."""
+        """A connection with no session for the login time is closed (it holds a slot); a banned
+        one is not kept waiting (``SSHLimits.banned_session_wait``): its session only says so."""
+        limits = self.gateway.limits
         if self.session_timer is None and self.channels == 0:
-            self.session_timer = self.gateway.clock.call_later(self.gateway.limits.login_timeout, self._no_session)
+            wait = limits.login_timeout if self.banned is None else limits.banned_session_wait
+            self.session_timer = self.gateway.clock.call_later(wait, self._no_session)
 
     def _no_session(self) -> None:
         self.session_timer = None
-        if self.channels == 0 and self.conn is not None:
+        if self.channels != 0 or self.conn is None or self.closed:
+            return
+        if self.banned is not None:  # it asked for no session to be told in (``ssh -N``): told here
+            log.info("%s closed: banned, and asked for no session", self.who)
+            self.conn.disconnect(asyncssh.DISC_BY_APPLICATION, self.banned.line())
+        else:
             self.drop("no session started")
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:

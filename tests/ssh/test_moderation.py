@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 
 import asyncssh
+import pytest
 
 from server.cli import main as server_main
-from server.config import ServerConfig
+from server.config import ServerConfig, SSHLimits
 
 from ..manual_clock import ManualClock
 from .terminal import LOBBY, Stack, connect, open_terminal
+from .test_records_over_ssh import key_file
 
 POLL = ServerConfig.moderation_poll_seconds
 
@@ -97,3 +100,32 @@ async def test_logins_over_ssh_are_listed_with_their_address_and_account(stack, 
     ssh = [(e["name"], e["account"], e["address"]) for e in logins if e["via"] == "ssh"]
     assert ssh == [("ben", None, "127.0.0.3"), ("ann", "ann", "127.0.0.1")]
     assert not [e for e in logins if e["name"] == "ann" and e["via"] == "native"]  # its client, vouched for
+
+
+@pytest.mark.skipif(not shutil.which("ssh"), reason="needs OpenSSH's ssh (.ci/run installs it)")
+async def test_a_banned_login_that_asks_for_no_session_is_refused_at_once_not_at_the_login_time_out(
+        stack_factory, tmp_path):
+    """``ssh -N`` (no session, where the ban's line would be said): the gateway does not keep it for
+    its login time-out (30 s) but disconnects it with the line as soon as it asked for none."""
+    clock = ManualClock()  # the gateway's: its time-outs move only with the test
+    stack = await stack_factory(fork_server=False, clock=clock)
+    path, key = key_file(tmp_path, "mallory")
+    stack.server.accounts.create("mallory", "human", fingerprint=key.get_fingerprint("sha256"))
+    admin(stack, "ban", "mallory", "--reason", "cheating")
+    proc = await asyncio.create_subprocess_exec(
+        "ssh", "-N", "-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+        "-o", "LogLevel=INFO", "-o", "IdentityAgent=none", "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
+        "-o", "PreferredAuthentications=publickey", "-i", str(path), "-p", str(stack.port), "mallory@127.0.0.1",
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    for _ in range(500):  # until the gateway has authenticated it (and found the ban)
+        if any(link.banned is not None for link in stack.gateway.links):
+            break
+        await asyncio.sleep(0.02)
+    else:
+        raise AssertionError("the banned login never authenticated")
+    assert SSHLimits().banned_session_wait < SSHLimits().login_timeout
+    clock.advance(SSHLimits().banned_session_wait)
+    _out, err = await asyncio.wait_for(proc.communicate(), 10)
+    assert proc.returncode == 255
+    assert "You are banned from this server (reason: cheating)." in err.decode()
+    await stack.settled(10)
