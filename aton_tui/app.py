@@ -504,7 +504,7 @@ class AtonApp(App):
         if frame.reply_to is not None:
             for name in sorted(self.muted - before):
                 self.notify(f"{name}'s chat lines are hidden from you now (nobody else is told). "
-                            "Ctrl+P → Unmute shows them again.", timeout=6)
+                            "M (Shift+m) shows them again.", timeout=6)
             for name in sorted(before - self.muted):
                 self.notify(f"You see {name}'s chat lines again.", timeout=4)
         screen = self._game_screen()

@@ -124,6 +124,9 @@ class GameScreen(Screen):
         Binding("i", "no_hint", show=False),  # says why there is no hint here
         Binding("e", "show_end", "Result", tooltip="show the result of the game again"),
         Binding("t", "chat", "Chat", tooltip="say something to your opponent"),
+        Binding("M", "toggle_mute", "Mute",
+                tooltip="hide your opponent's chat lines from you, or show them again (only you; kept for "
+                "your account)"),
         Binding("R", "app.resign", "Resign", show=False, key_display="R (Shift+r)",
                 tooltip="resign this game (asks first: y resigns, n or Esc plays on)"),
         Binding("f", "app.toggle_forced", "Forced moves", show=False,
@@ -135,7 +138,7 @@ class GameScreen(Screen):
     ]
 
     #: keys that leave a narrow footer first (help lists them all)
-    FOOTER_SPARE = ("change", "take_back", "cartouche", "hint", "app.quit", "show_end")
+    FOOTER_SPARE = ("toggle_mute", "change", "take_back", "cartouche", "hint", "app.quit", "show_end")
 
     def __init__(self, model: GameModel) -> None:
         super().__init__()
@@ -603,6 +606,11 @@ class GameScreen(Screen):
         if name is not None:
             self.run_worker(self.aton.send(m.Unmute(name=name)))
 
+    def action_toggle_mute(self) -> None:
+        name = self._opponent_name()
+        if name is not None:
+            self.run_worker(self.aton.send(m.Unmute(name=name) if name in self.aton.muted else m.Mute(name=name)))
+
     def action_report_opponent(self) -> None:
         name, game = self._opponent_name(), self.model.game
         if name is None:
@@ -805,7 +813,7 @@ class GameScreen(Screen):
         if action in ("mute_opponent", "unmute_opponent"):
             name = self._opponent_name()
             return name is not None and (name in self.aton.muted) == (action == "unmute_opponent")
-        if action == "report_opponent":
+        if action in ("report_opponent", "toggle_mute"):
             return self._opponent_name() is not None
         if action in ("hint", "no_hint"):
             allowed = self.decision is not None and self.hint_refusal() is None

@@ -15,6 +15,8 @@ from server.cli import build_parser
 
 from .driving import ann_against_bob, wait_until
 from .test_chat import log_text
+from .test_keys_and_help import help_text
+from .test_layout import screen_text
 
 
 async def palette(pilot, command: str) -> None:
@@ -56,6 +58,23 @@ async def test_the_palette_mutes_the_opponents_chat_for_us_and_unmutes_it(tmp_pa
         await bob.send(m.Chat(game=bob.game, text="gg"))
         await wait_until(pilot, lambda: "bob: gg" in log_text(app), what="bob's next line in ann's log")
         assert bobs_row(app) == "bob"
+
+
+async def test_m_mutes_the_opponent_and_m_again_unmutes_and_the_footer_and_help_say_so(tmp_path):
+    async with ann_against_bob(tmp_path, size=(120, 40)) as (app, pilot, _bob):
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        await wait_until(pilot, lambda: "M Mute" in screen_text(app)[-1], what="the key in the footer")
+        await pilot.press("M")
+        await wait_until(pilot, lambda: app.muted == {"bob"}, what="the server's word that bob is muted")
+        await wait_until(pilot, lambda: "M (Shift+m) shows them again" in notices(app), what="the notice")
+        await wait_until(pilot, lambda: bobs_row(app) == "bob (muted)", what="bob's row marked")
+        await pilot.press("M")
+        await wait_until(pilot, lambda: not app.muted and "You see bob's chat lines again." in notices(app),
+                         what="the server's word that bob is heard again")
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: "| `Shift+m` | hide your opponent's chat lines" in help_text(app),
+                         what="the key in the help")
 
 
 async def test_the_palette_reports_the_opponent_with_a_reason(tmp_path):
