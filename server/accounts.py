@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -128,6 +128,14 @@ class Accounts:
         row = self.db.execute("SELECT a.id, a.name, a.kind FROM account_keys k JOIN accounts a ON a.id = k.account "
                               "WHERE k.fingerprint = ?", (fingerprint,)).fetchone()
         return None if row is None else Account(*row)
+
+    def names(self, account_ids: Iterable[int]) -> dict[int, str]:
+        """The names now of the accounts ``account_ids`` (those that exist), by id."""
+        wanted = sorted(set(account_ids))
+        if not wanted:
+            return {}
+        marks = ", ".join("?" * len(wanted))
+        return dict(self.db.execute(f"SELECT id, name FROM accounts WHERE id IN ({marks})", wanted).fetchall())
 
     def free_variant(self, name: str) -> str:
         """``name`` if it is free, else the first free ``name-2``, ``name-3``…"""

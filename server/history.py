@@ -14,13 +14,14 @@ A list of someone else's games holds only the finished games the asker may read.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.game_lines import GameLine
 from protocol.messages import PROFILE_GAMES
 
+from .accounts import Accounts
 from .config import Limits
 from .export import iso_utc, record_of
 from .rates import BucketsByKey
@@ -43,11 +44,16 @@ class Reader:
         return None
 
 
-def line_of(row: GameRow, seat: str) -> GameLine:
-    """The stored game ``row`` from the side of the player in ``seat``."""
-    opponent = next((info["name"] for name, info in row.seats.items() if name != seat), "?")
+def line_of(row: GameRow, seat: str, names: Mapping[int, str]) -> GameLine:
+    """The stored game ``row`` from the side of the player in ``seat``; ``names``: the accounts'
+    names now (by id), which name an opponent who had an account (``GameLine``)."""
+    other: dict = next((info for name, info in row.seats.items() if name != seat), {"name": "?"})
+    account: int | None = other.get("account")
+    then: str = other["name"]
+    now = then if account is None else names.get(account, then)
     line = GameLine(game=row.id, started=iso_utc(row.created), clock=row.options.get("clock", "?"), seat=seat,
-                    opponent=opponent, result="playing")
+                    opponent=now, opponent_then=then if then != now else None,
+                    opponent_guest=account is None and other.get("kind") != "hosted", result="playing")
     if row.status != "over" or row.result is None:
         return line
     winner = row.result.get("winner")
@@ -101,8 +107,10 @@ class GameHistory:
         size = min(self.limits.history_page_entries, PROFILE_GAMES)
         seen_by = None if viewer is None or viewer == subject else (viewer.session, viewer.account)
         rows = self.store.games_of(subject.session, subject.account, size + 1, skip=page * size, seen_by=seen_by)
-        lines = [line_of(row, seat) for row in rows[:size] if (seat := subject.seat_in(row.seats)) is not None]
-        return lines, len(rows) > size
+        shown = [(row, seat) for row in rows[:size] if (seat := subject.seat_in(row.seats)) is not None]
+        names = Accounts(self.store).names({info["account"] for row, _ in shown for info in row.seats.values()
+                                            if info.get("account") is not None})
+        return [line_of(row, seat, names) for row, seat in shown], len(rows) > size
 
     def totals(self, subject: Reader) -> Totals:
         """``subject``'s finished games, counted (with ``games``: not a request of its own)."""

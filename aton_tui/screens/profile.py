@@ -1,6 +1,8 @@
 """A player's profile: their finished games counted, and their games, newest first, a page at
 a time (the server's ``profile``; docs/protocol.md, *Profiles*).  Enter on a finished game opens
-its record in the replay viewer (``get_record``); ``]``/``[`` turn the pages; Esc goes back.
+its record in the replay viewer (``get_record``); ``o`` opens the profile of that game's
+opponent, under the name they have now (shown, when they played it under another, as
+``robert (then: bob)``); ``]``/``[`` turn the pages; Esc goes back.
 
 The screen asks the app for each page (``AtonApp.ask_profile``) and shows what comes back
 (``show``), or why it did not (``refused``).  Names come from other players: every text
@@ -82,12 +84,13 @@ class ProfileScreen(Screen):
     BINDINGS = [
         Binding("escape", "close", "Back", tooltip="back to where you were"),
         Binding("enter", "review", "Replay", tooltip="the selected finished game in the replay viewer"),
+        Binding("o", "opponent", "Opponent", tooltip="the profile of the selected game's opponent"),
         Binding("right_square_bracket", "next_page", "Older", key_display="]", tooltip="the next page of games"),
         Binding("left_square_bracket", "previous_page", "Newer", key_display="[",
                 tooltip="the previous page of games"),
         Binding("question_mark", "app.help", "Help", key_display="?", tooltip="the rules in short and every key"),
     ]
-    FOOTER_SPARE = ("previous_page", "next_page", "app.help", "app.quit")
+    FOOTER_SPARE = ("previous_page", "next_page", "opponent", "app.help", "app.quit")
 
     def __init__(self, name: str | None) -> None:
         super().__init__()
@@ -137,7 +140,7 @@ class ProfileScreen(Screen):
         width = self.size.width
         wide, with_length = width >= WITH_TIME_OF_DAY, width >= ROOMY_WIDTH
         header = ["game", "date (UTC)" if wide else "date", "opponent", "result"] + (["length"] if with_length else [])
-        rows = [[f"#{line.game}", line.date if wide else line.started[:10], line.opponent, line.result_words]
+        rows = [[f"#{line.game}", line.date if wide else line.started[:10], line.opponent_words, line.result_words]
                 + ([line.length_words] if with_length else []) for line in self.lines]
         others = sum(max(cell_len(cell) for cell in column) for i, column in enumerate(zip(header, *rows, strict=True))
                      if i != 2)
@@ -175,6 +178,15 @@ class ProfileScreen(Screen):
             return
         self.aton.review_game(line.game, line.seat)
 
+    def action_opponent(self) -> None:
+        line = self._selected()
+        if line is None:
+            return
+        if line.opponent_guest:
+            self.notify(f"{line.opponent} played as a guest: a guest has no profile.", timeout=4)
+            return
+        self.aton.action_profile(line.opponent)
+
     def action_next_page(self) -> None:
         self.aton.ask_profile(self, self.player, self.page + 1)
 
@@ -189,6 +201,6 @@ class ProfileScreen(Screen):
             return self.profile is not None and self.profile.more
         if action == "previous_page":
             return self.page > 0
-        if action == "review":
+        if action in ("review", "opponent"):
             return bool(self.lines)
         return True

@@ -73,11 +73,12 @@ def _number(word: str) -> bool:
 
 
 def games_table(lines: list[GameLine], page: int = 0) -> str:
-    """The games as a table for a terminal: number, date, opponent, result, length."""
+    """The games as a table for a terminal: number, date, opponent (``robert (then: bob)`` if
+    renamed since), result, length."""
     if not lines:
         return "No games here yet.\n" if page else "You have no games on this server yet.\n"
     rows = [("game", "date (UTC)", "opponent", "result", "length")]
-    rows += [(str(line.game), line.date, line.opponent, line.result_words, line.length_words) for line in lines]
+    rows += [(str(line.game), line.date, line.opponent_words, line.result_words, line.length_words) for line in lines]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return "".join("  ".join(cell.rjust(widths[0]) if i == 0 else cell.ljust(widths[i])
                              for i, cell in enumerate(row)).rstrip() + "\n" for row in rows)

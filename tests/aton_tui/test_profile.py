@@ -61,6 +61,30 @@ async def test_your_profile_lists_your_game_and_enter_replays_it(tmp_path):
         await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby again")
 
 
+async def test_an_opponent_who_renamed_is_shown_by_their_name_now_and_o_opens_their_profile(tmp_path):
+    async with ann_against_bob(tmp_path) as (app, pilot, bob):
+        game = bob.game
+        await back_in_the_lobby_after_bob_resigns(app, pilot, bob)
+        await bob.send(m.Rename(name="robert"))
+        assert (await bob.expect(m.AccountInfo)).name == "robert"
+        await pilot.press("p")
+        await wait_until(pilot, lambda: isinstance(app.screen, ProfileScreen) and app.screen.profile is not None,
+                         what="ann's profile")
+        own = app.screen
+        assert isinstance(own, ProfileScreen)
+        assert str(own.query_one("#profile-games", DataTable).get_row_at(0)[2]) == "robert (then: bob)"
+        await pilot.press("o")
+        await wait_until(pilot, lambda: isinstance(app.screen, ProfileScreen) and app.screen is not own
+                         and app.screen.profile is not None, what="robert's profile")
+        theirs = app.screen
+        assert isinstance(theirs, ProfileScreen)
+        assert text_of(theirs, "#top-bar").endswith("profile of robert")
+        row = [str(cell) for cell in theirs.query_one("#profile-games", DataTable).get_row_at(0)]
+        assert row[0] == f"#{game}" and row[2] == "ann" and row[3] == "lost (resign)"
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is own, what="ann's profile again")
+
+
 async def test_enter_on_a_player_in_the_lobby_shows_their_profile(tmp_path):
     async with ann_against_bob(tmp_path) as (app, pilot, bob):
         await back_in_the_lobby_after_bob_resigns(app, pilot, bob)

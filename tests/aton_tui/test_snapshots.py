@@ -330,14 +330,15 @@ def test_account(snap_compare, size, info):
 
 
 def profile_frame(reply_to: int) -> m.Profile:
-    """A profile's first page: finished games of every kind, and one still played."""
+    """A profile's first page: finished games of every kind, and one still played; an opponent
+    who renamed himself since (Cyrus, then Cy)."""
     results = [("playing", None, None, None, "Bea"), ("won", "temple", 7, 1130, "Bot (hard)"),
-               ("lost", "points", 9, 1515, "Cy"), ("drawn", "scoring", 14, 2400, "Dee"),
+               ("lost", "points", 9, 1515, "Cyrus"), ("drawn", "scoring", 14, 2400, "Dee"),
                ("won", "resign", 3, 260, "Eve"), ("lost", "time", 5, 610, "Fay"),
                ("won", "green", 11, 1744, "Gus with a long name"), ("won", "abandoned", 1, 75, "Hal")]
     games = tuple({"game": 120 - i, "started": f"2026-12-0{3 - i // 4}T1{8 - i}:2{i}:00Z", "clock": "normal",
                    "seat": "red" if i % 2 else "blue", "opponent": opponent, "result": result, "reason": reason,
-                   "rounds": rounds, "seconds": seconds}
+                   "rounds": rounds, "seconds": seconds, "opponent_then": "Cy" if opponent == "Cyrus" else None}
                   for i, (result, reason, rounds, seconds, opponent) in enumerate(results))
     ratings = {"blitz": {"rating": 1500, "provisional": True, "games": 0},
                "normal": {"rating": 1623, "provisional": False, "games": 18},

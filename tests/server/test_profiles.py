@@ -86,6 +86,41 @@ async def test_a_profile_shows_ones_own_games_and_anothers_only_as_far_as_one_ma
         await server.stop()
 
 
+async def test_a_profile_names_an_opponent_as_they_are_named_now_and_then(tmp_path):
+    """bob renames himself robert after his game with alice, and someone else takes "bob": alice's
+    profile names her opponent robert (then: bob), whose profile is the one with that game; a
+    guest opponent is named as they played and marked a guest (no profile to open)."""
+    server = await start(str(tmp_path / "aton.db"))
+    try:
+        red, blue = await matched_pair(server.port)  # alice and bob, a public game
+        alice = red if red.client.name == "alice" else blue
+        bob = blue if alice is red else red
+        await bob.send(m.Resign(game=bob.game))
+        await alice.until(lambda u: u.view["winner"] is not None, kind=m.Update)
+        public = alice.game
+        await bob.send(m.Rename(name="robert"))
+        assert (await bob.expect(m.AccountInfo)).name == "robert"
+        newcomer = await Recorder.connect(server.port, "bob", kind="human", lobby=False)
+        assert newcomer.client.name == "bob"  # the name is free again: another account took it
+        guest = await Recorder.connect(server.port, "carol", kind="human", lobby=False, proof=None)
+        await guest.send(m.CreateTable())
+        await alice.send(m.JoinTable(table=(await guest.expect(m.TableCreated)).table))
+        await guest.expect(m.GameState)
+        with_guest = (await alice.until(lambda f: f.game != public, kind=m.GameState)).game
+
+        own = await profile(alice)
+        assert [(line.game, line.opponent, line.opponent_then, line.opponent_guest, line.opponent_words)
+                for line in lines(own)] == [(with_guest, "~carol", None, True, "~carol"),
+                                            (public, "robert", "bob", False, "robert (then: bob)")]
+        theirs = await profile(alice, "robert")  # the opponent's profile, by the name shown
+        assert isinstance(theirs, m.Profile) and [line.game for line in lines(theirs)] == [public]
+        assert lines(theirs)[0].opponent == "alice" and lines(theirs)[0].opponent_then is None
+        impostor = await profile(alice, "bob")
+        assert isinstance(impostor, m.Profile) and impostor.played == 0  # the other "bob" never played her
+    finally:
+        await server.stop()
+
+
 async def test_profiles_are_paged_and_rate_limited(tmp_path):
     server = await start(str(tmp_path / "aton.db"), history_page_entries=2, history_burst=5,
                          history_requests_per_second=0.001)

@@ -162,3 +162,26 @@ async def test_an_accounts_games_and_records_over_ssh_from_either_of_its_keys(pl
     stranger_key, _ = key_file(tmp_path, "stranger")
     status, out, err = await ssh(stack, stranger_key, "record", str(played_first))
     assert (status, out, err) == (1, b"", f"aton: there is no game {played_first}\n")
+
+
+async def test_games_over_ssh_name_an_opponent_as_they_are_named_now(plain_stack, tmp_path):
+    stack = plain_stack
+    alice_key, alice = key_file(tmp_path, "alice")
+    player = await client_of(stack, alice, "alice")
+    bob = await Recorder.connect(stack.server.port, "bob", kind="human", lobby=False)
+    await player.send(m.CreateTable())
+    await bob.send(m.JoinTable(table=(await player.expect(m.TableCreated)).table))
+    game = (await bob.expect(m.GameState)).game
+    await bob.send(m.Resign(game=game))
+    await player.until(lambda u: u.game == game and u.view["winner"] is not None, kind=m.Update)
+    await bob.send(m.Rename(name="robert"))
+    assert (await bob.expect(m.AccountInfo)).name == "robert"
+    await asyncio.gather(player.close(), bob.close())
+
+    status, out, err = await ssh(stack, alice_key, "games")
+    assert (status, err) == (0, "")
+    _header, row = out.decode().splitlines()
+    assert row.split()[0] == str(game) and "robert (then: bob)" in row and "won (resign)" in row
+    status, out, err = await ssh(stack, alice_key, "games", "--json")
+    line = json.loads(out)
+    assert (line["opponent"], line["opponent_then"], line["opponent_guest"]) == ("robert", "bob", False)
