@@ -4,12 +4,17 @@ The lists follow the server's ``lobby``/``lobby_update`` messages live (the app
 keeps the ``LobbyModel`` and calls ``refresh_lists``).  Enter on an open table
 joins it; Enter on a game watches it.  A list longer than a page says which of its
 entries it shows (``51–100 of 812``), and ``]``/``[`` turn its pages.
+
+The games in progress name their players with their ratings; the list is fitted to its width
+(``game_columns``): its round leaves a narrow one first, then the names are cut (never their
+ratings), so that every column is seen whole.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -23,6 +28,7 @@ from protocol.game_frames import rating_of
 from ..lobby_model import LobbyModel, SectionWindow
 from ..widgets.fitted_footer import FittedFooter
 from ..widgets.notice import Notice
+from .profile import cut
 
 if TYPE_CHECKING:
     from ..app import AtonApp
@@ -31,6 +37,10 @@ HINT = ("b plays a bot · q finds a quick match · n opens a table · i joins by
         "Enter on a table joins it, on a game watches it, on a player shows their profile · p yours · "
         "l the leaderboard · ? help")
 STATUS_WORDS = {"lobby": "in the lobby", "waiting": "waiting", "playing": "playing", "watching": "watching"}
+GAME_HEADER: tuple[str, ...] = ("game", "red", "blue", "round", "score", "clock")
+ROUND = GAME_HEADER.index("round")
+NAMES = (GAME_HEADER.index("red"), GAME_HEADER.index("blue"))
+SHORTEST_CUT = 3  # a player's name in the games in progress is never cut shorter than this ("Bo…")
 
 
 class LobbyScreen(Screen):
@@ -56,7 +66,9 @@ class LobbyScreen(Screen):
     #: keys that leave a narrow footer first (help lists them all)
     FOOTER_SPARE = ("previous_page", "next_page", "join", "watch", "app.leaderboard", "profile", "app.account",
                     "app.join_invite", "app.quit")
-    WIDE = 120  # from this width on, the three lists stand side by side
+    #: From this width on, the three lists stand side by side (below it the games in progress, under
+    #: the open tables, have room for every column with the players' ratings).
+    WIDE = 200
 
     def __init__(self, where: str) -> None:
         super().__init__()
@@ -91,13 +103,13 @@ class LobbyScreen(Screen):
 
     def on_mount(self) -> None:
         self.query_one("#tables", DataTable).add_columns("", "host", "clock", "waiting")
-        self.query_one("#games", DataTable).add_columns("game", "red", "blue", "round", "score", "clock")
         self.query_one("#players", DataTable).add_columns("name", "status")
         self.refresh_lists(self.aton.lobby)
         self.query_one("#tables", DataTable).focus()
 
     def on_resize(self, event: Resize) -> None:
         self.set_class(event.size.width < self.WIDE, "-narrow")
+        self.call_after_refresh(self._fill_games)  # once the lists have their new widths
 
     def refresh_lists(self, lobby: LobbyModel) -> None:
         now = self.aton.wall_clock()
@@ -106,10 +118,7 @@ class LobbyScreen(Screen):
                           t.get("clock", "") + (" rated" if t.get("rated") is True else ""),
                           _since(now - t.get("since", now))))
             for t in lobby.tables])
-        self._fill("games", [
-            (g["game"], (f"#{g['game']}", g.get("red", ""), g.get("blue", ""), str(g.get("round", "")),
-                         _scores(g), g.get("clock", "")))
-            for g in lobby.games])
+        self._fill_games()
         self._fill("players", [
             (p["name"], (_rated_name(p["name"] + (" (bot)" if p.get("kind") == "bot" else ""), _usual_rating(p)),
                          STATUS_WORDS.get(p.get("status", ""), p.get("status", ""))))
@@ -123,7 +132,17 @@ class LobbyScreen(Screen):
             self.footer_state = state
             self.refresh_bindings()
 
-    def _fill(self, table_id: str, rows: list[tuple[object, tuple[str, ...]]]) -> None:
+    def _fill_games(self) -> None:
+        table = self.query_one("#games", DataTable)
+        scrolls = len(self.aton.lobby.games) > table.size.height - 1  # (the header's line)
+        room = table.size.width - (table.styles.scrollbar_size_vertical if scrolls else 0)
+        header, rows = game_columns(self.aton.lobby.games, room, table.cell_padding)
+        if tuple(str(column.label) for column in table.columns.values()) != header:
+            table.clear(columns=True)
+            table.add_columns(*header)
+        self._fill("games", rows)
+
+    def _fill(self, table_id: str, rows: Rows) -> None:
         table = self.query_one(f"#{table_id}", DataTable)
         keep = table.cursor_row
         if self.pages_shown.get(table_id) != (offset := self.aton.lobby.sections[table_id].offset):
@@ -217,10 +236,48 @@ def _map(value: object) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def _rated_name(name: str, rating: object) -> str:
-    """A name with the rating an entry carries for it (``{rating, provisional}``): "Bea 1623"."""
+def _rated_name(name: str, rating: object, width: int | None = None) -> str:
+    """A name with the rating an entry carries for it (``{rating, provisional}``): "Bea 1623";
+    in at most ``width`` columns, the name cut (to no fewer than ``SHORTEST_CUT``), never the rating."""
     shown = rating_of(_map(rating))
+    if width is not None:
+        name = cut(name, max(width - (cell_len(shown) + 1 if shown else 0), SHORTEST_CUT))
     return f"{name} {shown}" if shown else name
+
+
+Rows = list[tuple[object, tuple[str, ...]]]  # a list's rows: (key, cells)
+
+
+def game_columns(games: list[dict], width: int, padding: int) -> tuple[tuple[str, ...], Rows]:
+    """The header and rows of the games in progress in ``width`` columns (each cell ``padding``
+    wide on either side): every player with their rating, the clock with "rated" for a rated
+    game.  If they do not fit, the round goes first; then the players' names are cut, the
+    narrower column keeping what it needs (up to half the room left), the other the rest."""
+
+    def cells(game: dict, name_widths: tuple[int | None, int | None] = (None, None)) -> tuple[str, ...]:
+        ratings = _map(game.get("ratings"))
+        red, blue = (_rated_name(str(game.get(seat, "")), ratings.get(seat), room)
+                     for seat, room in zip(("red", "blue"), name_widths, strict=True))
+        return (f"#{game['game']}", red, blue, str(game.get("round", "")), _scores(game),
+                str(game.get("clock", "")) + (" rated" if game.get("rated") is True else ""))
+
+    def needed(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[int]:
+        return [max(cell_len(cell) for cell in column) for column in zip(header, *rows, strict=True)]
+
+    def without_round(row: tuple[str, ...]) -> tuple[str, ...]:
+        return row[:ROUND] + row[ROUND + 1:]
+
+    header, rows = GAME_HEADER, [cells(game) for game in games]
+    if sum(needed(header, rows)) + 2 * padding * len(header) > width:
+        header, rows = without_round(header), [without_round(row) for row in rows]
+        widths = needed(header, rows)
+        spare = width - 2 * padding * len(header) - sum(w for i, w in enumerate(widths) if i not in NAMES)
+        red, blue = (widths[i] for i in NAMES)
+        if red + blue > spare:
+            narrower = min(red, blue, spare // 2)
+            rooms = (narrower, spare - narrower) if red <= blue else (spare - narrower, narrower)
+            rows = [without_round(cells(game, rooms)) for game in games]
+    return header, [(game["game"], row) for game, row in zip(games, rows, strict=True)]
 
 
 def _usual_rating(player: dict) -> dict | None:

@@ -6,6 +6,7 @@ import asyncio
 import random
 from unittest.mock import patch
 
+import pytest
 from textual.coordinate import Coordinate
 from textual.widgets import DataTable, Label
 
@@ -66,6 +67,24 @@ async def test_a_game_in_progress_can_be_watched(server):
         players.cancel()
         await pilot.press("ctrl+l")  # back to the lobby: we stop watching
         await wait_until(pilot, lambda: game_screen(app) is None and app.model is None)
+    await a.close()
+    await b.close()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_a_game_in_progress_shows_its_players_ratings_and_its_whole_clock(server, size):
+    a = await Client.connect("127.0.0.1", server.port, name="cy", proof=AccountKey.generate())
+    b = await Client.connect("127.0.0.1", server.port, name="dee", proof=AccountKey.generate())
+    await a.send(m.QuickMatch(clock="relaxed", rated=True))
+    await b.send(m.QuickMatch(clock="relaxed", rated=True))
+    app = remote_app(server.port)
+    async with app.run_test(size=size) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen) and rows(app, "games") == 1)
+        games = app.screen.query_one("#games", DataTable)
+        await wait_until(pilot, lambda: games.virtual_size.width <= games.size.width, what="the list fitted")
+        cells = [str(cell) for cell in games.get_row_at(0)]
+        assert sorted(cells[1:3]) == ["cy 1500?", "dee 1500?"] and cells[-1] == "relaxed rated"
+        assert not games.show_horizontal_scrollbar  # every column whole
     await a.close()
     await b.close()
 
