@@ -5,8 +5,11 @@ says: the name the account owns, or that this session is a guest's; the account'
 by its fingerprint (``SHA256:…``, as ``ssh-keygen -l`` prints it) with when it was added and
 last used, the one this connection proved marked; and this client's own key for the server, as
 an OpenSSH public key line to paste into another session (``a`` in the Account screen there)
-so that both log in as one account.  ``r`` renames the account, ``k`` adds a key (pasted as its
-public key line), ``d`` removes the selected key (never the last one: the server refuses it).
+so that both log in as one account: it stands on a line of its own, the screen's whole width
+(an Ed25519 key's line is 80 characters: one line at 80 columns), and ``c`` copies it to the
+clipboard.  ``r`` renames the account, ``k`` adds a key (pasted as its public key line: a paste
+that a terminal broke into lines, or that ends with one, is taken as one line), ``d`` removes
+the selected key (never the last one: the server refuses it).
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ class AccountScreen(Screen):
         Binding("r", "rename", "Rename", tooltip="give your account another name (one no other account has)"),
         Binding("k", "add_key", "Add key", tooltip="add a key to your account: paste its OpenSSH public key line"),
         Binding("d", "remove_key", "Remove key", tooltip="remove the selected key from your account (never the last)"),
+        Binding("c", "copy_key", "Copy key", tooltip="copy this client's key for this server to the clipboard"),
         Binding("escape", "app.pop_screen", "Back", tooltip="back to the lobby"),
     ]
     FOOTER_SPARE = ()
@@ -66,6 +70,7 @@ class AccountScreen(Screen):
             yield Label("", id="account-about", markup=False)
             yield Label("Keys", id="keys-title", classes="section-title", markup=False)
             yield DataTable(id="account-keys", cursor_type="row", zebra_stripes=True)
+            yield Label("", id="own-key-about", markup=False)
             yield Label("", id="own-key", markup=False)
         yield FittedFooter()
 
@@ -95,17 +100,25 @@ class AccountScreen(Screen):
             mark = "› " if key["fingerprint"] == info.key else "  "
             table.add_row(Text(mark + key["fingerprint"]), _day(key.get("added")), _day(key.get("last_seen")),
                           key=key["fingerprint"])
-        own = ""
-        if self.own_key is not None and not info.guest:
-            own = ("› marks the key of this connection.  This client's key for this server, to add to your "
-                   f"account elsewhere:\n{self.own_key}")
-        self.query_one("#own-key", Label).update(own)
+        shown = self.own_key is not None and not info.guest
+        self.query_one("#own-key-about", Label).update(
+            "› marks the key of this connection.  This client's key for this server, to add to your account "
+            "elsewhere (c copies it):" if shown else "")
+        self.query_one("#own-key", Label).update(self.own_key if shown and self.own_key else "")
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("rename", "add_key", "remove_key"):
             return self.info is not None and not self.info.guest
+        if action == "copy_key":
+            return self.own_key is not None and self.info is not None and not self.info.guest
         return True
+
+    def action_copy_key(self) -> None:
+        if self.own_key is not None:
+            self.app.copy_to_clipboard(self.own_key)
+            self.notify("This client's key is on the clipboard (where the terminal lets a program copy).",
+                        timeout=4)
 
     def action_rename(self) -> None:
         def entered(name: str | None) -> None:
@@ -121,7 +134,8 @@ class AccountScreen(Screen):
                 self.run_worker(self.aton.send(m.AddKey(key=line)))
 
         self.app.push_screen(Prompt("Paste the key's public line (as in ~/.ssh/id_ed25519.pub):",
-                                placeholder="ssh-ed25519 AAAA… you@laptop", max_length=KEY_LINE_CHARS), entered)
+                                placeholder="ssh-ed25519 AAAA… you@laptop", max_length=KEY_LINE_CHARS,
+                                pasted_lines_joined=True), entered)
 
     def action_remove_key(self) -> None:
         table = self.query_one("#account-keys", DataTable)

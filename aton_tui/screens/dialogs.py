@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -95,19 +96,34 @@ class Choices(ModalScreen[dict | None]):
         self.dismiss(None)
 
 
+class JoinedLinesInput(Input):
+    """An input that takes a pasted text of several lines as one line: its lines, stripped,
+    joined by spaces (a plain ``Input`` keeps only the first line of a paste).  A public key
+    line that a narrow terminal wrapped at its spaces comes back whole; a trailing newline is
+    dropped."""
+
+    def _on_paste(self, event: events.Paste) -> None:
+        event.text = " ".join(line.strip() for line in event.text.splitlines() if line.strip())
+        # Input's own handler (next in the MRO) inserts it
+
+
 class Prompt(ModalScreen[str | None]):
     """One line of text (an invite code, a file name, a chat line); Enter accepts, Escape cancels."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, question: str, value: str = "", placeholder: str = "", max_length: int = 0) -> None:
+    def __init__(self, question: str, value: str = "", placeholder: str = "", max_length: int = 0,
+                 pasted_lines_joined: bool = False) -> None:
+        """``pasted_lines_joined``: a paste of several lines is one line (``JoinedLinesInput``)."""
         super().__init__(classes="dialog")
         self.question, self.value, self.placeholder, self.max_length = question, value, placeholder, max_length
+        self.pasted_lines_joined = pasted_lines_joined
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box prompt"):
             yield Label(self.question, classes="dialog-text", markup=False)
-            yield Input(value=self.value, placeholder=self.placeholder, max_length=self.max_length)
+            kind = JoinedLinesInput if self.pasted_lines_joined else Input
+            yield kind(value=self.value, placeholder=self.placeholder, max_length=self.max_length)
             yield Label("Enter accepts · Esc cancels", classes="dialog-hint", markup=False)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

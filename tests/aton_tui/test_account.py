@@ -8,6 +8,7 @@ from __future__ import annotations
 import stat
 from functools import partial
 
+from textual.events import Paste
 from textual.widgets import DataTable, Input, Label
 
 from aton_tui.app import AtonApp, Launch
@@ -19,6 +20,7 @@ from protocol.client import Client
 
 from .conftest import quiet_settings
 from .driving import wait_until
+from .test_layout import screen_text
 
 
 def connected(app: AtonApp) -> bool:
@@ -85,3 +87,31 @@ async def test_the_same_key_is_the_same_account_next_time(server, tmp_path):
             assert app.session is not None and app.session.welcome is not None
             assert app.session.welcome.name == "cleo" and not app.session.welcome.guest
     assert len(list((tmp_path / "keys").iterdir())) == 1
+
+
+async def test_the_own_key_is_one_line_at_80_columns_c_copies_it_and_a_pasted_key_may_end_or_break_lines(
+        server, tmp_path):
+    app = AtonApp(Launch(name="ada", port=server.port), quiet_settings(), keys=tmp_path / "keys")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.status.state == "connected")
+        key = AccountKey.load_or_create(next((tmp_path / "keys").iterdir()))
+        await pilot.press("a")
+        await wait_until(pilot, lambda: isinstance(app.screen, AccountScreen) and key_rows(app) == [key.fingerprint],
+                         what="the account screen")
+        await wait_until(pilot, lambda: any(key.public_line in line for line in screen_text(app)),
+                         what="this client's key, whole on one line of the screen")
+        await pilot.press("c")
+        assert app.clipboard == key.public_line
+
+        laptop, phone = AccountKey.generate(), AccountKey.generate()
+        for pasted in (f"{laptop.public_line} ada@laptop\n",  # as `cat id.pub` gives it: ending with a newline
+                       phone.public_line.replace(" ", "\n", 1) + "\n"):  # wrapped where a narrow terminal wraps it
+            await pilot.press("k")
+            await wait_until(pilot, lambda: isinstance(app.screen, Prompt), what="the prompt")
+            app.screen.query_one(Input).post_message(Paste(pasted))
+            await pilot.pause()
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: isinstance(app.screen, AccountScreen), what="the account screen again")
+        await wait_until(pilot, lambda: len(key_rows(app)) == 3, what="both pasted keys added")
+        assert set(key_rows(app)) == {key.fingerprint, laptop.fingerprint, phone.fingerprint}
+        assert not [n for n in app._notifications if "not" in str(n.message)]  # nothing refused
