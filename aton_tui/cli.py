@@ -23,8 +23,9 @@ import ipaddress
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from aton.errors import RecordError
 from aton.record import GameRecord, replay, summary
@@ -46,6 +47,9 @@ from protocol.messages import BOT_LEVELS, CLOCKS
 
 from .narrate import move_words, player_name
 from .replay_model import Perspective, seat_name
+
+if TYPE_CHECKING:
+    from .app import AtonApp
 
 EXIT_BAD_RECORD = 2
 DEFAULT_PORT = 2866  # the server's default (server.cli)
@@ -284,9 +288,9 @@ def positive(kind: Callable[[str], float]) -> Callable[[str], float]:
     return parse
 
 
-def vouched() -> Voucher | None:
+def vouched(environ: Mapping[str, str]) -> Voucher | None:
     """The SSH gateway's voucher for the player's key, if it handed one over (``protocol.handoff``)."""
-    fingerprint, voucher = os.environ.get(FINGERPRINT_VARIABLE), os.environ.get(VOUCHER_VARIABLE)
+    fingerprint, voucher = environ.get(FINGERPRINT_VARIABLE), environ.get(VOUCHER_VARIABLE)
     if not fingerprint or not voucher:
         return None
     try:
@@ -296,8 +300,29 @@ def vouched() -> Voucher | None:
 
 
 def play(args: argparse.Namespace) -> int:
+    from .local_server import CannotServe
+
+    try:
+        # (this opens the database of the server it runs, if it runs one)
+        app = build_app(args, os.environ)
+    except CannotServe as exc:
+        print(f"aton: {exc}", file=sys.stderr)
+        return 1
+    try:
+        app.run()
+    except OSError as exc:
+        print(f"aton: {exc}", file=sys.stderr)
+        return 1
+    return app.return_code or 0
+
+
+def build_app(args: argparse.Namespace, environ: Mapping[str, str]) -> AtonApp:
+    """The app of a play command, not yet running.  ``environ`` hands over an SSH session
+    (``protocol.handoff``): the process's own for ``aton``, a session's own in an app host
+    (``aton_tui.app_host``), where many sessions share one process.  Raises ``CannotServe``
+    when the server it should run cannot listen."""
     from .app import AtonApp, Launch
-    from .local_server import CannotServe, data_dir, lan_address, log_to_file
+    from .local_server import data_dir, lan_address, log_to_file
     from .saved_sessions import SavedSessions, sessions_path
     from .settings import Settings, settings_path
 
@@ -306,8 +331,8 @@ def play(args: argparse.Namespace) -> int:
         launch = Launch(name=name, discover=True, discover_via=args.via)
     elif args.command == "connect":
         host, port = args.address
-        launch = Launch(name=name, host=host, port=port, resume=os.environ.get(RESUME_VARIABLE) or None,
-                        hosted=bool(os.environ.get(HOSTED_VARIABLE)), proof=vouched())
+        launch = Launch(name=name, host=host, port=port, resume=environ.get(RESUME_VARIABLE) or None,
+                        hosted=bool(environ.get(HOSTED_VARIABLE)), proof=vouched(environ))
     elif args.command == "learn":
         launch = Launch(name=name, start="learn")
     elif args.command == "host":
@@ -318,21 +343,10 @@ def play(args: argparse.Namespace) -> int:
         launch = Launch(name=name, serve="127.0.0.1", start="bot", level=args.level, clock=args.clock)
     if launch.serve:
         log_to_file(data_dir() / "server.log")
-    # a hosted client (SSH) is handed its session and its proof, and keeps no files on the server's machine
-    sessions = None if launch.hosted else SavedSessions(sessions_path())
-    keys = None if launch.hosted else keys_directory(data_dir())
-    try:
-        # (this opens the database of the server it runs, if it runs one)
-        app = AtonApp(launch, Settings.load(settings_path()), sessions=sessions, keys=keys)
-    except CannotServe as exc:
-        print(f"aton: {exc}", file=sys.stderr)
-        return 1
-    try:
-        app.run()
-    except OSError as exc:
-        print(f"aton: {exc}", file=sys.stderr)
-        return 1
-    return app.return_code or 0
+    if launch.hosted:  # a hosted client (SSH) is handed its session and its proof, and keeps no files here
+        return AtonApp(launch, Settings())
+    return AtonApp(launch, Settings.load(settings_path()), sessions=SavedSessions(sessions_path()),
+                   keys=keys_directory(data_dir()))
 
 
 def main(argv: list[str] | None = None) -> int:

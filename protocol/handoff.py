@@ -9,9 +9,10 @@ here, through
   names those processes take (``/proc/PID/comm``);
 - the environment variables that hand a session over (``RESUME_VARIABLE``,
   ``FINGERPRINT_VARIABLE``, ``VOUCHER_VARIABLE``, ``HOSTED_VARIABLE``);
-- the fork server's messages: one JSON object a ``SOCK_SEQPACKET`` packet, at most
-  ``MAX_PACKET`` bytes with at most ``MAX_FDS`` descriptors (``SCM_RIGHTS``), each
-  kind a class below with its ``encode`` and one ``decode`` for them all;
+- the messages of the fork server and of the app hosts (``aton_tui/app_host.py``: many
+  sessions' clients as Textual apps in one process): one JSON object a ``SOCK_SEQPACKET``
+  packet, at most ``MAX_PACKET`` bytes with at most ``MAX_FDS`` descriptors (``SCM_RIGHTS``),
+  each kind a class below with its ``encode`` and one ``decode`` for them all;
 - ``prctl``, the Linux process controls both sides use.
 
 Standard library only: the client imports it without the server, and the server
@@ -31,6 +32,11 @@ FORKSERVER_MODULE = "aton_tui.forkserver"  # ``python -m FORKSERVER_MODULE FD``
 CLIENT_MODULE = "aton_tui.cli"  # ``python -m CLIENT_MODULE connect …`` when there is no fork server
 FORKSERVER_NAME = b"aton-forkserver"  # /proc/PID/comm of the fork server (ps -o comm, top)
 CLIENT_NAME = b"aton-client"  # /proc/PID/comm of a forked client
+APP_HOST_MODULE = "aton_tui.app_host"  # ``python -m APP_HOST_MODULE FD``: many sessions' clients in one process
+APP_HOST_NAME = b"aton-apphost"  # /proc/PID/comm of an app host
+#: An app host's exit status when its watchdog ended it: a session's handler held its event loop
+#: and could not be interrupted (the gateway restarts it, and says so in its log)
+APP_HOST_BLOCKED = 70
 
 # ---------------------------------------------------------------------- the environment
 
@@ -113,7 +119,58 @@ class Exited:
         return _encode({"exit": self.pid, "status": self.status})
 
 
-HandoffMessage = ForkRequest | Ready | Forked | Refused | Exited
+@dataclass(frozen=True, slots=True)
+class OpenSession:
+    """gateway → app host: run ``aton_tui.cli``'s client with ``args`` and exactly ``env`` as
+    one more app, on a terminal of ``columns`` × ``rows``, over the stream socket passed along
+    with this message (the session's bytes both ways; its end of file ends the app)."""
+
+    id: int
+    args: list[str]
+    env: dict[str, str]
+    columns: int
+    rows: int
+
+    def encode(self) -> bytes:
+        return _encode({"open": self.id, "args": self.args, "env": self.env, "size": [self.columns, self.rows]})
+
+
+@dataclass(frozen=True, slots=True)
+class Resize:
+    """gateway → app host: session ``id``'s terminal is now ``columns`` × ``rows``."""
+
+    id: int
+    columns: int
+    rows: int
+
+    def encode(self) -> bytes:
+        return _encode({"resize": self.id, "size": [self.columns, self.rows]})
+
+
+@dataclass(frozen=True, slots=True)
+class CloseSession:
+    """gateway → app host: end session ``id``'s app (its terminal restored), now."""
+
+    id: int
+
+    def encode(self) -> bytes:
+        return _encode({"close": self.id})
+
+
+@dataclass(frozen=True, slots=True)
+class SessionEnded:
+    """app host → gateway: session ``id``'s app has ended with ``status`` (0: the player quit)
+    and its socket is closed; ``why`` says what ended it when it was not the player."""
+
+    id: int
+    status: int
+    why: str = ""
+
+    def encode(self) -> bytes:
+        return _encode({"ended": self.id, "status": self.status, "why": self.why})
+
+
+HandoffMessage = ForkRequest | Ready | Forked | Refused | Exited | OpenSession | Resize | CloseSession | SessionEnded
 
 
 def _encode(fields: dict[str, Any]) -> bytes:
@@ -130,6 +187,19 @@ def decode(packet: bytes) -> HandoffMessage:
         raise BadMessage("not a JSON object")
     if "ready" in data:
         return Ready(_int(data, "ready"))
+    if "open" in data:
+        args, env = data.get("args"), data.get("env")
+        if not isinstance(args, list) or not isinstance(env, dict):
+            raise BadMessage("a session is opened with args (a list) and env (an object)")
+        columns, rows = _size(data)
+        return OpenSession(_int(data, "open"), [str(a) for a in args], {str(k): str(v) for k, v in env.items()},
+                           columns, rows)
+    if "resize" in data:
+        return Resize(_int(data, "resize"), *_size(data))
+    if "close" in data:
+        return CloseSession(_int(data, "close"))
+    if "ended" in data:
+        return SessionEnded(_int(data, "ended"), _int(data, "status"), str(data.get("why", "")))
     if "exit" in data:
         return Exited(_int(data, "exit"), _int(data, "status"))
     if "pid" in data:
@@ -141,6 +211,13 @@ def decode(packet: bytes) -> HandoffMessage:
     if not isinstance(args, list) or not isinstance(env, dict):
         raise BadMessage("a request is id, args (a list) and env (an object)")
     return ForkRequest(_int(data, "id"), [str(a) for a in args], {str(k): str(v) for k, v in env.items()})
+
+
+def _size(data: dict[str, Any]) -> tuple[int, int]:
+    size = data.get("size")
+    if not (isinstance(size, list) and len(size) == 2 and all(type(n) is int and 0 < n < 10_000 for n in size)):
+        raise BadMessage(f"size: expected [columns, rows], got {size!r:.40}")
+    return size[0], size[1]
 
 
 def request_id(packet: bytes) -> int | None:

@@ -21,7 +21,7 @@ from protocol import RELEASE
 
 from .admin import add_admin_parser, run_admin
 from .app import ArbiterServer
-from .config import Limits, MetricsSettings, ServerConfig, SSHConfig, SSHLimits
+from .config import SESSION_WAYS, Limits, MetricsSettings, ServerConfig, SSHConfig, SSHLimits
 from .export import export_games
 from .logging_setup import LOG_FORMATS, LOG_LEVELS, configure
 from .ops_http import OpsEndpoint
@@ -105,6 +105,12 @@ def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
                           "created on first start)")
     ssh.add_argument("--no-guests", action="store_true",
                      help="admit players with a key only: an SSH key, or a native client's account key (no guests)")
+    ssh.add_argument("--ssh-sessions", choices=SESSION_WAYS, default=SSHConfig.sessions,
+                     help="how each SSH session's client runs: fork (a process of its own, forked from a warm "
+                          "one) or inprocess (one of many apps in a few app host processes; docs/hosting.md) "
+                          f"(default {SSHConfig.sessions})")
+    ssh.add_argument("--ssh-app-hosts", type=int, default=SSHConfig.app_hosts, metavar="N",
+                     help=f"app host processes with --ssh-sessions inprocess (default {SSHConfig.app_hosts})")
     ssh.add_argument("--ssh-no-fork-server", action="store_true",
                      help="start each SSH session's client as a new interpreter, not forked from a warm one")
     ssh.add_argument("--ssh-max-sessions", type=int, default=d.max_sessions, metavar="N",
@@ -141,6 +147,7 @@ def ssh_config(args: argparse.Namespace, db: Path) -> SSHConfig | None:
     return SSHConfig(host=args.ssh_host or args.host, port=args.ssh_port,
                      host_key=str(args.ssh_host_key) if args.ssh_host_key else None,
                      data_dir=str(db.parent), guests=not args.no_guests,
+                     sessions=args.ssh_sessions, app_hosts=max(1, args.ssh_app_hosts),
                      fork_server=not args.ssh_no_fork_server, limits=limits)
 
 

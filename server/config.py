@@ -159,6 +159,16 @@ class SSHLimits:
     channels_per_connection: int = 4  # session channels open at once on one connection
     env_variables: int = 32  # environment variables a session keeps (asyncssh stores each one sent) ...
     env_bytes: int = 4096  # ... and their names and values together, in bytes; more are refused
+    #: Seconds one session's handler may hold its app host's event loop (``--ssh-sessions inprocess``)
+    #: before the watchdog ends that session (and, at twice that, the host if it cannot)
+    handler_block_limit: float = 2.0
+    #: Bytes of screen output a player's connection may fall behind by, in an app host; more ends the session
+    output_backlog: int = 1 << 20
+
+
+#: The ways an SSH session's client can run (``SSHConfig.sessions``)
+FORKED_SESSIONS, INPROCESS_SESSIONS = "fork", "inprocess"
+SESSION_WAYS = (FORKED_SESSIONS, INPROCESS_SESSIONS)
 
 
 @dataclass(frozen=True)
@@ -170,8 +180,12 @@ class SSHConfig:
     host_key: str | None = None  # default: ssh_host_ed25519_key in the data directory
     data_dir: str | None = None  # host key and resume secret; default: beside the database
     guests: bool = True  # keyboard-interactive logins without a key
+    #: How a session's client runs: "fork", a process of its own (forked from a warm fork server),
+    #: or "inprocess", one of many Textual apps in a few app host processes (docs/hosting.md)
+    sessions: str = FORKED_SESSIONS
     #: Fork each session's client from a warm fork server (False: a new interpreter each time)
     fork_server: bool = True
+    app_hosts: int = 2  # app host processes with ``sessions="inprocess"`` (each uses up to one core)
     limits: SSHLimits = field(default_factory=SSHLimits)
 
 

@@ -3,8 +3,10 @@
 ``SSHGateway`` listens with asyncssh beside the game server (same process, same
 event loop), authenticates (any public key is an identity; guests log in with
 keyboard-interactive and no prompt unless turned off), enforces the limits, and
-gives each session with a terminal its own game client (``session.GameSession``),
-forked by the fork server it keeps running (``forkserver.ForkServerSupervisor``); a
+gives each session with a terminal its own game client (``session.GameSession``):
+a process forked by the fork server it keeps running (``forkserver.ForkServerSupervisor``),
+or, with ``SSHConfig.sessions == "inprocess"``, an app in one of the app hosts it keeps
+running (``app_hosts.AppHosts``); a
 session may instead run one of two read-only commands (``commands``: ``record GAME``
 and ``games``).
 ``Link`` is asyncssh's per-connection ``SSHServer``: the auth callbacks, and the
@@ -29,7 +31,7 @@ import asyncssh
 
 from ..accounts import Accounts
 from ..clock import Clock, LoopClock, Timer
-from ..config import ServerConfig, SSHConfig
+from ..config import INPROCESS_SESSIONS, ServerConfig, SSHConfig
 from ..history import GameHistory
 from ..lobby import reserved_names
 from ..metrics import ServerMetrics
@@ -37,6 +39,7 @@ from ..moderation import VIA_SSH, Ban, Moderation, Player
 from ..resume_tokens import ResumeTokens
 from ..vouchers import Vouchers
 from . import forkserver
+from .app_hosts import AppHosts
 from .identity import HOST_KEY_FILE, Identities, Identity, fingerprint, load_or_create_host_key
 from .session import GameSession, forkserver_environment
 
@@ -271,6 +274,7 @@ class SSHGateway:
         self.by_fingerprint: dict[str, GameSession] = {}
         self.tasks: set[asyncio.Task] = set()
         self.forkserver: forkserver.ForkServerSupervisor | None = None
+        self.app_hosts: AppHosts | None = None  # with ``sessions="inprocess"``
         self.moderation = moderation
         if moderation is not None:
             moderation.listeners.append(self._apply_bans)
@@ -290,7 +294,11 @@ class SSHGateway:
             login_timeout=self.limits.login_timeout,
             keepalive_interval=30, keepalive_count_max=4,
             server_version="AtonGateway")
-        if self.config.fork_server and forkserver.supported():
+        if self.config.sessions == INPROCESS_SESSIONS:
+            self.app_hosts = AppHosts(self.config.app_hosts, forkserver_environment(),
+                                      self.limits.handler_block_limit, self.limits.output_backlog)
+            self.app_hosts.start()
+        elif self.config.fork_server and forkserver.supported():
             self.forkserver = forkserver.ForkServerSupervisor(forkserver_environment())
             self.forkserver.start()
 
@@ -324,6 +332,8 @@ class SSHGateway:
             task.cancel()
         if self.forkserver is not None:
             await self.forkserver.stop()
+        if self.app_hosts is not None:
+            await self.app_hosts.stop()
 
     def track(self, coro: Awaitable, what: str) -> asyncio.Task:
         task = asyncio.ensure_future(coro)

@@ -1,10 +1,12 @@
-"""One SSH session: the Textual client as one child process on a pseudo-terminal.
+"""One SSH session: the Textual client, as a child process on a pseudo-terminal or as an app.
 
-The child runs ``aton_tui.cli connect 127.0.0.1:PORT --name=NAME`` with
+The client is ``aton_tui.cli connect 127.0.0.1:PORT --name=NAME`` with
 the player's resume token in its environment (``protocol.handoff``): an ordinary protocol client of the game
 server for this one player, so it can never hold more than that player's view.
 It is forked by the fork server (``forkserver.py``: a process that has imported
-the client once), or, when there is none, started as a new interpreter.
+the client once), or, when there is none, started as a new interpreter; or, with
+``SSHConfig.sessions == "inprocess"``, it is an app among many in an app host
+(``app_hosts.HostedClient``), which the session drives the same way.
 
 ``PtyChild`` owns the process and the PTY master.  Either way the child runs in a
 new session with the PTY as its controlling terminal and every signal as a fresh
@@ -22,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import errno
 import fcntl
 import logging
 import os
@@ -48,6 +49,8 @@ from ..config import SSHLimits
 from ..history import Reader
 from ..room import token_hash
 from . import commands
+from .app_hosts import HostedClient
+from .client_end import KILL_GRACE, ClientEnd
 from .forkserver import ForkServerSupervisor, ForkServerUnavailable, spawn
 from .identity import Identity
 
@@ -56,9 +59,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-READ_CHUNK = 65536
-PENDING_INPUT_MAX = 65536  # bytes typed ahead of a child that does not read
-KILL_GRACE = 1.0  # seconds between SIGTERM and SIGKILL
 #: Put a terminal back the way it was when a client is killed without restoring it:
 #: leave the alternate screen, mouse reporting, bracketed paste, focus events,
 #: synchronised output and the kitty keyboard mode; line wrap, plain attributes, cursor shown.
@@ -100,20 +100,28 @@ def forkserver_environment() -> dict[str, str]:
 
 
 def child_environment(term: str | None, client_env: dict[str, str], identity: Identity, home: str) -> dict[str, str]:
-    """A session's client's whole environment: nothing of the server's own leaks into it.  It
-    gets the player's resume token and, for a key, the key's fingerprint and the gateway's voucher
-    for it (``protocol.handoff``), with which it proves the key's account to the game server.
+    """A forked or spawned client's whole environment: nothing of the server's own leaks into it;
+    a home of its own, and the session's variables (``session_environment``).
 
     A forked client gets it after the fork server's imports: a variable that a module reads
     at import time (Textual's ``TEXTUAL_*`` and ``TERM_PROGRAM``, say) would be ignored if
     added here; what is here is read when the app starts (see tests/ssh/test_forkserver.py)."""
-    env = {
+    return {
         **base_environment(),
         "HOME": home,
         "XDG_CONFIG_HOME": os.path.join(home, "config"),
         "XDG_DATA_HOME": os.path.join(home, "data"),
         "XDG_CACHE_HOME": os.path.join(home, "cache"),
         "TMPDIR": home,
+        **session_environment(term, client_env, identity),
+    }
+
+
+def session_environment(term: str | None, client_env: dict[str, str], identity: Identity) -> dict[str, str]:
+    """What a session's client is told of its session, however it runs: the terminal, and the
+    player's resume token and, for a key, the key's fingerprint and the gateway's voucher for it
+    (``protocol.handoff``), with which it proves the key's account to the game server."""
+    env = {
         "TERM": term or "xterm-256color",
         handoff.RESUME_VARIABLE: identity.resume_token,
         handoff.HOSTED_VARIABLE: handoff.HOSTED_BY_SSH,
@@ -132,8 +140,8 @@ def winsize(columns: int, rows: int, xpixels: int = 0, ypixels: int = 0) -> byte
     return struct.pack("HHHH", max(rows, 1), max(columns, 1), xpixels, ypixels)
 
 
-class PtyChild:
-    """A client process on a PTY, driven from the event loop without threads.
+class PtyChild(ClientEnd):
+    """A client process on a PTY (the PTY's master is the descriptor).
 
     Made with the PTY alone; then ``spawn`` (a new program, this process's child) or
     ``fork`` (a child of the fork server) starts the process on it.  Everything else —
@@ -142,20 +150,17 @@ class PtyChild:
 
     def __init__(self, size: tuple[int, int, int, int], on_output: Callable[[bytes], None],
                  on_input_blocked: Callable[[bool], None]) -> None:
-        self.loop = asyncio.get_running_loop()
-        self.on_output = on_output
-        self.on_input_blocked = on_input_blocked
+        super().__init__(on_output, on_input_blocked)
         self.size = size
-        self.pending = bytearray()
-        self.reading = False
-        self.pid = 0
         self.pidfd = -1
         self.forked = False  # a child of the fork server, which reaps it and reports its status
-        self.started: asyncio.Future[None] = self.loop.create_future()
-        self.exited: asyncio.Future[int] = self.loop.create_future()
-        self.master = self.slave = -1
+        self.slave = -1
         self._open_pty()
         self.resume_output()
+
+    @property
+    def master(self) -> int:
+        return self.fd
 
     def _open_pty(self) -> None:
         master, slave = os.openpty()
@@ -166,7 +171,7 @@ class PtyChild:
             os.close(master)
             os.close(slave)
             raise
-        self.master, self.slave = master, slave
+        self.fd, self.slave = master, slave
 
     # ------------------------------------------------------------------ the start
 
@@ -205,87 +210,10 @@ class PtyChild:
         self.slave = -1
         self.started.set_result(None)
 
-    def abandon(self) -> None:
-        """No process will run on this PTY (it could not be started)."""
-        if not self.exited.done():
-            self.exited.set_result(255)
-
-    # ------------------------------------------------------------------ output (child → client)
-
-    def pause_output(self) -> None:
-        if self.reading:
-            self.reading = False
-            self.loop.remove_reader(self.master)
-
-    def resume_output(self) -> None:
-        if not self.reading and self.master >= 0 and not self.exited.done():
-            self.reading = True
-            self.loop.add_reader(self.master, self._readable)
-
-    def _readable(self) -> None:
-        data = self._read()
-        if data is None:  # the slave side is closed: wait for the exit status
-            self.pause_output()
-        elif data:
-            self.on_output(data)
-
-    def _read(self) -> bytes | None:
-        try:
-            return os.read(self.master, READ_CHUNK)
-        except BlockingIOError:
-            return b""
-        except OSError as exc:
-            if exc.errno == errno.EIO:
-                return None
-            raise
-
-    def drain(self) -> None:
-        """Hand over whatever the child wrote before it exited."""
-        if self.master < 0:
-            return
-        for _ in range(64):
-            data = self._read()
-            if not data:
-                return
-            self.on_output(data)
-
-    # ------------------------------------------------------------------ input (client → child)
-
-    def write(self, data: bytes) -> bool:
-        """Queue input for the child; False when more is pending than the bound allows."""
-        if self.master < 0 or self.exited.done():
-            return True
-        if self.pending:
-            self.pending += data
-        else:
-            try:
-                written = os.write(self.master, data)
-            except BlockingIOError:
-                written = 0
-            except OSError:
-                return True  # the child is going away
-            if written < len(data):
-                self.pending += data[written:]
-                self.loop.add_writer(self.master, self._writable)
-                self.on_input_blocked(True)
-        return len(self.pending) <= PENDING_INPUT_MAX
-
-    def _writable(self) -> None:
-        try:
-            written = os.write(self.master, self.pending)
-        except BlockingIOError:
-            return
-        except OSError:
-            written = len(self.pending)
-        del self.pending[:written]
-        if not self.pending:
-            self.loop.remove_writer(self.master)
-            self.on_input_blocked(False)
-
     def resize(self, columns: int, rows: int, xpixels: int = 0, ypixels: int = 0) -> None:
         self.size = (columns, rows, xpixels, ypixels)
-        if self.master >= 0:
-            fcntl.ioctl(self.master, termios.TIOCSWINSZ, winsize(columns, rows, xpixels, ypixels))
+        if self.fd >= 0:
+            fcntl.ioctl(self.fd, termios.TIOCSWINSZ, winsize(columns, rows, xpixels, ypixels))
 
     # ------------------------------------------------------------------ the end
 
@@ -352,13 +280,10 @@ class PtyChild:
         return await self.exited
 
     def _close_pty(self) -> None:
-        if self.pending:
-            self.loop.remove_writer(self.master)
-            self.pending.clear()
-        for fd in (self.master, self.slave):
-            if fd >= 0:
-                os.close(fd)
-        self.master = self.slave = -1
+        self._close_fd()
+        if self.slave >= 0:
+            os.close(self.slave)
+        self.slave = -1
 
     def close(self) -> None:
         """Release the PTY (the process must have been reaped: see ``terminate``)."""
@@ -440,7 +365,7 @@ class GameSession(asyncssh.SSHServerSession):
         self.term: str | None = None
         self.size = (80, 24, 0, 0)
         self.command: str | None = None
-        self.child: PtyChild | None = None
+        self.child: PtyChild | HostedClient | None = None
         self.home: str | None = None
         self.bucket = InputBucket(gateway.limits.input_rate, gateway.limits.input_burst)
         self.last_input = gateway.clock.now()
@@ -490,8 +415,7 @@ class GameSession(asyncssh.SSHServerSession):
             self._finish_with_text(refusal + "\r\n", 1)
             return
         try:
-            self.home = tempfile.mkdtemp(prefix="aton-ssh-")
-            self.child = child = PtyChild(self.size, self._output, self._input_blocked)
+            self.child = child = self._client()
         except Exception:
             self._cannot_start()
             return
@@ -523,7 +447,15 @@ class GameSession(asyncssh.SSHServerSession):
         self._release()
         self._finish_with_text("The game client could not be started; please try again later.\r\n", 1)
 
-    async def _run(self, child: PtyChild) -> None:
+    def _client(self) -> PtyChild | HostedClient:
+        """The end of the session's client: an app in an app host, or a process on a PTY (with a
+        home of its own)."""
+        if self.gateway.app_hosts is not None:
+            return HostedClient(self.size, self._output, self._input_blocked)
+        self.home = tempfile.mkdtemp(prefix="aton-ssh-")
+        return PtyChild(self.size, self._output, self._input_blocked)
+
+    async def _run(self, child: PtyChild | HostedClient) -> None:
         try:
             identity = self.link.identity
             assert identity is not None, "a game session starts after the login"
@@ -539,12 +471,18 @@ class GameSession(asyncssh.SSHServerSession):
                  child.pid, how, self.term, self.size[0], self.size[1])
         await self._wait_for_child()
 
-    async def _start(self, child: PtyChild, identity: Identity) -> str:
-        """Start the client: forked by the fork server when there is one, else a new interpreter."""
-        assert self.home is not None
-        env = child_environment(self.term, dict(self.chan.get_environment()) if self.chan else {},
-                                identity, self.home)
+    async def _start(self, child: PtyChild | HostedClient, identity: Identity) -> str:
+        """Start the client: in an app host; else forked by the fork server when there is one,
+        else a new interpreter."""
+        client_env = dict(self.chan.get_environment()) if self.chan else {}
         args = client_arguments(self.gateway.game_host, self.gateway.game_port, identity.name)
+        if isinstance(child, HostedClient):
+            assert self.gateway.app_hosts is not None
+            child.open(self.gateway.app_hosts, args, {**base_environment(),
+                                                      **session_environment(self.term, client_env, identity)})
+            return f"app {child.id} in an app host"
+        assert self.home is not None
+        env = child_environment(self.term, client_env, identity, self.home)
         forkserver = self.gateway.forkserver
         if forkserver is not None and forkserver.available:
             try:
@@ -650,7 +588,9 @@ class GameSession(asyncssh.SSHServerSession):
                 self._send(TERMINAL_RESET + b"\r\n" + message.encode() + b"\r\n", status)
             elif not self.ending:
                 self.ending = True
-                self._send(TERMINAL_RESET, code if 0 <= code < 256 else 128 + (-code))
+                why = self.child.why if isinstance(self.child, HostedClient) else ""
+                self._send(TERMINAL_RESET + (f"\r\n{why}\r\n".encode() if why else b""),
+                           code if 0 <= code < 256 else 128 + (-code))
             await self.child.terminate()  # the group's leftovers
         finally:
             self._release()

@@ -1,13 +1,26 @@
-"""protocol.handoff: the fork server's messages, one definition for the gateway and the client."""
+"""protocol.handoff: the fork server's and the app hosts' messages, one definition for the gateway and the client."""
 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from protocol import handoff
-from protocol.handoff import BadMessage, Exited, Forked, ForkRequest, Ready, Refused, decode
+from protocol.handoff import (
+    BadMessage,
+    CloseSession,
+    Exited,
+    Forked,
+    ForkRequest,
+    OpenSession,
+    Ready,
+    Refused,
+    Resize,
+    SessionEnded,
+    decode,
+)
 
 
 @pytest.mark.parametrize("message", [
@@ -17,6 +30,11 @@ from protocol.handoff import BadMessage, Exited, Forked, ForkRequest, Ready, Ref
     Refused(7, "OSError: no more processes"),
     Refused(None, "BadMessage: not JSON"),
     Exited(4321, -9),
+    OpenSession(3, ["connect", "127.0.0.1:2866", "--name=ann"], {"TERM": "xterm", "ATON_HOSTED": "ssh"}, 100, 30),
+    Resize(3, 120, 40),
+    CloseSession(3),
+    SessionEnded(3, 1, "Your session stopped responding and was closed."),
+    SessionEnded(4, 0),
 ])
 def test_every_message_decodes_to_itself(message):
     packet = message.encode()
@@ -41,9 +59,15 @@ def test_the_wire_form_is_what_both_sides_always_spoke():
     (b'{"id": 1, "pid": 2.5}', "pid: expected an integer"),
     (b'{"id": 1, "args": "connect", "env": {}}', "a request is id, args (a list) and env (an object)"),
     (b'{"args": [], "env": {}}', "id: expected an integer"),
+    (b'{"open": 1, "args": [], "env": {}, "size": [80]}', "size: expected [columns, rows]"),
+    (b'{"open": 1, "args": {}, "env": {}, "size": [80, 24]}', "a session is opened with args (a list) and env"),
+    (b'{"resize": 1, "size": [0, 24]}', "size: expected [columns, rows]"),
+    (b'{"resize": 1, "size": [80, true]}', "size: expected [columns, rows]"),
+    (b'{"close": "1"}', "close: expected an integer"),
+    (b'{"ended": 1}', "status: expected an integer"),
 ])
 def test_a_bad_packet_says_what_is_wrong(packet, problem):
-    with pytest.raises(BadMessage, match=problem.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(BadMessage, match=re.escape(problem)):
         decode(packet)
 
 

@@ -20,6 +20,7 @@ import asyncssh
 import pytest
 
 from protocol.handoff import become_subreaper
+from server.config import FORKED_SESSIONS
 from server.ssh.forkserver import ForkServerSupervisor, ForkServerUnavailable
 from server.ssh.identity import Identity
 from server.ssh.session import PtyChild, child_environment, forkserver_environment
@@ -198,6 +199,7 @@ async def test_without_a_fork_server_a_request_fails_and_leaves_a_fresh_terminal
 # ---------------------------------------------------------------------- with the gateway
 
 
+@pytest.mark.parametrize("ssh_sessions", [FORKED_SESSIONS])
 async def test_sessions_survive_a_killed_fork_server_and_new_ones_start(stack_factory, tmp_path):
     fds_before = open_fds()
     stack = await stack_factory()

@@ -156,7 +156,7 @@ async def test_a_second_login_with_the_key_takes_over_the_first(stack):
     conn1 = await connect(stack.port, "gina", key)
     _chan1, term1 = await open_terminal(conn1)
     await term1.wait_for(LOBBY, timeout=15)
-    [pid1] = stack.gateway.child_pids()
+    [first] = [game.child for game in stack.gateway.games]
     conn2 = await connect(stack.port, "gina", key)
     _chan2, term2 = await open_terminal(conn2)
     await asyncio.wait_for(term1.closed.wait(), 10)
@@ -164,7 +164,8 @@ async def test_a_second_login_with_the_key_takes_over_the_first(stack):
     assert term1.exit_status == 1
     await term2.wait_for(LOBBY, timeout=15)
     assert "gina-2" not in term2.text()  # the first one left before the second said hello
-    assert pid1 not in stack.gateway.child_pids()
+    assert first is not None and first.exited.done()
+    assert first not in [game.child for game in stack.gateway.games]
     for conn in (conn1, conn2):
         conn.close()
         await conn.wait_closed()

@@ -11,6 +11,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 
+from server.config import FORKED_SESSIONS, INPROCESS_SESSIONS
 from server.ssh.session import forkserver_environment
 
 from .terminal import (
@@ -58,9 +59,34 @@ def my_seat_moved(store, game: int, seat, room) -> bool:
     return store.db.execute(query, (game, str(seat))).fetchone()[0] > 0
 
 
-@pytest.mark.parametrize("fork_server", [True, False], ids=["forked", "spawned"])
-async def test_a_key_login_plays_a_bot_resizes_and_leaves_nothing_behind(stack_factory, fork_server):
+def check_forked_or_spawned(stack, pid: int, fork_server: bool) -> None:
+    """The session's client is a process of its own, fresh, with nothing of the server's."""
+    assert client_children() == {pid}
+    sid, tty = session_and_tty(pid)
+    assert sid == pid and tty != 0  # its own session, with the PTY as controlling terminal
+    assert not int(proc_status(pid)["SigIgn"], 16) & SIGHUP_BIT
+    env = environ(pid)
+    if fork_server:
+        assert parent_of(pid) == stack.gateway.forkserver.pid
+        # /proc shows the environment exec left: for a forked child, the fork server's own,
+        # which has nothing of this process's; the session's (TERM, the resume token) is set
+        # in the child after the fork (test_forkserver.py reads it from inside), and the
+        # 256 colours above show that TERM arrived
+        assert env == forkserver_environment()
+    else:
+        assert parent_of(pid) == os.getpid()
+        assert env["TERM"] == "xterm-256color" and "COLORTERM" not in env and "ATON_RESUME_TOKEN" in env
+
+
+@pytest.mark.parametrize(("ssh_sessions", "fork_server"), [(FORKED_SESSIONS, True), (FORKED_SESSIONS, False),
+                                                         (INPROCESS_SESSIONS, False)],
+                         ids=["forked", "spawned", "inprocess"])
+async def test_a_key_login_plays_a_bot_resizes_and_leaves_nothing_behind(stack_factory, ssh_sessions, fork_server):
     stack = await stack_factory(fork_server=fork_server)
+    hosts = stack.gateway.app_hosts
+    if hosts is not None:
+        assert await hosts.wait_ready()
+        host_fds = open_fds(hosts.pids[0])
     if fork_server:
         await stack.forkserver_ready()  # or the session could be spawned instead, if it took long
         forkserver_fds = open_fds(stack.gateway.forkserver.pid)
@@ -81,21 +107,11 @@ async def test_a_key_login_plays_a_bot_resizes_and_leaves_nothing_behind(stack_f
     await wait_for_extent(term, (100, 30))
 
     [pid] = stack.gateway.child_pids()
-    assert client_children() == {pid}
-    sid, tty = session_and_tty(pid)
-    assert sid == pid and tty != 0  # its own session, with the PTY as controlling terminal
-    assert not int(proc_status(pid)["SigIgn"], 16) & SIGHUP_BIT
-    env = environ(pid)
-    if fork_server:
-        assert parent_of(pid) == stack.gateway.forkserver.pid
-        # /proc shows the environment exec left: for a forked child, the fork server's own,
-        # which has nothing of this process's; the session's (TERM, the resume token) is set
-        # in the child after the fork (test_forkserver.py reads it from inside), and the
-        # 256 colours above show that TERM arrived
-        assert env == forkserver_environment()
+    if hosts is not None:  # an app in the app host: no process of its own
+        assert client_children() == set() and pid == hosts.pids[0]
+        assert "ATON_RESUME_TOKEN" not in environ(pid)  # the session's environment is its app's alone
     else:
-        assert parent_of(pid) == os.getpid()
-        assert env["TERM"] == "xterm-256color" and "COLORTERM" not in env and "ATON_RESUME_TOKEN" in env
+        check_forked_or_spawned(stack, pid, fork_server)
 
     # b: the bot dialog; Enter: start with its defaults
     chan.write(b"b")
@@ -125,11 +141,13 @@ async def test_a_key_login_plays_a_bot_resizes_and_leaves_nothing_behind(stack_f
     conn.close()
     await conn.wait_closed()
     await stack.settled()
-    assert process_gone(pid)
+    assert process_gone(pid) == (hosts is None)
     assert client_children() == set()
     assert stack.gateway.session_count == 0
     assert stack.gateway.by_fingerprint == {}
     assert not leaked_fds(fds_before, open_fds())
+    if hosts is not None:  # nothing in the app host either
+        assert hosts.hosts[0].clients == {} and open_fds(pid) == host_fds
     if fork_server:  # and nothing in the fork server either
         assert open_fds(stack.gateway.forkserver.pid) == forkserver_fds and stack.gateway.forkserver.statuses == {}
     # the seat is kept for the player's return
@@ -142,7 +160,7 @@ async def test_quitting_the_client_ends_the_ssh_session_with_its_status(stack):
     # a terminal that says it has 24-bit colour (ssh -o SendEnv=COLORTERM) gets it
     chan, term = await open_terminal(conn, env={"COLORTERM": "truecolor", "LD_PRELOAD": "/tmp/evil.so"})
     await term.wait_for(LOBBY, timeout=15)
-    [pid] = stack.gateway.child_pids()
+    [pid] = stack.gateway.child_pids()  # its own process, or its app host
     assert "LD_PRELOAD" not in environ(pid)
     await term.wait_for("bob")
     assert b"38;2;" in term.output  # COLORTERM reached the (forked) client
@@ -153,4 +171,4 @@ async def test_quitting_the_client_ends_the_ssh_session_with_its_status(stack):
     conn.close()
     await conn.wait_closed()
     await stack.settled()
-    assert process_gone(pid)
+    assert process_gone(pid) == (stack.gateway.app_hosts is None)

@@ -1,0 +1,162 @@
+"""Sessions as apps in an app host (``--ssh-sessions inprocess``): kept apart though they share a process.
+
+The first tests drive the gateway's ``AppHosts`` and ``HostedClient`` directly, with a
+real app host running the probe apps of ``app_host_probe.py``; the last ones run the
+real client in a real gateway over SSH.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+
+import asyncssh
+import pytest
+
+from aton_tui.app_host import BLOCKED, CRASHED
+from protocol.handoff import APP_HOST_MODULE
+from server.config import INPROCESS_SESSIONS
+from server.ssh.app_hosts import HOST_LOST, AppHosts, HostedClient
+from server.ssh.session import forkserver_environment
+
+from .terminal import LOBBY, connect, open_terminal, plain
+
+BLOCK_LIMIT = 0.5
+PROBE = [sys.executable, "-m", APP_HOST_MODULE, "--app", "tests.ssh.app_host_probe:probe_app"]
+
+
+class Session:
+    """A session's client in the host, and what it drew."""
+
+    def __init__(self, hosts: AppHosts, name: str, env: dict[str, str] | None = None,
+                 size: tuple[int, int] = (80, 24)) -> None:
+        self.output = bytearray()
+        self.client = HostedClient((*size, 0, 0), self.output.extend, lambda blocked: None)
+        self.client.open(hosts, [name], env or {"TERM": "xterm-256color"})
+
+    def text(self, since: int = 0) -> str:
+        return plain(bytes(self.output[since:]))
+
+    async def wait_for(self, text: str, since: int = 0, timeout: float = 10.0) -> str:
+        end = time.monotonic() + timeout
+        while text not in self.text(since):
+            assert time.monotonic() < end, f"never drew {text!r}: {self.text(since)[-500:]!r}"
+            await asyncio.sleep(0.02)
+        return self.text(since)
+
+    async def facts(self) -> dict:
+        screen = await self.wait_for("FACTS ")
+        return json.loads(screen.split("FACTS ", 1)[1].split("}", 1)[0] + "}")
+
+    async def press(self, key: bytes, answer: str) -> None:
+        mark = len(self.output)
+        self.client.write(key)
+        await self.wait_for(answer, since=mark)
+
+    async def ended(self, timeout: float = 10.0) -> int:
+        status = await asyncio.wait_for(asyncio.shield(self.client.exited), timeout)
+        self.client.close()
+        return status
+
+
+@pytest.fixture
+async def hosts():
+    hosts = AppHosts(1, forkserver_environment(), BLOCK_LIMIT, 1 << 20, command=PROBE)
+    hosts.start()
+    assert await hosts.wait_ready(60)
+    yield hosts
+    await hosts.stop()
+
+
+@pytest.mark.parametrize("key", [b"b", b"s"], ids=["sleeps", "spins"])
+async def test_a_handler_that_holds_the_loop_ends_its_session_alone(hosts, key):
+    stuck, other = Session(hosts, "stuck"), Session(hosts, "other")
+    await stuck.facts()
+    await other.facts()
+    host = hosts.pids[0]
+    stuck.client.write(key)
+    assert await stuck.ended() == 1
+    assert stuck.client.why == BLOCKED
+    await other.press(b"k", "other key 1")  # the other session goes on, in the same process
+    assert hosts.pids == [host] and hosts.hosts[0].starts == 1
+    other.client.write(b"\x11")  # ctrl+q
+    assert await other.ended() == 0
+
+
+async def test_a_handler_that_raises_ends_its_session_alone(hosts):
+    failing, other = Session(hosts, "failing"), Session(hosts, "other")
+    await failing.facts()
+    await other.facts()
+    failing.client.write(b"x")
+    assert await failing.ended() == 1
+    assert failing.client.why == CRASHED
+    await other.press(b"k", "other key 1")
+    await other.client.terminate()
+    assert other.client.exited.done()
+
+
+async def test_a_host_that_cannot_interrupt_a_handler_ends_and_is_started_again(hosts):
+    stuck, other = Session(hosts, "stuck"), Session(hosts, "other")
+    await stuck.facts()
+    await other.facts()
+    first = hosts.pids[0]
+    stuck.client.write(b"r")  # inside C: no signal handler runs until it returns
+    assert await stuck.ended() == 255 and await other.ended() == 255
+    assert stuck.client.why == other.client.why == HOST_LOST
+    assert await hosts.wait_ready(60) and hosts.pids != [first]
+    later = Session(hosts, "later")
+    await later.facts()
+    await later.press(b"k", "later key 1")
+
+
+async def test_each_session_sees_its_own_environment_colours_and_size(hosts):
+    plain_term = Session(hosts, "ann", {"TERM": "xterm-256color", "SECRET": "ann's"}, size=(90, 20))
+    truecolor = Session(hosts, "bob", {"TERM": "xterm-256color", "COLORTERM": "truecolor", "SECRET": "bob's"})
+    dumb = Session(hosts, "cy", {"TERM": "vt100", "SECRET": "cy's"})
+    assert await plain_term.facts() == {"name": "ann", "env": "ann's", "host": None, "colours": "256"}
+    assert await truecolor.facts() == {"name": "bob", "env": "bob's", "host": None, "colours": "truecolor"}
+    assert await dumb.facts() == {"name": "cy", "env": "cy's", "host": None, "colours": "standard"}
+    assert b"38;2;" in truecolor.output and b"38;2;" not in plain_term.output
+    for session in (plain_term, truecolor, dumb):
+        await session.client.terminate()
+
+
+async def test_a_dead_session_s_app_is_freed(hosts):
+    """No cache keeps an app that has ended: after many sessions, each with keys that Textual's
+    own parser would cache (kitty keyboard sequences), only the census itself is alive."""
+    for n in range(12):
+        session = Session(hosts, f"s{n}")
+        await session.facts()
+        await session.press(b"\x1b[107u", f"s{n} key 1")  # k, as the kitty keyboard protocol sends it
+        session.client.resize(100, 30)
+        await session.client.terminate()
+    census = Session(hosts, "census")
+    await census.facts()
+    await census.press(b"c", "census 1")
+
+
+@pytest.mark.parametrize("ssh_sessions", [INPROCESS_SESSIONS])
+async def test_real_clients_over_ssh_are_freed_when_their_sessions_end(stack_factory):
+    stack = await stack_factory()
+    gateway = stack.gateway
+    assert gateway.app_hosts is not None
+    await gateway.app_hosts.stop()
+    gateway.app_hosts = hosts = AppHosts(1, forkserver_environment(), gateway.limits.handler_block_limit,
+                                         gateway.limits.output_backlog, command=PROBE)
+    hosts.start()
+    assert await hosts.wait_ready(60)
+    for n in range(3):  # the real client (the probe's factory builds it, and counts it)
+        conn = await connect(stack.port, f"p{n}", asyncssh.generate_private_key("ssh-ed25519"))
+        chan, term = await open_terminal(conn)
+        await term.wait_for(LOBBY, timeout=15)
+        await term.wait_for(f"p{n}")
+        chan.write(b"\x1b[98;5u")  # ctrl+b, as the kitty keyboard protocol sends it
+        conn.close()
+        await conn.wait_closed()
+    await stack.settled()
+    census = Session(hosts, "census")
+    await census.facts()
+    await census.press(b"c", "census 1")
+    await census.client.terminate()
