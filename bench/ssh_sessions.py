@@ -1,30 +1,31 @@
-"""SSH gateway benchmark: 1, 10 and 50 concurrent SSH sessions on loopback.
+"""SSH gateway benchmark: 1, 10, 50 and 500 concurrent SSH sessions on loopback, each way of running them.
 
-    python bench/ssh_sessions.py [--sessions 1,10,50] [--presses 5] [--timeout S] [--no-fork-server]
+    python bench/ssh_sessions.py [--ways fork,inprocess] [--sessions 1,10,50,500] [--presses 20]
+                                 [--app-hosts N] [--timeout S] [--no-fork-server]
 
-Starts ``aton-server --port 0 --ssh-port 0`` as a subprocess (temporary database
-and data directory; game server and gateway in that one process, as in
-production), waits until its fork server has imported the client (with
-``--no-fork-server`` there is none: each client is a new interpreter), then, for each
-count N, opens N SSH connections at once (asyncssh client, one ed25519 key each, a PTY
-of 100x30, TERM xterm-256color) and prints:
+For each way (``aton-server --ssh-sessions fork|inprocess``) it starts ``aton-server --port 0
+--ssh-port 0`` as a subprocess (temporary database; game server and gateway in that one
+process, as in production), waits until its helpers (the fork server, or the app hosts)
+have done their imports, then, for each count N, opens N SSH connections at once (asyncssh
+client, one ed25519 key each, a PTY of 100x30, TERM xterm-256color) and prints:
 
-- time to first frame: from the start of the SSH connection to the first output
-  that contains the lobby's top bar ("lobby of"), p50/p95/max over the N sessions;
-  and to the first output byte at all;
-- key-to-redraw latency: with all N sessions in the lobby, every session presses F2
-  (the light/dark theme switch: the whole screen is repainted) at the same moment,
-  ``--presses`` times, waiting for quiet in between; time from the key's write to
-  the first output after it, p50/p95 over all presses;
-- memory: the server process's PSS/RSS before and with the N sessions (its growth
-  divided by N is the gateway's own cost of a session), the clients' PSS/RSS
-  (/proc/PID/smaps_rollup; PSS shares each shared page among its users, so a forked
-  client's PSS already counts its share of the pages it still shares with the fork
-  server), and the fork server's own PSS, divided among the N sessions in the total.
+- first frame: from the start of the SSH connection to the first output that contains
+  the lobby's top bar ("lobby of"), p50/p99/max over the N sessions;
+- key to redraw: with the N sessions connected and idle, one active session presses a key
+  ``--presses`` times, waiting for quiet in between; time from the key's write to the first
+  output after it, p50/p99.  The key (``--key``): Tab (the focus moves on in the lobby:
+  about 12 KB of screen redrawn), or F2 (the light/dark theme: every style recomputed, the
+  whole screen repainted);
+- memory: the PSS (/proc/PID/smaps_rollup: each shared page divided among its users) of
+  everything that serves them — the server process (game server and gateway), its helper
+  processes and, the fork way, every session's client — with the N sessions connected and
+  idle, and its growth over the same before they came divided by N: what a session costs;
+- CPU per login: the CPU time of all those processes from the first connection until
+  every session is in its lobby and the screens are quiet, divided by N (the lobby's
+  updates for the players arriving included; the benchmark's own SSH clients not).
 
-The SSH clients run in this process, so their CPU use competes with the server's; on
-a 2-core machine the first-frame times of 10 and 50 sessions are dominated by the
-CPU each game client needs to start.  Only 127.0.0.1.
+The SSH clients run in this process, so their CPU competes with the server's on the same
+machine.  Only 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -39,36 +40,30 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import asyncssh
 
-from protocol.handoff import CLIENT_MODULE, CLIENT_NAME, FORKSERVER_NAME
+from protocol.handoff import APP_HOST_NAME, CLIENT_MODULE, CLIENT_NAME, FORKSERVER_NAME
+from server.config import SESSION_WAYS, SSHConfig
 
 ROOT = Path(__file__).resolve().parent.parent
 LOBBY = b"lobby of"
-F2 = b"\x1bOQ"
+KEYS = {"tab": b"\t", "f2": b"\x1bOQ"}
+TICKS = os.sysconf("SC_CLK_TCK")
+HELPER_NAMES = (FORKSERVER_NAME, APP_HOST_NAME)
 
 
-def memory(pid: int) -> tuple[int, int]:
-    """(PSS, RSS) in KiB of one process."""
-    values = smaps(pid)
-    return values["Pss"], values["Rss"]
-
-
-def private(pid: int) -> int:
-    """KiB only this process maps (USS): what it costs beyond the pages it shares."""
-    values = smaps(pid)
-    return values["Private_Clean"] + values["Private_Dirty"]
-
-
-def smaps(pid: int) -> dict[str, int]:
-    values = {}
-    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-        name, _, rest = line.partition(":")
-        if rest.strip().endswith("kB"):
-            values[name] = int(rest.split()[0])
-    return values
+def pss(pid: int) -> int:
+    """KiB of PSS of one process (0 once it has gone)."""
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    except (FileNotFoundError, ProcessLookupError):
+        pass
+    return 0
 
 
 def children(pid: int) -> list[int]:
@@ -76,7 +71,7 @@ def children(pid: int) -> list[int]:
     try:
         for task in Path(f"/proc/{pid}/task").iterdir():
             found += [int(child) for child in (task / "children").read_text().split()]
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):
         pass
     return found
 
@@ -89,41 +84,67 @@ def identity(pid: int) -> tuple[bytes, bytes]:
         return b"", b""
 
 
-def fork_servers(pid: int) -> list[int]:
-    return [child for child in children(pid) if identity(child)[1] == FORKSERVER_NAME]
+def helpers(server: int) -> list[int]:
+    """The server's fork server or app hosts."""
+    return [child for child in children(server) if identity(child)[1] in HELPER_NAMES]
 
 
-def client_children(pid: int) -> list[int]:
-    """The server's game clients: its own children (spawned) and its fork server's (forked)."""
+def clients(server: int) -> list[int]:
+    """The server's game client processes (the fork way): its own children and its fork server's."""
     def is_client(p: int) -> bool:
         cmdline, name = identity(p)
         return CLIENT_MODULE.encode() in cmdline or name == CLIENT_NAME
 
-    found = [child for child in children(pid) if is_client(child)]
-    for server in fork_servers(pid):
-        found += [child for child in children(server) if is_client(child)]
+    found = [child for child in children(server) if is_client(child)]
+    for helper in helpers(server):
+        found += [child for child in children(helper) if is_client(child)]
     return found
 
 
-def cpu_ticks(pid: int) -> int:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return int(fields[11]) + int(fields[12])
+def serving(server: int) -> list[int]:
+    """Every process that serves the sessions."""
+    return [server, *helpers(server), *clients(server)]
 
 
-async def fork_server_warm(server_pid: int, timeout: float = 60.0) -> int | None:
-    """Wait until the server's fork server (if any) has done its imports: its CPU time stops growing."""
+def cpu_seconds(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+class CpuMeter:
+    """CPU time of the serving processes since ``start``, clients that have ended included."""
+
+    def __init__(self, server: int) -> None:
+        self.server = server
+        self.seen: dict[int, float] = {}
+        self.start = {pid: cpu_seconds(pid) for pid in serving(server)}
+
+    def sample(self) -> None:
+        for pid in serving(self.server):
+            self.seen[pid] = max(self.seen.get(pid, 0.0), cpu_seconds(pid))
+
+    def used(self) -> float:
+        self.sample()
+        return sum(seconds - self.start.get(pid, 0.0) for pid, seconds in self.seen.items())
+
+
+async def helpers_warm(server: int, timeout: float = 90.0) -> list[int]:
+    """Wait until the server's helpers have done their imports: their CPU time stops growing."""
     end = time.monotonic() + timeout
-    last, steady = -1, 0
+    last, steady = -1.0, 0
     while time.monotonic() < end:
-        servers = fork_servers(server_pid)
-        if servers:
-            ticks = cpu_ticks(servers[0])
+        found = helpers(server)
+        if found:
+            ticks = sum(cpu_seconds(pid) for pid in found)
             steady = steady + 1 if ticks == last else 0
             last = ticks
             if steady >= 5:
-                return servers[0]
+                return found
         await asyncio.sleep(0.1)
-    return None
+    return helpers(server)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -132,15 +153,16 @@ def pct(values: list[float], q: float) -> float:
 
 
 def ms(values: list[float]) -> str:
-    return (f"p50 {1000 * statistics.median(values):7.0f} ms  p95 {1000 * pct(values, 0.95):7.0f} ms  "
-            f"max {1000 * max(values):7.0f} ms")
+    if not values:
+        return "none"
+    return (f"p50 {1000 * statistics.median(values):6.0f} ms  p99 {1000 * pct(values, 0.99):6.0f} ms  "
+            f"max {1000 * max(values):6.0f} ms")
 
 
 class Screen(asyncssh.SSHClientSession):
     def __init__(self) -> None:
         self.output = bytearray()
         self.last_output = 0.0
-        self.first_byte: float | None = None
         self.first_lobby: float | None = None
         self.got = asyncio.Event()
 
@@ -148,23 +170,30 @@ class Screen(asyncssh.SSHClientSession):
         now = time.monotonic()
         self.output += data
         self.last_output = now
-        if self.first_byte is None:
-            self.first_byte = now
         if self.first_lobby is None and LOBBY in self.output:
             self.first_lobby = now
         self.got.set()
 
 
-async def open_session(port: int, index: int, key: asyncssh.SSHKey):
+@dataclass
+class Opened:
+    started: float
+    conn: asyncssh.SSHClientConnection
+    chan: asyncssh.SSHClientChannel
+    screen: Screen
+
+
+async def open_session(port: int, index: int, key: asyncssh.SSHKey) -> Opened:
     started = time.monotonic()
     conn = await asyncssh.connect("127.0.0.1", port, username=f"bench{index}", client_keys=[key],
                                   known_hosts=None, agent_path=None, config=None)
     chan, screen = await conn.create_session(Screen, term_type="xterm-256color", term_size=(100, 30),
                                              encoding=None)
-    return started, conn, chan, screen
+    assert isinstance(screen, Screen)
+    return Opened(started, conn, chan, screen)
 
 
-async def quiet(screens: list[Screen], for_seconds: float = 0.4, timeout: float = 30) -> None:
+async def quiet(screens: list[Screen], for_seconds: float = 0.4, timeout: float = 60) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if all(time.monotonic() - s.last_output >= for_seconds for s in screens):
@@ -172,110 +201,107 @@ async def quiet(screens: list[Screen], for_seconds: float = 0.4, timeout: float 
         await asyncio.sleep(0.05)
 
 
-async def run_count(server_pid: int, port: int, n: int, presses: int, timeout: float) -> dict:
-    keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(n)]
-    base_pss, base_rss = memory(server_pid)
-    opened = await asyncio.gather(*(open_session(port, i, k) for i, k in enumerate(keys)))
-    screens = [s for _, _, _, s in opened]
-    end = time.monotonic() + timeout
-    while any(s.first_lobby is None for s in screens) and time.monotonic() < end:
-        await asyncio.sleep(0.02)
-    missing = sum(s.first_lobby is None for s in screens)
-    firsts = [s.first_lobby - started for started, _, _, s in opened if s.first_lobby is not None]
-    bytes_first = [s.first_byte - started for started, _, _, s in opened if s.first_byte is not None]
-    await quiet(screens, 1.0)
-    pss, rss = memory(server_pid)
-    clients = client_children(server_pid)
-    child_mem = [memory(pid) for pid in clients]
-    child_uss = [private(pid) for pid in clients]
-    forkserver_pss = sum(memory(pid)[0] for pid in fork_servers(server_pid))
-    latencies: list[float] = []
+async def key_to_redraw(active: Opened, key: bytes, presses: int) -> list[float]:
+    """One session presses ``key`` ``presses`` times; the time to the first output after each."""
+    latencies = []
     for _ in range(presses):
-        await quiet(screens)
-        for s in screens:
-            s.got.clear()
+        await quiet([active.screen], 0.3)
+        active.screen.got.clear()
         sent = time.monotonic()
-        for _, _, chan, _ in opened:
-            chan.write(F2)
+        active.chan.write(key)
+        try:
+            await asyncio.wait_for(active.screen.got.wait(), 10)
+        except TimeoutError:
+            continue
+        latencies.append(active.screen.last_output - sent)
+    return latencies
 
-        async def first_output(screen: Screen) -> float | None:
-            try:
-                await asyncio.wait_for(screen.got.wait(), 10)
-            except TimeoutError:
-                return None
-            return screen.last_output if screen.first_byte else None
 
-        arrivals = await asyncio.gather(*(first_output(s) for s in screens))
-        latencies += [a - sent for a in arrivals if a is not None]
-    for _, conn, _, _ in opened:
-        conn.close()
-    await asyncio.gather(*(conn.wait_closed() for _, conn, _, _ in opened))
-    end = time.monotonic() + 15
-    while client_children(server_pid) and time.monotonic() < end:
+async def run_count(server: int, port: int, n: int, args: argparse.Namespace) -> dict:
+    keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(n)]
+    memory_before = sum(pss(pid) for pid in serving(server))
+    meter = CpuMeter(server)
+    opened = await asyncio.gather(*(open_session(port, i, k) for i, k in enumerate(keys)))
+    screens = [o.screen for o in opened]
+    end = time.monotonic() + args.timeout
+    while any(s.first_lobby is None for s in screens) and time.monotonic() < end:
+        meter.sample()
+        await asyncio.sleep(0.05)
+    firsts = [o.screen.first_lobby - o.started for o in opened if o.screen.first_lobby is not None]
+    await quiet(screens, 1.0, args.timeout)
+    cpu = meter.used()
+    processes = serving(server)
+    memory = sum(pss(pid) for pid in processes)
+    latencies = await key_to_redraw(opened[0], KEYS[args.key], args.presses)
+    for o in opened:
+        o.conn.close()
+    await asyncio.gather(*(o.conn.wait_closed() for o in opened))
+    end = time.monotonic() + 30
+    while clients(server) and time.monotonic() < end:
         await asyncio.sleep(0.1)
     return {
-        "n": n, "missing": missing, "first": firsts, "first_byte": bytes_first, "latency": latencies,
-        "server_growth": ((pss - base_pss) / n, (rss - base_rss) / n),
-        "children": len(clients),
-        "forkserver_pss": forkserver_pss,
-        "child_pss": statistics.mean(p for p, _ in child_mem) if child_mem else 0,
-        "child_rss": statistics.mean(r for _, r in child_mem) if child_mem else 0,
-        "child_uss": statistics.mean(child_uss) if child_uss else 0,
-        "left_behind": len(client_children(server_pid)),
+        "missing": n - len(firsts), "first": firsts, "latency": latencies, "cpu": cpu / n,
+        "memory": memory, "per_session": (memory - memory_before) / n, "processes": len(processes),
+        "left_behind": len(clients(server)),
     }
 
 
-async def main_async(args: argparse.Namespace) -> None:
+def server_command(tmp: str, way: str, args: argparse.Namespace) -> list[str]:
+    most = str(max(args.sessions))
+    limits = ["--ssh-max-sessions", most, "--ssh-max-per-address", most, "--ssh-max-unauthenticated", most,
+              "--ssh-max-unauthenticated-per-address", most, "--ssh-reserved-logins", "0", "--ssh-login-timeout", "300"]
+    cmd = [sys.executable, "-m", "server.cli", "--port", "0", "--ssh-port", "0", "--db", f"{tmp}/aton.db",
+           "--log-level", "warning", "--ssh-sessions", way, "--ssh-app-hosts", str(args.app_hosts), *limits]
+    if args.no_fork_server:
+        cmd.append("--ssh-no-fork-server")
+    return cmd
+
+
+async def run_way(way: str, args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="aton-ssh-bench-") as tmp:
-        limits = ["--ssh-max-sessions", "500", "--ssh-max-per-address", "500", "--ssh-max-unauthenticated", "500",
-                  "--ssh-max-unauthenticated-per-address", "500", "--ssh-login-timeout", "120"]
-        cmd = [sys.executable, "-m", "server.cli", "--port", "0", "--ssh-port", "0", "--db", f"{tmp}/aton.db",
-               "--log-level", "warning", *limits]
-        if args.no_fork_server:
-            cmd.append("--ssh-no-fork-server")
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(server_command(tmp, way, args), cwd=ROOT, stdout=subprocess.PIPE, text=True)
         assert proc.stdout is not None
         try:
             proc.stdout.readline()
             port = int(proc.stdout.readline().rsplit(":", 1)[1])
-            forkserver = None if args.no_fork_server else await fork_server_warm(proc.pid)
-            print(f"$ {shlex.join([sys.executable, *sys.argv])}")
-            print(f"cpus {os.cpu_count()}, load average {os.getloadavg()[0]:.1f} at the start; "
-                  f"server pid {proc.pid}, idle PSS/RSS {memory(proc.pid)[0] / 1024:.1f}/"
-                  f"{memory(proc.pid)[1] / 1024:.1f} MiB")
-            if forkserver:
-                print(f"fork server pid {forkserver}, PSS/RSS {memory(forkserver)[0] / 1024:.1f}/"
-                      f"{memory(forkserver)[1] / 1024:.1f} MiB before any session")
-            else:
-                print("no fork server: each session's client is a new interpreter")
+            found = await helpers_warm(proc.pid) if way == "inprocess" or not args.no_fork_server else []
+            idle = sum(pss(pid) for pid in serving(proc.pid))
+            print(f"\n== --ssh-sessions {way}: cpus {os.cpu_count()}, load average {os.getloadavg()[0]:.1f}; "
+                  f"server {proc.pid} and {len(found)} helper(s), PSS {idle / 1024:.0f} MiB before any session")
             for n in args.sessions:
-                r = await run_count(proc.pid, port, n, args.presses, args.timeout)
-                print(f"\n{n} session(s){'  (' + str(r['missing']) + ' without a lobby)' if r['missing'] else ''}")
-                print(f"  first frame (lobby)  {ms(r['first'])}")
-                print(f"  first output byte    {ms(r['first_byte'])}")
-                print(f"  key to redraw (F2)   {ms(r['latency'])}  ({len(r['latency'])} presses)")
-                share = r["forkserver_pss"] / n
-                print(f"  memory per session   children PSS {r['child_pss'] / 1024:.1f} MiB / RSS "
-                      f"{r['child_rss'] / 1024:.1f} MiB / private {r['child_uss'] / 1024:.1f} MiB "
-                      f"(mean of {r['children']}); server growth PSS "
-                      f"{r['server_growth'][0] / 1024:.2f} MiB / RSS {r['server_growth'][1] / 1024:.2f} MiB")
-                if r["forkserver_pss"]:
-                    print(f"                       fork server PSS {r['forkserver_pss'] / 1024:.1f} MiB "
-                          f"({share / 1024:.2f} MiB a session)")
-                print(f"  total per session    PSS {(r['child_pss'] + share + r['server_growth'][0]) / 1024:.1f} MiB; "
-                      f"children left after closing: {r['left_behind']}")
+                r = await run_count(proc.pid, port, n, args)
+                missing = f"  ({r['missing']} without a lobby in {args.timeout:g} s)" if r["missing"] else ""
+                print(f"{n} session(s){missing}, load average {os.getloadavg()[0]:.1f} after")
+                print(f"  first frame (lobby)   {ms(r['first'])}")
+                print(f"  key to redraw ({args.key:3})  {ms(r['latency'])}  (one active session, "
+                      f"{len(r['latency'])} presses)")
+                print(f"  memory                {r['memory'] / 1024:.0f} MiB PSS in all ({r['processes']} processes), "
+                      f"{r['per_session'] / 1024:.2f} MiB a session")
+                print(f"  CPU per login         {r['cpu']:.3f} s; client processes left after closing: "
+                      f"{r['left_behind']}")
         finally:
             proc.send_signal(signal.SIGTERM)
-            proc.wait(timeout=30)
+            proc.wait(timeout=60)
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    print(f"$ {shlex.join([sys.executable, *sys.argv])}")
+    for way in args.ways:
+        await run_way(way, args)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sessions", default="1,10,50", type=lambda s: [int(x) for x in s.split(",")])
-    parser.add_argument("--presses", type=int, default=5)
-    parser.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for every first frame")
+    parser.add_argument("--ways", default=",".join(SESSION_WAYS), type=lambda s: s.split(","),
+                        help=f"of {', '.join(SESSION_WAYS)} (default: all)")
+    parser.add_argument("--sessions", default="1,10,50,500", type=lambda s: [int(x) for x in s.split(",")])
+    parser.add_argument("--presses", type=int, default=20)
+    parser.add_argument("--key", choices=sorted(KEYS), default="tab", help="the active session's key (default tab)")
+    parser.add_argument("--app-hosts", type=int, default=SSHConfig.app_hosts,
+                        help=f"app host processes for inprocess (default {SSHConfig.app_hosts})")
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for every first frame")
     parser.add_argument("--no-fork-server", action="store_true",
-                        help="run the server with --ssh-no-fork-server: each client a new interpreter")
+                        help="the fork way with --ssh-no-fork-server: each client a new interpreter")
     asyncio.run(main_async(parser.parse_args()))
 
 
