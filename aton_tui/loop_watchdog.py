@@ -2,26 +2,30 @@
 
 Every callback of an asyncio event loop — a task's step, a timer, a reader — runs in
 ``asyncio.Handle._run``.  The watchdog times each one (``install`` wraps that method:
-the app host's process is entirely ours), and a thread of its own looks at the clock
-``limit / 4`` times a limit.  A callback that has run longer than ``limit`` is
-interrupted: the thread sends ``SIGUSR1`` to the main thread, whose handler runs in
-the middle of the blocked code, in its context: it names the app whose code it is
-(Textual's ``active_app``) to ``on_blocked`` and raises ``SessionBlocked`` there
-(a blocking system call, ``time.sleep`` say, is interrupted too).  Textual ends an app
-whose handler raised; ``on_blocked`` ends the session in any case.
+the app host's process is entirely ours), and a thread of its own looks at it four
+times a limit.  A callback *holds* the loop when it has used more than ``limit`` seconds
+of CPU (it computes), or has run for more than ``limit`` seconds while the main thread
+sleeps in a call (it waits: ``time.sleep``, a blocking read) at two looks in a row.  A
+callback that is merely slow because the machine is busy — runnable, waiting for a CPU —
+holds nothing: under a burst of logins on a small machine that is every callback.
 
-Code that swallows the exception and blocks on: after twice the limit the thread ends
+A callback that holds the loop is interrupted: the thread sends ``SIGUSR1`` to the main
+thread, whose handler runs in the middle of the blocked code, in its context: it names
+the app whose code it is (Textual's ``active_app``) to ``on_blocked`` and raises
+``SessionBlocked`` there (a blocking system call is interrupted too).  Textual ends an
+app whose handler raised; ``on_blocked`` ends the session in any case.
+
+Code that swallows the exception and holds on, past twice the limit: the thread ends
 the process with ``APP_HOST_BLOCKED``.  Code that cannot be interrupted at all (a long
 computation inside C that holds the interpreter's lock, so that no thread of Python
 runs meanwhile): ``faulthandler``'s own thread, which needs no interpreter, ends the
-process (status 1, every thread's traceback in the log) when the loop has not come
-round for ``STALL_FACTOR`` limits; the loop re-arms it twice a limit.  Either way the
-host's sessions end, the gateway's other hosts go on, and the gateway starts a new one.
+process (status 1, every thread's traceback in the log) when no callback has started
+for ``STALL_FACTOR`` limits.  Either way the host's sessions end, the gateway's other
+hosts go on, and the gateway starts a new one.
 """
 
 from __future__ import annotations
 
-import asyncio
 import asyncio.events
 import faulthandler
 import os
@@ -29,6 +33,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
@@ -37,9 +42,10 @@ from textual._context import active_app
 from protocol.handoff import APP_HOST_BLOCKED
 
 INTERRUPT = signal.SIGUSR1
-#: Limits the event loop may go without coming round before the process is ended from C
-#: (a generous multiple: a busy loop with many sessions to serve comes round slowly, but comes)
+#: Limits of wall time one callback may take before the process is ended from C (a generous
+#: multiple: a starved machine makes callbacks slow, not stuck)
 STALL_FACTOR = 10
+WAITING = frozenset("SD")  # /proc states of a thread asleep in a call (interruptible or not)
 
 
 class SessionBlocked(Exception):
@@ -47,47 +53,48 @@ class SessionBlocked(Exception):
 
 
 class LoopWatchdog:
-    """Interrupts the loop's callback that runs longer than ``limit`` seconds (see the module)."""
+    """Interrupts the loop's callback that holds it past ``limit`` seconds (see the module)."""
 
     def __init__(self, limit: float, on_blocked: Callable[[Any], None]) -> None:
         self.limit = limit
         self.on_blocked = on_blocked
-        self.step_started = 0.0  # when the running callback started (0: none is running)
+        self.step_started = 0.0  # when the running callback started, wall clock (0: none is running)
+        self.step_cpu = 0.0  # the main thread's CPU time then
+        self.rearmed = 0.0  # when faulthandler's timer was last set
         self.interrupted = 0.0  # the start of the callback last interrupted
         self.main = threading.get_ident()
+        self.main_cpu = time.pthread_getcpuclockid(self.main)
+        self.main_state = Path(f"/proc/self/task/{threading.get_native_id()}/stat")
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._watch, name="loop watchdog", daemon=True)
         self.original_run: Callable[[asyncio.events.Handle], None] | None = None
-        self.rearm: asyncio.TimerHandle | None = None
 
     def start(self) -> None:
-        """Watch the running event loop."""
+        """Watch every event loop of this process's main thread (call it from there)."""
         self.install()
         signal.signal(INTERRUPT, self._interrupt)
         self.thread.start()
-        self._rearm()
-
-    def _rearm(self) -> None:
-        if not self.stopping.is_set():
-            faulthandler.dump_traceback_later(STALL_FACTOR * self.limit, exit=True)
-            self.rearm = asyncio.get_running_loop().call_later(self.limit / 2, self._rearm)
 
     def stop(self) -> None:
         self.stopping.set()
         faulthandler.cancel_dump_traceback_later()
-        if self.rearm is not None:
-            self.rearm.cancel()
         if self.original_run is not None:
             asyncio.events.Handle._run = self.original_run  # type: ignore[method-assign, assignment]
             self.original_run = None
 
     def install(self) -> None:
-        """Time every callback of every event loop of this process."""
+        """Time every callback; keep faulthandler's timer ahead of the latest one's start."""
         original = self.original_run = asyncio.events.Handle._run
         watchdog = self
+        rearm_every = self.limit / 2
 
         def timed_run(handle: asyncio.events.Handle) -> None:
-            watchdog.step_started = time.monotonic()
+            now = time.monotonic()
+            if now - watchdog.rearmed > rearm_every:  # (it costs tens of microseconds: not every time)
+                watchdog.rearmed = now
+                faulthandler.dump_traceback_later(STALL_FACTOR * watchdog.limit, exit=True)
+            watchdog.step_cpu = time.thread_time()
+            watchdog.step_started = now
             try:
                 original(handle)
             finally:
@@ -95,12 +102,16 @@ class LoopWatchdog:
 
         asyncio.events.Handle._run = timed_run  # type: ignore[method-assign, assignment]
 
+    # ------------------------------------------------------------------ the watching thread
+
     def _watch(self) -> None:
+        waiting_since = 0.0  # the start of the callback seen waiting at the last look
         while not self.stopping.wait(self.limit / 4):
-            started = self.step_started
+            started, cpu_then = self.step_started, self.step_cpu
             if not started:
                 continue
-            held = time.monotonic() - started
+            held = self._held(started, cpu_then, waiting_since)
+            waiting_since = started if self._waiting() else 0.0
             if held > 2 * self.limit and self.interrupted == started:
                 os.write(2, f"app host {os.getpid()}: a callback held the event loop for {held:.1f} s and "
                             "could not be interrupted: ending the process\n".encode())
@@ -108,6 +119,21 @@ class LoopWatchdog:
             if held > self.limit and self.interrupted != started:
                 self.interrupted = started
                 signal.pthread_kill(self.main, INTERRUPT)
+
+    def _held(self, started: float, cpu_then: float, waiting_since: float) -> float:
+        """How long the running callback has held the loop: its CPU time, or its wall time if it
+        was asleep in a call at the last look and is now."""
+        cpu = time.clock_gettime(self.main_cpu) - cpu_then
+        if waiting_since == started and self._waiting():
+            return max(cpu, time.monotonic() - started)
+        return cpu
+
+    def _waiting(self) -> bool:
+        try:
+            state = self.main_state.read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            return False
+        return state in WAITING
 
     def _interrupt(self, signum: int, frame: FrameType | None) -> None:
         """In the main thread, inside the blocked code (unless it has just ended)."""

@@ -208,7 +208,10 @@ async def key_to_redraw(active: Opened, key: bytes, presses: int) -> list[float]
         await quiet([active.screen], 0.3)
         active.screen.got.clear()
         sent = time.monotonic()
-        active.chan.write(key)
+        try:
+            active.chan.write(key)
+        except BrokenPipeError:  # the session has ended: what it measured so far
+            break
         try:
             await asyncio.wait_for(active.screen.got.wait(), 10)
         except TimeoutError:
