@@ -43,6 +43,7 @@ import argparse
 import asyncio
 import contextlib
 import functools
+import gc
 import importlib
 import logging
 import os
@@ -368,6 +369,8 @@ def main(argv: list[str] | None = None) -> int:
     share_parsed_stylesheets()
     make_app = load_factory(args.app) if args.app else client_app
     warm_up()  # the fork server's imports: a session's first import would hold the loop for everyone
+    gc.collect()
+    gc.freeze()  # what was imported lives as long as the process: no collection need walk it again
     asyncio.run(serve(args.fd, args.block_limit, args.output_max, make_app))
     return 0
 
