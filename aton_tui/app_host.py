@@ -50,6 +50,7 @@ import os
 import signal
 import socket
 import sys
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -174,6 +175,7 @@ class AppHost:
         self.close_grace = close_grace
         self.loop = asyncio.get_running_loop()
         self.sessions: dict[int, HostedSession] = {}
+        self.outbox: deque[bytes] = deque()  # messages the gateway's full socket has not taken yet
         self.done = self.loop.create_future()
 
     # ------------------------------------------------------------------ the gateway's messages
@@ -227,10 +229,29 @@ class AppHost:
                 log.error("app host: unexpected message %r", message)
 
     def send(self, message: handoff.HandoffMessage) -> None:
-        try:
-            self.sock.send(message.encode())
-        except OSError as exc:  # the gateway is gone: everything ends on end of file anyway
-            log.debug("app host: cannot send %r: %s", message, exc)
+        """Send a message; while the socket is full (the gateway busy), messages wait in order."""
+        if not self.outbox:
+            try:
+                self.sock.send(message.encode())
+                return
+            except BlockingIOError:
+                self.loop.add_writer(self.sock, self._flush)
+            except OSError as exc:  # the gateway is gone: everything ends on end of file anyway
+                log.debug("app host: cannot send %r: %s", message, exc)
+                return
+        self.outbox.append(message.encode())
+
+    def _flush(self) -> None:
+        while self.outbox:
+            try:
+                self.sock.send(self.outbox[0])
+            except BlockingIOError:
+                return
+            except OSError:
+                self.outbox.clear()
+                break
+            self.outbox.popleft()
+        self.loop.remove_writer(self.sock)
 
     # ------------------------------------------------------------------ sessions
 

@@ -18,6 +18,7 @@ import os
 import signal
 import socket
 import time
+from collections import deque
 
 from protocol import handoff
 
@@ -79,6 +80,7 @@ class SupervisedProcess:
         self.stopping = False
         self.restart_timer: asyncio.TimerHandle | None = None
         self.exited: asyncio.Future[None] | None = None
+        self.outbox: deque[tuple[bytes, list[int]]] = deque()  # messages its full socket has not taken yet
         handoff.become_subreaper()
 
     # ------------------------------------------------------------------ life cycle
@@ -153,10 +155,34 @@ class SupervisedProcess:
     # ------------------------------------------------------------------ messages
 
     def send(self, message: handoff.HandoffMessage, fds: list[int] | None = None) -> None:
-        """Send a message (and descriptors); ``OSError`` if it cannot be sent."""
+        """Send a message (and descriptors, which stay the caller's); ``OSError`` if the process
+        is not there.  While its socket is full (a burst of logins, the process busy) messages
+        wait here in order, each with copies of its descriptors, until it takes them."""
         if self.sock is None:
             raise OSError(f"the {self.kind} is not running")
-        socket.send_fds(self.sock, [message.encode()], fds or [])
+        data = message.encode()
+        if not self.outbox:
+            try:
+                socket.send_fds(self.sock, [data], fds or [])
+                return
+            except BlockingIOError:
+                self.loop.add_writer(self.sock, self._flush)
+        self.outbox.append((data, [os.dup(fd) for fd in fds or []]))
+
+    def _flush(self) -> None:
+        while self.outbox and self.sock is not None:
+            data, fds = self.outbox[0]
+            try:
+                socket.send_fds(self.sock, [data], fds)
+            except BlockingIOError:
+                return
+            except OSError:
+                self._lost("its socket failed")
+                return
+            self.outbox.popleft()
+            close_fds(fds)
+        if self.sock is not None:
+            self.loop.remove_writer(self.sock)
 
     def _readable(self) -> None:
         while self.sock is not None:
@@ -193,6 +219,11 @@ class SupervisedProcess:
         if self.sock is None:
             return
         self.loop.remove_reader(self.sock)
+        if self.outbox:
+            self.loop.remove_writer(self.sock)
+        for _, fds in self.outbox:
+            close_fds(fds)
+        self.outbox.clear()
         self.sock.close()
         self.sock = None
         self._lost_answers(why)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 import sys
 import time
 
@@ -109,6 +111,25 @@ async def test_a_host_that_cannot_interrupt_a_handler_ends_and_is_started_again(
     later = Session(hosts, "later")
     await later.facts()
     await later.press(b"k", "later key 1")
+
+
+async def test_a_burst_of_sessions_waits_for_a_busy_host_and_none_is_lost(hosts):
+    """More sessions than the host's socket holds, sent while the host does not read (stopped):
+    they wait in order in the gateway, and each one starts once it reads again."""
+    host = hosts.hosts[0]
+    os.kill(host.pid, signal.SIGSTOP)
+    try:
+        padding = {"TERM": "xterm-256color", "PAD": "x" * 16_000}  # 30 of these pass any socket buffer
+        sessions = [Session(hosts, f"b{n}", padding) for n in range(30)]
+        assert host.outbox, "the burst never filled the socket"
+    finally:
+        os.kill(host.pid, signal.SIGCONT)
+    for session in sessions:
+        await session.facts()
+    assert not host.outbox
+    for session in sessions:
+        await session.client.terminate()
+    assert host.clients == {}
 
 
 async def test_each_session_sees_its_own_environment_colours_and_size(hosts):
