@@ -9,6 +9,10 @@ sleeps in a call (it waits: ``time.sleep``, a blocking read) at two looks in a r
 callback that is merely slow because the machine is busy — runnable, waiting for a CPU —
 holds nothing: under a burst of logins on a small machine that is every callback.
 
+The garbage collector's time is not the callback's: a full collection walks every app of
+the process, and runs in whichever callback happens to allocate (``gc.callbacks`` time
+it); nor is the callback interrupted while a collection runs.
+
 A callback that holds the loop is interrupted: the thread sends ``SIGUSR1`` to the main
 thread, whose handler runs in the middle of the blocked code, in its context: it names
 the app whose code it is (Textual's ``active_app``) to ``on_blocked`` and raises
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import asyncio.events
 import faulthandler
+import gc
 import os
 import signal
 import threading
@@ -60,6 +65,8 @@ class LoopWatchdog:
         self.on_blocked = on_blocked
         self.step_started = 0.0  # when the running callback started, wall clock (0: none is running)
         self.step_cpu = 0.0  # the main thread's CPU time then
+        self.step_gc = 0.0  # CPU time the garbage collector took in the running callback
+        self.gc_started = 0.0  # the main thread's CPU time when the running collection started (0: none)
         self.rearmed = 0.0  # when faulthandler's timer was last set
         self.interrupted = 0.0  # the start of the callback last interrupted
         self.main = threading.get_ident()
@@ -73,11 +80,14 @@ class LoopWatchdog:
         """Watch every event loop of this process's main thread (call it from there)."""
         self.install()
         signal.signal(INTERRUPT, self._interrupt)
+        gc.callbacks.append(self._collecting)
         self.thread.start()
 
     def stop(self) -> None:
         self.stopping.set()
         faulthandler.cancel_dump_traceback_later()
+        if self._collecting in gc.callbacks:
+            gc.callbacks.remove(self._collecting)
         if self.original_run is not None:
             asyncio.events.Handle._run = self.original_run  # type: ignore[method-assign, assignment]
             self.original_run = None
@@ -94,6 +104,7 @@ class LoopWatchdog:
                 watchdog.rearmed = now
                 faulthandler.dump_traceback_later(STALL_FACTOR * watchdog.limit, exit=True)
             watchdog.step_cpu = time.thread_time()
+            watchdog.step_gc = 0.0
             watchdog.step_started = now
             try:
                 original(handle)
@@ -101,6 +112,16 @@ class LoopWatchdog:
                 watchdog.step_started = 0.0
 
         asyncio.events.Handle._run = timed_run  # type: ignore[method-assign, assignment]
+
+    def _collecting(self, phase: str, info: dict[str, int]) -> None:
+        """``gc.callbacks``: the collector's time in the main thread, which is not the callback's."""
+        if threading.get_ident() != self.main:
+            return
+        if phase == "start":
+            self.gc_started = time.thread_time()
+        elif self.gc_started:
+            self.step_gc += time.thread_time() - self.gc_started
+            self.gc_started = 0.0
 
     # ------------------------------------------------------------------ the watching thread
 
@@ -123,7 +144,9 @@ class LoopWatchdog:
     def _held(self, started: float, cpu_then: float, waiting_since: float) -> float:
         """How long the running callback has held the loop: its CPU time, or its wall time if it
         was asleep in a call at the last look and is now."""
-        cpu = time.clock_gettime(self.main_cpu) - cpu_then
+        now_cpu = time.clock_gettime(self.main_cpu)
+        collecting = now_cpu - self.gc_started if self.gc_started else 0.0
+        cpu = now_cpu - cpu_then - self.step_gc - collecting
         if waiting_since == started and self._waiting():
             return max(cpu, time.monotonic() - started)
         return cpu
@@ -138,6 +161,9 @@ class LoopWatchdog:
     def _interrupt(self, signum: int, frame: FrameType | None) -> None:
         """In the main thread, inside the blocked code (unless it has just ended)."""
         if not self.step_started or self.step_started != self.interrupted:
+            return
+        if self.gc_started:  # not inside the collector: the next look tries again
+            self.interrupted = 0.0
             return
         self.on_blocked(active_app.get(None))
         raise SessionBlocked(f"held the event loop for more than {self.limit:g} s")
