@@ -1,13 +1,16 @@
 """A watchdog for an event loop shared by many sessions (``aton_tui.app_host``).
 
 Every callback of an asyncio event loop — a task's step, a timer, a reader — runs in
-``asyncio.Handle._run``.  The watchdog times each one (``install`` wraps that method:
-the app host's process is entirely ours), and a thread of its own looks at it four
-times a limit.  A callback *holds* the loop when it has used more than ``limit`` seconds
-of CPU (it computes), or has run for more than ``limit`` seconds while the main thread
-sleeps in a call (it waits: ``time.sleep``, a blocking read) at two looks in a row.  A
-callback that is merely slow because the machine is busy — runnable, waiting for a CPU —
-holds nothing: under a burst of logins on a small machine that is every callback.
+``asyncio.Handle._run``, and every message of a Textual app is handled in
+``MessagePump._dispatch_message`` (one task step of an app's message loop handles every
+message already queued: a burst of lobby updates is many messages in one step).  The
+watchdog times each callback and each message (``install`` wraps both: the app host's
+process is entirely ours), and a thread of its own looks at it four times a limit.  A
+callback (or message) *holds* the loop when it has used more than ``limit`` seconds of CPU
+(it computes), or has run for more than ``limit`` seconds while the main thread sleeps in
+a call (it waits: ``time.sleep``, a blocking read) at two looks in a row.  One that is
+merely slow because the machine is busy — runnable, waiting for a CPU — holds nothing:
+under a burst of logins on a small machine that is every callback.
 
 The garbage collector's time is not the callback's: a full collection walks every app of
 the process, and runs in whichever callback happens to allocate (``gc.callbacks`` time
@@ -24,7 +27,7 @@ the process with ``APP_HOST_BLOCKED``.  Code that cannot be interrupted at all (
 computation inside C that holds the interpreter's lock, so that no thread of Python
 runs meanwhile): ``faulthandler``'s own thread, which needs no interpreter, ends the
 process (status 1, every thread's traceback in the log) when no callback has started
-for ``STALL_FACTOR`` limits.  Either way the host's sessions end, the gateway's other
+nor any message been handled for ``STALL_FACTOR`` limits.  Either way the host's sessions end, the gateway's other
 hosts go on, and the gateway starts a new one.
 """
 
@@ -43,6 +46,8 @@ from types import FrameType
 from typing import Any
 
 from textual._context import active_app
+from textual.message import Message
+from textual.message_pump import MessagePump
 
 from protocol.handoff import APP_HOST_BLOCKED
 
@@ -75,6 +80,7 @@ class LoopWatchdog:
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._watch, name="loop watchdog", daemon=True)
         self.original_run: Callable[[asyncio.events.Handle], None] | None = None
+        self.original_dispatch = MessagePump._dispatch_message
 
     def start(self) -> None:
         """Watch every event loop of this process's main thread (call it from there)."""
@@ -90,28 +96,38 @@ class LoopWatchdog:
             gc.callbacks.remove(self._collecting)
         if self.original_run is not None:
             asyncio.events.Handle._run = self.original_run  # type: ignore[method-assign, assignment]
+            MessagePump._dispatch_message = self.original_dispatch  # type: ignore[method-assign]
             self.original_run = None
 
     def install(self) -> None:
-        """Time every callback; keep faulthandler's timer ahead of the latest one's start."""
+        """Time every callback and every message; keep faulthandler's timer ahead of the latest start."""
         original = self.original_run = asyncio.events.Handle._run
         watchdog = self
-        rearm_every = self.limit / 2
+        dispatch = self.original_dispatch = MessagePump._dispatch_message
 
         def timed_run(handle: asyncio.events.Handle) -> None:
-            now = time.monotonic()
-            if now - watchdog.rearmed > rearm_every:  # (it costs tens of microseconds: not every time)
-                watchdog.rearmed = now
-                faulthandler.dump_traceback_later(STALL_FACTOR * watchdog.limit, exit=True)
-            watchdog.step_cpu = time.thread_time()
-            watchdog.step_gc = 0.0
-            watchdog.step_started = now
+            watchdog.restart()
             try:
                 original(handle)
             finally:
                 watchdog.step_started = 0.0
 
+        async def timed_dispatch(pump: MessagePump, message: Message) -> None:
+            watchdog.restart()
+            await dispatch(pump, message)
+
         asyncio.events.Handle._run = timed_run  # type: ignore[method-assign, assignment]
+        MessagePump._dispatch_message = timed_dispatch  # type: ignore[method-assign, assignment]
+
+    def restart(self) -> None:
+        """A callback or a message begins: its clock starts."""
+        now = time.monotonic()
+        if now - self.rearmed > self.limit / 2:  # (it costs tens of microseconds: not every time)
+            self.rearmed = now
+            faulthandler.dump_traceback_later(STALL_FACTOR * self.limit, exit=True)
+        self.step_cpu = time.thread_time()
+        self.step_gc = 0.0
+        self.step_started = now
 
     def _collecting(self, phase: str, info: dict[str, int]) -> None:
         """``gc.callbacks``: the collector's time in the main thread, which is not the callback's."""
