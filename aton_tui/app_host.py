@@ -186,13 +186,8 @@ class AppHost:
         self.send(handoff.Ready(os.getpid()))
 
     def _receive(self) -> None:
-        while not self.done.done():
-            try:
-                data, fds, _flags, _addr = socket.recv_fds(self.sock, handoff.MAX_PACKET, handoff.MAX_FDS)
-            except (BlockingIOError, InterruptedError):
-                return
-            except OSError:
-                data, fds = b"", []
+        while not self.done.done() and (packet := handoff.receive(self.sock)) is not None:
+            data, fds = packet
             if not data:
                 self._close_fds(fds)
                 self.stop()

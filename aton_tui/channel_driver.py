@@ -35,6 +35,8 @@ from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
+from protocol.pending_writes import PendingWrites
+
 READ_CHUNK = 4096
 TICK = 0.1  # seconds: how soon a lone Escape in the input is taken for the Escape key
 
@@ -80,9 +82,8 @@ class ChannelDriver(Driver):
         self.terminal_size = terminal_size
         self.pending_output_max = pending_output_max
         self.on_overflow = on_overflow
-        self.pending = bytearray()
+        self.output = PendingWrites(fd)  # the screen, as the gateway takes it
         self.reading = False
-        self.closed = False
         self.parser = SessionParser()
         self.decode = getincrementaldecoder("utf-8")(errors="replace").decode
         self.tick_timer: asyncio.TimerHandle | None = None
@@ -128,49 +129,20 @@ class ChannelDriver(Driver):
     def close(self) -> None:
         """No more output: what is still pending is given up (the session is ending)."""
         self.disable_input()
-        if self.pending and not self.closed:
-            self._loop.remove_writer(self.fd)
-        self.pending.clear()
-        self.closed = True
+        self.output.discard()
 
     # ------------------------------------------------------------------ output
 
     def write(self, data: str) -> None:
-        if self.closed:
-            return
         # a terminal's line discipline would turn each newline into CR LF (ONLCR): Textual counts on it
-        encoded = data.replace("\n", "\r\n").encode("utf-8", errors="replace")
-        if not self.pending:
-            try:
-                written = os.write(self.fd, encoded)
-            except BlockingIOError:
-                written = 0
-            except OSError:  # the gateway's end is closed: the session is over
-                self.closed = True
-                return
-            if written == len(encoded):
-                return
-            encoded = encoded[written:]
-            self._loop.add_writer(self.fd, self._writable)
-        self.pending += encoded
-        if len(self.pending) > self.pending_output_max:
+        self.output.write(data.replace("\n", "\r\n").encode("utf-8", errors="replace"))
+        if len(self.output.pending) > self.pending_output_max:
             self.close()
             self.on_overflow()
 
-    def _writable(self) -> None:
-        try:
-            written = os.write(self.fd, self.pending)
-        except BlockingIOError:
-            return
-        except OSError:
-            written = len(self.pending)
-        del self.pending[:written]
-        if not self.pending:
-            self._loop.remove_writer(self.fd)
-
     @property
     def flushed(self) -> bool:
-        return not self.pending
+        return not self.output.pending
 
     # ------------------------------------------------------------------ input
 

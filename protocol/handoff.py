@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ctypes
 import json
+import socket
 from dataclasses import dataclass
 from typing import Any
 
@@ -211,6 +212,18 @@ def decode(packet: bytes) -> HandoffMessage:
     if not isinstance(args, list) or not isinstance(env, dict):
         raise BadMessage("a request is id, args (a list) and env (an object)")
     return ForkRequest(_int(data, "id"), [str(a) for a in args], {str(k): str(v) for k, v in env.items()})
+
+
+def receive(sock: socket.socket) -> tuple[bytes, list[int]] | None:
+    """The next packet on the non-blocking socket ``sock`` and the descriptors that came with
+    it; ``(b"", [])`` once the other side has closed it (or it failed); None while none waits."""
+    try:
+        data, fds, _flags, _addr = socket.recv_fds(sock, MAX_PACKET, MAX_FDS)
+    except (BlockingIOError, InterruptedError):
+        return None
+    except OSError:
+        return b"", []
+    return data, fds
 
 
 def _size(data: dict[str, Any]) -> tuple[int, int]:

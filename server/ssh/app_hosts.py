@@ -121,7 +121,7 @@ class HostedClient(ClientEnd):
         self.why = ""  # what ended it, when not the player: said to them
         ours, self.theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         ours.setblocking(False)
-        self.fd = ours.detach()
+        self._attach(ours.detach())
         self.resume_output()
 
     @property

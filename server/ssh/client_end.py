@@ -16,6 +16,8 @@ import errno
 import os
 from collections.abc import Callable
 
+from protocol.pending_writes import PendingWrites
+
 READ_CHUNK = 65536
 PENDING_INPUT_MAX = 65536  # bytes typed ahead of a client that does not read
 KILL_GRACE = 1.0  # seconds a client has to end before it is made to
@@ -29,7 +31,7 @@ class ClientEnd:
         self.on_output = on_output
         self.on_input_blocked = on_input_blocked
         self.fd = -1
-        self.pending = bytearray()
+        self.input: PendingWrites | None = None  # what the player typed that the client has not read yet
         self.reading = False
         self.pid = 0  # the process the client runs in (its own, or its app host's)
         self.started: asyncio.Future[None] = self.loop.create_future()
@@ -84,41 +86,22 @@ class ClientEnd:
 
     def write(self, data: bytes) -> bool:
         """Queue input for the client; False when more is pending than the bound allows."""
-        if self.fd < 0 or self.exited.done():
+        if self.input is None or self.exited.done():
             return True
-        if self.pending:
-            self.pending += data
-        else:
-            try:
-                written = os.write(self.fd, data)
-            except BlockingIOError:
-                written = 0
-            except OSError:
-                return True  # the client is going away
-            if written < len(data):
-                self.pending += data[written:]
-                self.loop.add_writer(self.fd, self._writable)
-                self.on_input_blocked(True)
-        return len(self.pending) <= PENDING_INPUT_MAX
-
-    def _writable(self) -> None:
-        try:
-            written = os.write(self.fd, self.pending)
-        except BlockingIOError:
-            return
-        except OSError:
-            written = len(self.pending)
-        del self.pending[:written]
-        if not self.pending:
-            self.loop.remove_writer(self.fd)
-            self.on_input_blocked(False)
+        self.input.write(data)
+        return len(self.input.pending) <= PENDING_INPUT_MAX
 
     # ------------------------------------------------------------------ the end
 
+    def _attach(self, fd: int) -> None:
+        """The client's end is now ``fd`` (non-blocking)."""
+        self.fd = fd
+        self.input = PendingWrites(fd, self.on_input_blocked)
+
     def _close_fd(self) -> None:
-        if self.pending:
-            self.loop.remove_writer(self.fd)
-            self.pending.clear()
+        if self.input is not None:
+            self.input.discard()
+            self.input = None
         if self.fd >= 0:
             os.close(self.fd)
         self.fd = -1

@@ -171,7 +171,8 @@ class PtyChild(ClientEnd):
             os.close(master)
             os.close(slave)
             raise
-        self.fd, self.slave = master, slave
+        self._attach(master)
+        self.slave = slave
 
     # ------------------------------------------------------------------ the start
 

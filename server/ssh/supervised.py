@@ -185,13 +185,8 @@ class SupervisedProcess:
             self.loop.remove_writer(self.sock)
 
     def _readable(self) -> None:
-        while self.sock is not None:
-            try:
-                data, fds, _flags, _addr = socket.recv_fds(self.sock, handoff.MAX_PACKET, handoff.MAX_FDS)
-            except (BlockingIOError, InterruptedError):
-                return
-            except OSError:
-                data, fds = b"", []
+        while self.sock is not None and (packet := handoff.receive(self.sock)) is not None:
+            data, fds = packet
             if not data:
                 self._lost("its socket closed")
                 return
