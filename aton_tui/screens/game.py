@@ -384,22 +384,36 @@ class GameScreen(Screen):
                 f"? shows the rules and the keys.")
 
     def _top_line(self) -> str:
-        """Round, game and who plays whom; what does not fit the width is left out, names shortened last."""
+        """Round, game and who plays whom, with their ratings; what does not fit the width is left
+        out (the word ATON, the game, then the ratings), names shortened last."""
         model = self.model
-        if model.seat is None:
-            who = f"watching {model.name(RED)} (Red) vs {model.name(BLUE)} (Blue)"
-        else:
-            who = (f"you are {SEAT_SYMBOL[model.seat]} {player_name(model.seat)} against "
-                   f"{model.name(model.opponent)}")
         room = self.size.width - 1
-        parts = ["ATON", f"Round {self.view.round}", f"game {model.game}", who]
-        for shown in (parts, parts[1:], [parts[1], parts[3]]):
-            line = "  ·  ".join(shown)
+        line = ""
+        for who in (self._who(rated=True), self._who(rated=False)):
+            parts = ["ATON", f"Round {self.view.round}", f"game {model.game}", who]
+            for shown in (parts, parts[1:], [parts[1], parts[3]]):
+                line = "  ·  ".join(shown)
+                if cell_len(line) <= room:
+                    break
             if cell_len(line) <= room:
                 break
         text = Text(" " + line)
         text.truncate(room + 1, overflow="ellipsis")
         return text.plain
+
+    def _who(self, rated: bool) -> str:
+        """Who plays whom, each name with its rating when ``rated`` (and the player has one)."""
+        model = self.model
+
+        def named(seat: Player) -> str:
+            rating = model.rating(seat) if rated else None
+            return model.name(seat) + (f" {rating}" if rating else "")
+
+        if model.seat is None:
+            return f"watching {named(RED)} (Red) vs {named(BLUE)} (Blue)"
+        you = model.rating(model.seat) if rated else None
+        return (f"you are {SEAT_SYMBOL[model.seat]} {player_name(model.seat)}{f' {you}' if you else ''} "
+                f"against {named(model.opponent)}")
 
     def _row(self, seat: Player) -> PlayerRow:
         model, view = self.model, self.view

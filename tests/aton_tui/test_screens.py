@@ -169,3 +169,28 @@ async def test_during_the_playback_the_keys_of_the_other_kind_of_decision_do_not
         assert not screen.playback.behind and app.recording.sent == []
         await pilot.press("enter")
         assert [type(s) for s in app.recording.sent] == [m.Place]
+
+
+async def test_the_top_line_names_both_players_with_their_ratings_where_they_fit():
+    """At the table the ratings stand beside the names in the top line (the player panel keeps
+    the whole names first); where the line is too narrow for them they are left out, not the names."""
+    from dataclasses import replace
+
+    from .scripted import PLAYERS
+
+    script = ScriptedGame()
+    first = script.first
+    long_name = {**PLAYERS["blue"], "name": "Nefertiti of Thebes"}
+    for size, blue, expected in (
+        ((80, 24), PLAYERS["blue"], " ATON  ·  Round 1  ·  game 12  ·  you are ● Red 1500? against Bot (normal) 1700"),
+        ((60, 18), PLAYERS["blue"], " Round 1  ·  you are ● Red 1500? against Bot (normal) 1700"),
+        ((60, 18), long_name, " Round 1  ·  you are ● Red against Nefertiti of Thebes"),
+    ):
+        rated = {"red": {**PLAYERS["red"], "rating": 1500, "provisional": True},
+                 "blue": {**blue, "rating": 1700, "provisional": False}}
+        app = FramesApp([replace(first, players=rated, options={**first.options, "rated": True})])
+        async with app.run_test(size=size) as pilot:
+            await wait_until(pilot, drawn(app, script))
+            await pilot.pause()
+            top = str(app.screen.query_one("#top-bar").render())
+            assert top.rstrip() == expected
