@@ -79,6 +79,8 @@ def _digits(action: str, group: Binding.Group, tooltip: str) -> list[Binding]:
 COMMIT_ACTIONS = frozenset({"card", "cartouche", "change", "take_back", "seal", "exchange"})
 CHOOSE_ACTIONS = frozenset({"temple", "cursor", "choose"})
 FINAL_ACTIONS = frozenset({"seal", "choose", "exchange"})
+#: Seconds a forced square stands lit before it is chosen by itself (the forced-moves setting).
+FORCED_MOVE_DELAY = 0.4
 
 
 def at_the_present(action: Callable[..., object]) -> Callable[..., Awaitable[None]]:
@@ -558,7 +560,7 @@ class GameScreen(Screen):
             if self.model.version == version and self.decision is not None:
                 self.run_worker(self.action_choose())
 
-        self.set_timer(0.4, play)
+        self.set_timer(FORCED_MOVE_DELAY, play)
 
     def _choosing(self) -> bool:
         return self.cursor.active and self.sent is None

@@ -10,18 +10,22 @@ from aton.players import BLUE, RED
 from aton_tui.app import Frame
 from aton_tui.screens.dialogs import Confirm, Prompt
 from aton_tui.screens.end import EndScreen
-from aton_tui.screens.game import GameScreen
+from aton_tui.screens.game import FORCED_MOVE_DELAY, GameScreen
 from aton_tui.screens.scoring import ScoringScreen
 from aton_tui.widgets.players import PlayersPanel
 from protocol import messages as m
 
 from ..manual_clock import ManualClock
 from .driving import model_of, wait_until
-from .scripted import FramesApp, ScriptedGame, frames_after, red_to
+from .scripted import FramesApp, ScriptedGame, blue_opens_a_round, frames_after, red_to
 
 
 def drawn(app: FramesApp, script: ScriptedGame):
     return lambda: isinstance(app.screen, GameScreen) and app.model is not None and app.model.version == script.version
+
+
+def something_sent(app: FramesApp):
+    return lambda: bool(app.recording.sent)
 
 
 def blue_cartouches(app: FramesApp) -> list[str]:
@@ -71,17 +75,29 @@ async def test_cartouches_turn_over_one_by_one_and_space_skips_the_rest():
 
 
 async def test_a_forced_square_is_chosen_by_itself_when_the_setting_is_on():
+    """A moment after the playback has shown it, never while the round is still played back.
+    Waits for what it expects (it used to wait 0.8 s and failed under load)."""
     script = ScriptedGame()
-    script.play_until(red_to("place", round_at_least=2))
+    state = blue_opens_a_round(script)  # the updates after it play back blue's whole turn
     last = script.updates[-1]
     decision = {**last.view["decision"], "squares": [[2, 5]]}  # the server says: only one square
     forced = m.Update(game=12, version=last.version, events=(), view={**last.view, "decision": decision},
                       clocks=last.clocks)
-    for auto, expected in ((True, [m.Place(game=12, temple=2, square=5)]), (False, [])):
-        app = FramesApp([*script.frames, forced], auto_forced=auto)
+    move = m.Place if decision["kind"] == "place" else m.Remove
+    for auto, expected in ((True, [move(game=12, temple=2, square=5)]), (False, [])):
+        pacing = ManualClock()  # the playback's pauses end when the test says so
+        app = FramesApp([*frames_after(script, state), forced], auto_forced=auto, pacing=pacing, reveal_delay=0.35)
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_until(pilot, drawn(app, script))
-            await pilot.pause(0.8)
+            screen = app.screen
+            assert isinstance(screen, GameScreen) and screen.playback.behind
+            await pilot.pause(3 * FORCED_MOVE_DELAY)
+            assert screen.playback.behind and app.recording.sent == []  # not seen yet: not chosen
+            await pilot.press("space")
+            if expected:
+                await wait_until(pilot, something_sent(app), what="the forced square")
+            else:
+                await pilot.pause(3 * FORCED_MOVE_DELAY)
             assert app.recording.sent == expected
 
 
