@@ -9,6 +9,7 @@ also runs the server itself (``aton`` and ``aton host``).
 from __future__ import annotations
 
 import ipaddress
+import ssl
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -37,6 +38,7 @@ from protocol.errors import ErrorCode
 from protocol.events import RematchOffered, RematchStarted
 from protocol.fairness import Verdict
 from protocol.game_frames import GameStateFrame, UpdateFrame
+from protocol.transport import Endpoint
 from server.clock import Clock, LoopClock
 
 from .commands import MACHINE_ACTIONS, AtonCommands
@@ -96,6 +98,7 @@ class Launch:
     name: str
     host: str = "127.0.0.1"
     port: int = 0
+    tls: ssl.SSLContext | None = None  # connect through TLS (``aton connect tls://…``) with this context
     serve: str | None = None  # run the server in-process on this address ("127.0.0.1", "0.0.0.0")
     db_path: str | None = None
     #: "bot": play a bot at once; "table": open a table; "lobby": just look; "learn": the lesson
@@ -268,7 +271,7 @@ class AtonApp(App):
             return f"this machine ({self._hosted_address()})"
         if self.launch.serve:
             return "this machine"
-        return f"{self.launch.host}:{self.launch.port}"
+        return str(Endpoint(self.launch.host, self.launch.port, self.launch.tls is not None))
 
     def _hosted_address(self) -> str:
         """Where the other player finds the server we host."""
@@ -289,6 +292,7 @@ class AtonApp(App):
             resume = self.sessions.token(self._server_key())
         self.proof = self._proof()
         self.session = Session(self.launch.server_host, port, self.launch.name, resume=resume, proof=self.proof,
+                               tls=self.launch.tls,
                                on_frame=lambda frame: self.post_message(Frame(frame)),
                                on_status=lambda status: self.post_message(StatusChanged(status)),
                                retry_delays=self.retry_delays)

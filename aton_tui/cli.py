@@ -44,6 +44,7 @@ from protocol import RELEASE
 from protocol.account_keys import Voucher, keys_directory
 from protocol.handoff import FINGERPRINT_VARIABLE, HOSTED_VARIABLE, RESUME_VARIABLE, VOUCHER_VARIABLE
 from protocol.messages import BOT_LEVELS, CLOCKS
+from protocol.transport import DEFAULT_PORT, Endpoint, parse_endpoint, tls_for
 
 from .narrate import move_words, player_name
 from .replay_model import Perspective, seat_name
@@ -52,7 +53,6 @@ if TYPE_CHECKING:
     from .app import AtonApp
 
 EXIT_BAD_RECORD = 2
-DEFAULT_PORT = 2866  # the server's default (server.cli)
 EVERY_ADDRESS = "0.0.0.0"  # where ``aton host`` serves by default
 
 
@@ -214,15 +214,20 @@ def ip_address(text: str) -> str:
         raise argparse.ArgumentTypeError(f"{text!r} is not an IP address (e.g. 127.0.0.1, 0.0.0.0, ::1)") from None
 
 
+def server_address(text: str) -> Endpoint:
+    """'example.org', 'example.org:2900', '[::1]:2900', 'tls://example.org:2867' → an Endpoint."""
+    try:
+        return parse_endpoint(text, DEFAULT_PORT)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def host_and_port(text: str) -> tuple[str, int]:
-    """'example.org', 'example.org:2900', '[::1]:2900' → (host, port)."""
-    host, sep, port = text.rpartition(":")
-    if not sep or (host.count(":") and not host.endswith("]")):
-        host, port = text, str(DEFAULT_PORT)
-    host = host.strip("[]")
-    if not host:
-        raise argparse.ArgumentTypeError(f"no host in {text!r}: give a name or an address, e.g. 192.168.1.5:2866")
-    return host, port_number(port)
+    """'example.org', 'example.org:2900', '[::1]:2900' → (host, port): a plain TCP address."""
+    address = server_address(text)
+    if address.tls:
+        raise argparse.ArgumentTypeError(f"a TLS address is for the command line: aton connect {text}")
+    return address.host, address.port
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -236,7 +241,11 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command")
     cp = commands.add_parser("connect", help="the lobby of a remote server; with no address, the servers "
                                              "found on your network (aton host), one to choose")
-    cp.add_argument("address", type=host_and_port, metavar="HOST[:PORT]", nargs="?", default=None)
+    cp.add_argument("address", type=server_address, metavar="[tls://]HOST[:PORT]", nargs="?", default=None,
+                    help="the server; tls:// for a server on the internet (its TLS port, by default 2867)")
+    cp.add_argument("--tls-ca", type=Path, default=None, metavar="FILE",
+                    help="with tls://: trust this certificate authority or server certificate (PEM) instead of "
+                         "the system's authorities, e.g. for a server with a self-signed certificate")
     cp.add_argument("--via", type=ip_address, default=None, metavar="ADDRESS",
                     help="with no address: look for servers only on the network of this address of "
                          "this machine (default: every network)")
@@ -308,6 +317,9 @@ def play(args: argparse.Namespace) -> int:
     except CannotServe as exc:
         print(f"aton: {exc}", file=sys.stderr)
         return 1
+    except ValueError as exc:  # (--tls-ca)
+        print(f"aton: {exc}", file=sys.stderr)
+        return 2
     try:
         app.run()
     except OSError as exc:
@@ -320,7 +332,7 @@ def build_app(args: argparse.Namespace, environ: Mapping[str, str]) -> AtonApp:
     """The app of a play command, not yet running.  ``environ`` hands over an SSH session
     (``protocol.handoff``): the process's own for ``aton``, a session's own in an app host
     (``aton_tui.app_host``), where many sessions share one process.  Raises ``CannotServe``
-    when the server it should run cannot listen."""
+    when the server it should run cannot listen, ValueError when ``--tls-ca`` cannot be used."""
     from .app import AtonApp, Launch
     from .local_server import data_dir, lan_address, log_to_file
     from .saved_sessions import SavedSessions, sessions_path
@@ -330,8 +342,10 @@ def build_app(args: argparse.Namespace, environ: Mapping[str, str]) -> AtonApp:
     if args.command == "connect" and args.address is None:
         launch = Launch(name=name, discover=True, discover_via=args.via)
     elif args.command == "connect":
-        host, port = args.address
-        launch = Launch(name=name, host=host, port=port, resume=environ.get(RESUME_VARIABLE) or None,
+        address = args.address
+        launch = Launch(name=name, host=address.host, port=address.port,
+                        tls=tls_for(address, None if args.tls_ca is None else str(args.tls_ca)),
+                        resume=environ.get(RESUME_VARIABLE) or None,
                         hosted=bool(environ.get(HOSTED_VARIABLE)), proof=vouched(environ))
     elif args.command == "learn":
         launch = Launch(name=name, start="learn")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import ssl
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -26,6 +27,7 @@ from protocol.client import Client, ServerError
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.fairness import Verdict
 from protocol.game_frames import GameStateFrame, UpdateFrame, typed
+from protocol.transport import Endpoint, TLSFailed
 
 #: ``bye`` codes after which reconnecting is pointless
 FINAL_BYES = frozenset({"replaced", "unsupported_version", "banned"})
@@ -77,10 +79,11 @@ class ServerConnection(Protocol):
 class Session:
     def __init__(self, host: str, port: int, name: str, *,
                  on_frame: Callable[[Received], object], on_status: Callable[[Status], object],
-                 resume: str | None = None, proof: Proof | None = None,
+                 resume: str | None = None, proof: Proof | None = None, tls: ssl.SSLContext | None = None,
                  retry_delays: tuple[float, ...] = RETRY_DELAYS,
                  ping_interval: float = 20.0, silence_limit: float = 65.0) -> None:
         self.host, self.port, self.name = host, port, name
+        self.tls = tls  # connect through TLS with this context (None: plain TCP)
         self.on_frame = on_frame
         self.on_status = on_status
         self.retry_delays = retry_delays
@@ -111,7 +114,7 @@ class Session:
             try:
                 if session is None:
                     session = await Client.connect(self.host, self.port, name=self.name, resume=self.resume,
-                                                   lobby=True, proof=self.proof)
+                                                   lobby=True, proof=self.proof, tls=self.tls)
                     self._session = session
                 else:
                     await session.reconnect(self.host, self.port)  # keeps seats and sealed commitments
@@ -120,6 +123,9 @@ class Session:
                     self._session, self.resume = None, None  # a session this server does not know: start a new one
                     continue
                 self.on_status(Status("failed", exc.error.message if exc.code == ErrorCode.BANNED else str(exc)))
+                return
+            except TLSFailed as exc:  # trying again would fail again: say why at once
+                self.on_status(Status("failed", str(exc)))
                 return
             except LOST as exc:
                 attempt += 1
@@ -169,7 +175,7 @@ class Session:
             pass
 
     def _where(self) -> str:
-        return f"{self.host}:{self.port}"
+        return str(Endpoint(self.host, self.port, self.tls is not None))
 
     async def send(self, msg: m.Message) -> int | None:
         if self.client is None:

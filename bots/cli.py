@@ -35,6 +35,7 @@ from protocol import RELEASE
 from protocol.account_keys import AccountKey, key_file_name, keys_directory
 from protocol.client import ServerError
 from protocol.messages import CLOCKS
+from protocol.transport import Endpoint, TLSFailed, parse_endpoint, tls_for
 
 from .match_statistics import Sprt, format_elo
 from .network import NetworkBot
@@ -189,16 +190,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _address(text: str) -> tuple[str, int]:
-    host, _, port = text.rpartition(":")
-    if not host or not port.isdigit():
-        raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {text!r}")
-    return host.strip("[]"), int(port)
+def _address(text: str) -> Endpoint:
+    try:
+        return parse_endpoint(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def add_network_options(parser: argparse.ArgumentParser) -> None:
     net = parser.add_argument_group("playing on a server (aton-bot --server HOST:PORT --strategy NAME)")
-    net.add_argument("--server", type=_address, metavar="HOST:PORT", help="play on this aton-server")
+    net.add_argument("--server", type=_address, metavar="[tls://]HOST:PORT",
+                     help="play on this aton-server; tls:// for its TLS port (over the internet)")
+    net.add_argument("--tls-ca", type=Path, default=None, metavar="FILE",
+                     help="with tls://: trust this certificate authority or server certificate (PEM) instead of "
+                          "the system's authorities, e.g. for a server with a self-signed certificate")
     net.add_argument("--strategy", default="greedy", help="strategy, level or spec (default greedy)")
     net.add_argument("--games", type=int, default=1, help="games to play (default 1)")
     net.add_argument("--name", default=None, help="display name (default: the strategy's name + '-bot')")
@@ -218,7 +223,13 @@ def add_network_options(parser: argparse.ArgumentParser) -> None:
 
 def _network(args: argparse.Namespace) -> int:
     """Play ``--games`` games on a server; one line per finished game; exit 0."""
-    host, port = args.server
+    server = args.server
+    host, port = server.host, server.port
+    try:
+        tls = tls_for(server, None if args.tls_ca is None else str(args.tls_ca))
+    except ValueError as exc:
+        print(f"aton-bot: {exc}", file=sys.stderr)
+        return 2
     try:
         load_modules(args.load)
         name, options = parse_spec(args.strategy)
@@ -236,11 +247,14 @@ def _network(args: argparse.Namespace) -> int:
         return 2
     bot = NetworkBot(strategy, host, port, name=bot_name, clock=args.clock,
                      table=args.table, invite=args.invite,
-                     on_result=lambda result: print(result.line(), flush=True), proof=proof)
+                     on_result=lambda result: print(result.line(), flush=True), proof=proof, tls=tls)
     try:
         asyncio.run(bot.play(args.games))
+    except TLSFailed as exc:
+        print(f"aton-bot: {exc}", file=sys.stderr)
+        return 1
     except (ConnectionError, OSError) as exc:
-        print(f"aton-bot: {host}:{port}: {exc}", file=sys.stderr)
+        print(f"aton-bot: {server}: {exc}", file=sys.stderr)
         return 1
     except ServerError as exc:
         print(f"aton-bot: the server refused: {exc.error.message}", file=sys.stderr)

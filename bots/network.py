@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import ssl
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 
@@ -84,9 +85,11 @@ class NetworkBot:
                  table: int | None = None, invite: str | None = None,
                  on_result: Callable[[GameResult], None] = lambda result: None,
                  backoff: Backoff = Backoff(),
-                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep, proof: Proof | None = None) -> None:
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep, proof: Proof | None = None,
+                 tls: ssl.SSLContext | None = None) -> None:
         self.strategy = strategy
         self.host, self.port = host, port
+        self.tls = tls  # connect through TLS with this context (None: plain TCP)
         self.name = name
         self.proof = proof  # what proves the bot's account on every hello (None: it plays as a guest)
         self.clock = clock
@@ -170,7 +173,8 @@ class NetworkBot:
 
     async def _connect(self) -> Client:
         """A new session with the server (one attempt)."""
-        return await Client.connect(self.host, self.port, name=self.name, kind="bot", lobby=False, proof=self.proof)
+        return await Client.connect(self.host, self.port, name=self.name, kind="bot", lobby=False, proof=self.proof,
+                                    tls=self.tls)
 
     async def _reconnect(self) -> None:
         """Come back with the resume token: the server re-seats us and sends the game again."""

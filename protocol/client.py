@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import dataclasses
 import secrets
+import ssl
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Self, TypeVar
@@ -27,6 +28,7 @@ from .commitment import seal
 from .errors import ErrorCode
 from .framing import MAX_FRAME_BYTES, decode_payload, encode_frame, read_payload
 from .messages import PROTOCOL_VERSION, Direction, Message, parse
+from .transport import open_stream
 
 M = TypeVar("M", bound=Message)
 
@@ -50,9 +52,11 @@ class ServerError(Exception):
 
 
 class Client:
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 tls: ssl.SSLContext | None = None) -> None:
         self.reader = reader
         self.writer = writer
+        self.tls = tls  # the TLS context of every (re)connection (None: plain TCP)
         #: The source of our contributions to deals (``connect`` sets a test's, seeded).
         self.entropy: Callable[[int], bytes] = secrets.token_bytes
         self.deals: dict[int, fairness.DealWitness] = {}  # game -> what we saw of its deal, until revealed
@@ -75,12 +79,14 @@ class Client:
                       resume: str | None = None, lobby: bool | None = None,
                       version: str = PROTOCOL_VERSION, timeout: float = 10.0,
                       local_addr: tuple[str, int] | None = None,
-                      entropy: Callable[[int], bytes] = secrets.token_bytes, proof: Proof | None = None) -> Self:
-        """Open a connection (from ``local_addr``, if given) and say hello; ServerError if the
-        server refuses.  ``entropy(n)`` gives the random bytes of our contributions to deals;
-        ``proof`` proves our account on every hello (None: we play as a guest)."""
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port, local_addr=local_addr), timeout)
-        client = cls(reader, writer)
+                      entropy: Callable[[int], bytes] = secrets.token_bytes, proof: Proof | None = None,
+                      tls: ssl.SSLContext | None = None) -> Self:
+        """Open a connection (from ``local_addr``, if given; through TLS with the context ``tls``, if
+        given: ``protocol.transport``) and say hello; ServerError if the server refuses, TLSFailed if
+        TLS does.  ``entropy(n)`` gives the random bytes of our contributions to deals; ``proof``
+        proves our account on every hello (None: we play as a guest)."""
+        reader, writer = await open_stream(host, port, tls, timeout=timeout, local_addr=local_addr)
+        client = cls(reader, writer, tls)
         client.entropy = entropy
         client.proof = proof
         key, vouched = (None, None) if proof is None or m.minor_of(version) < m.ACCOUNTS else proof.claim()
@@ -102,6 +108,10 @@ class Client:
                 raise ServerError(reply)
             if not isinstance(reply, m.Welcome):
                 raise ConnectionError(f"expected welcome, got {reply.TYPE}")
+        except asyncio.IncompleteReadError:
+            await self.close()
+            hint = "" if self.tls else " (a TLS port? its address is then tls://HOST:PORT)"
+            raise ConnectionError("the server closed the connection before its welcome" + hint) from None
         except BaseException:
             await self.close()
             raise
@@ -129,7 +139,7 @@ class Client:
         in which this session holds a seat.
         """
         await self.close()
-        self.reader, self.writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+        self.reader, self.writer = await open_stream(host, port, self.tls, timeout=timeout)
         self._connection += 1
         await self._greet(timeout)
 

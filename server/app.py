@@ -13,6 +13,7 @@ import logging
 import random
 import re
 import secrets
+import ssl
 import time
 from collections import Counter
 from collections.abc import Callable, Collection
@@ -41,7 +42,7 @@ from protocol.schema import invalid
 from .accounts import Account, Accounts, KeyTaken, NameTaken
 from .bot_scheduler import BotScheduler, Thinker
 from .clock import Clock, LoopClock
-from .config import ServerConfig
+from .config import ServerConfig, TLSSettings
 from .connection import Connection, Outbox
 from .fair_deal import DealSecrets, PendingDeal
 from .games import AtonGame, Termination
@@ -78,6 +79,19 @@ class PendingProof:
     hello: m.Hello
     fingerprint: str
     nonce: bytes
+
+
+class TLSUnavailable(Exception):
+    """The TLS listener cannot start: its certificate or key cannot be used, or its port is taken."""
+
+
+def server_tls_context(tls: TLSSettings) -> ssl.SSLContext:
+    """The TLS context of the arbiter's TLS listener; OSError or ssl.SSLError if its files cannot
+    be read or do not match."""
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    context.load_cert_chain(tls.cert_file, tls.key_file)
+    return context
 
 
 def account_id(conn: Connection) -> int | None:
@@ -136,6 +150,7 @@ class ArbiterServer:
         self.deals: dict[int, PendingDeal] = {}  # game -> its deal, while the players contribute
         self._next_id = self.store.next_game_id()
         self._server: asyncio.base_events.Server | None = None
+        self._tls_server: asyncio.base_events.Server | None = None  # ``config.tls``'s listener
         self.failed = asyncio.Event()  # the database refused a write: the server must stop
         self.metrics.track_arbiter(self)
 
@@ -145,13 +160,40 @@ class ArbiterServer:
         self._restore_games()
         self.moderation.start(self.clock, self.config.moderation_poll_seconds)
         loop = asyncio.get_running_loop()
-        self._server = await loop.create_server(lambda: Connection(self, self.outbox, self.limits),
-                                                self.config.host, self.config.port)
+        self._server = await loop.create_server(self._connection, self.config.host, self.config.port)
+        if self.config.tls is not None:
+            try:
+                self._tls_server = await self._listen_tls(self.config.tls)
+            except BaseException:
+                self._server.close()
+                raise
+
+    async def _listen_tls(self, tls: TLSSettings) -> asyncio.base_events.Server:
+        """The TLS listener; TLSUnavailable saying why there can be none."""
+        try:
+            context = server_tls_context(tls)
+        except (OSError, ssl.SSLError) as exc:
+            raise TLSUnavailable(f"cannot load the TLS certificate {tls.cert_file} and key {tls.key_file}: "
+                                 f"{getattr(exc, 'strerror', None) or exc}") from None
+        host = tls.host or self.config.host
+        try:
+            return await asyncio.get_running_loop().create_server(
+                self._connection, host, tls.port, ssl=context, ssl_handshake_timeout=tls.handshake_seconds)
+        except OSError as exc:
+            raise TLSUnavailable(f"cannot listen for TLS on {host}:{tls.port}: {exc.strerror or exc}") from None
+
+    def _connection(self) -> Connection:
+        return Connection(self, self.outbox, self.limits)
 
     @property
     def port(self) -> int:
         assert self._server is not None
         return self._server.sockets[0].getsockname()[1]
+
+    @property
+    def tls_port(self) -> int | None:
+        """The port of the TLS listener (None: there is none)."""
+        return None if self._tls_server is None else self._tls_server.sockets[0].getsockname()[1]
 
     def health(self) -> str | None:
         """None while the server serves, or what is wrong (``/healthz``)."""
@@ -159,6 +201,8 @@ class ArbiterServer:
             return "the database refused a write"
         if self._server is None or not self._server.is_serving():
             return "not listening"
+        if self._tls_server is not None and not self._tls_server.is_serving():
+            return "not listening for TLS"
         return None
 
     async def serve_until(self, stop: asyncio.Event) -> None:
@@ -169,8 +213,9 @@ class ArbiterServer:
         """Say bye to everyone (``reason``: why, in the players' words; ``SHUTDOWN_REASON`` if
         None), keep each unfinished game's log and clocks (``Pause``: a restart resumes them),
         stop the timers, commit the last writes and close the database."""
-        if self._server is not None:
-            self._server.close()
+        for server in (self._server, self._tls_server):
+            if server is not None:
+                server.close()
         self.moderation.stop()
         for conn in list(self.connections):
             conn.close("shutdown", reason or SHUTDOWN_REASON)

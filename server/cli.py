@@ -2,6 +2,7 @@
 
     aton-server [--host H] [--port P] [--db PATH] [--log-level LEVEL] [--log-format text|json]
                 [--metrics-port P [--metrics-host H]] [game server limits] [--ssh-port P [SSH options]]
+                [--tls-cert FILE --tls-key FILE [--tls-port P] [--tls-host H]]
     aton-server export --db PATH --out DIR
     aton-server admin ACTION …   bans, chat mutes, logins and reports (server.admin)
 """
@@ -18,17 +19,18 @@ from pathlib import Path
 import platformdirs
 
 from protocol import RELEASE
+from protocol.transport import DEFAULT_PORT, DEFAULT_TLS_PORT
 
 from .admin import add_admin_parser, run_admin
-from .app import ArbiterServer
-from .config import SESSION_WAYS, Limits, MetricsSettings, ServerConfig, SSHConfig, SSHLimits
+from .app import ArbiterServer, TLSUnavailable
+from .config import SESSION_WAYS, Limits, MetricsSettings, ServerConfig, SSHConfig, SSHLimits, TLSSettings
 from .export import export_games
 from .logging_setup import LOG_FORMATS, LOG_LEVELS, configure
 from .ops_http import OpsEndpoint
 from .store import NewerSchema, StoreFailed
 
-DEFAULT_PORT = 2866
 LIMIT_DEFAULTS = Limits()
+TLS_DEFAULTS = TLSSettings(cert_file="", key_file="")
 SSH_DEFAULTS = SSHLimits()
 
 
@@ -54,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"address for the metrics (default {MetricsSettings.host})")
     parser.add_argument("--version", action="version", version=f"%(prog)s {RELEASE}")
     add_limit_arguments(parser)
+    add_tls_arguments(parser)
     add_ssh_arguments(parser)
     commands = parser.add_subparsers(dest="command")
     export = commands.add_parser("export", help="write every stored game as an aton-record/1 file")
@@ -92,6 +95,31 @@ def limits(args: argparse.Namespace) -> Limits:
 
         exempt = (local_address(args.host),)
     return Limits(**{setting: getattr(args, setting) for setting, _ in LIMIT_FLAGS}, exempt_addresses=exempt)
+
+
+def add_tls_arguments(parser: argparse.ArgumentParser) -> None:
+    tls = parser.add_argument_group("TLS (docs/hosting.md, 'TLS')")
+    tls.add_argument("--tls-cert", type=Path, default=None, metavar="FILE",
+                     help="also serve the game protocol over TLS, with this certificate chain (PEM)")
+    tls.add_argument("--tls-key", type=Path, default=None, metavar="FILE", help="the certificate's private key (PEM)")
+    tls.add_argument("--tls-port", type=int, default=DEFAULT_TLS_PORT, metavar="P",
+                     help=f"the TLS port (default {DEFAULT_TLS_PORT}; 0: any free port)")
+    tls.add_argument("--tls-host", default=None, metavar="H",
+                     help="address for TLS (default: --host); e.g. --host 127.0.0.1 --tls-host 0.0.0.0 "
+                          "serves plain TCP to this machine only and TLS to everyone")
+    tls.add_argument("--tls-handshake-timeout", type=float, default=TLS_DEFAULTS.handshake_seconds,
+                     metavar="SECONDS", help="a TLS handshake not done within this time is closed "
+                     f"(default {TLS_DEFAULTS.handshake_seconds:g})")
+
+
+def tls_settings(args: argparse.Namespace) -> TLSSettings | None:
+    """The TLS listener asked for (None: none); ValueError if half of it is."""
+    if args.tls_cert is None and args.tls_key is None:
+        return None
+    if args.tls_cert is None or args.tls_key is None:
+        raise ValueError("TLS needs both --tls-cert and --tls-key")
+    return TLSSettings(cert_file=str(args.tls_cert), key_file=str(args.tls_key), host=args.tls_host,
+                       port=args.tls_port, handshake_seconds=args.tls_handshake_timeout)
 
 
 def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
@@ -166,6 +194,8 @@ async def run_server(config: ServerConfig, ssh: SSHConfig | None = None,
     watch_failure = asyncio.ensure_future(server.failed.wait())
     watch_failure.add_done_callback(lambda _: stop.set())
     print(f"listening on {config.host}:{server.port}", flush=True)
+    if config.tls is not None:
+        print(f"tls listening on {config.tls.host or config.host}:{server.tls_port}", flush=True)
     endpoint = None
     if metrics is not None and metrics.port is not None:
         endpoint = OpsEndpoint(server.metrics, server.health, metrics)
@@ -221,12 +251,17 @@ def main(argv: list[str] | None = None) -> int:
         return run_admin(args)
     configure(args.log_level, args.log_format)
     db = args.db or default_db_path()
+    try:
+        tls = tls_settings(args)
+    except ValueError as exc:
+        print(f"aton-server: {exc}", file=sys.stderr)
+        return 2
     config = ServerConfig(host=args.host, port=args.port, db_path=str(db), limits=limits(args),
-                          guests=not args.no_guests)
+                          guests=not args.no_guests, tls=tls)
     try:
         metrics = MetricsSettings(host=args.metrics_host, port=args.metrics_port)
         asyncio.run(run_server(config, ssh_config(args, db), metrics))
-    except (ListenError, StoreFailed, NewerSchema) as exc:
+    except (ListenError, TLSUnavailable, StoreFailed, NewerSchema) as exc:
         print(f"aton-server: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from protocol.clocks import TIME_CONTROLS, TimeControl
 from protocol.framing import MAX_FRAME_BYTES, MAX_REQUEST_BYTES
 from protocol.messages import CHAT_CHARS, MUTES
+from protocol.transport import DEFAULT_TLS_PORT
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,20 @@ class HostedBotSettings:
 
 
 @dataclass(frozen=True)
+class TLSSettings:
+    """The arbiter's TLS listener (``aton-server --tls-cert/--tls-key``; docs/hosting.md, "TLS"):
+    a port of its own beside the plain one, which stays for the loopback and the LAN."""
+
+    cert_file: str  # the certificate chain (PEM), the server's first
+    key_file: str  # its private key (PEM)
+    host: str | None = None  # None: the plain port's address (``ServerConfig.host``)
+    port: int = DEFAULT_TLS_PORT
+    #: Seconds a client has to complete the TLS handshake; one that stalls or fails is closed,
+    #: before it counts as a connection (the hello's own time, ``Limits.handshake_seconds``, follows).
+    handshake_seconds: float = 10.0
+
+
+@dataclass(frozen=True)
 class ServerConfig:
     host: str = "127.0.0.1"
     port: int = 2866
@@ -132,6 +147,8 @@ class ServerConfig:
     moderation_poll_seconds: float = 2.0
     #: Days the record of each login (``aton-server admin logins``) is kept.
     logins_kept_days: float = 90.0
+    #: Also accept TLS connections (None: plain TCP only)
+    tls: TLSSettings | None = None
     #: Admit players who prove no account (guests, whose names are marked "~ann"); False: a
     #: ``hello`` without a key proved is refused (``aton-server --no-guests``).
     guests: bool = True

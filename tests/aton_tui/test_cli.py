@@ -1,5 +1,6 @@
 """The ``aton`` command line: its addresses, its defaults, and a fast ``aton replay``."""
 
+import argparse
 import os
 import sqlite3
 import subprocess
@@ -8,6 +9,7 @@ import sys
 import pytest
 
 from aton_tui.cli import DEFAULT_PORT, build_parser, host_and_port
+from protocol.transport import DEFAULT_TLS_PORT, Endpoint
 from server.store import SCHEMA_VERSION
 
 
@@ -51,3 +53,11 @@ def test_a_database_of_a_newer_release_is_refused_in_one_line(tmp_path):
     assert done.stderr.startswith("aton: ") and "newer release" in done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert database.read_bytes() == before
+
+
+def test_connect_takes_a_tls_address_and_an_authority_to_trust():
+    args = build_parser().parse_args(["connect", "tls://aton.example.org", "--tls-ca", "ca.pem"])
+    assert args.address == Endpoint("aton.example.org", DEFAULT_TLS_PORT, tls=True)
+    assert str(args.tls_ca) == "ca.pem"
+    with pytest.raises(argparse.ArgumentTypeError, match="a TLS address is for the command line"):
+        host_and_port("tls://aton.example.org")  # (the servers screen's typed address)

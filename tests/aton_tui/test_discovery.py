@@ -33,6 +33,7 @@ from aton_tui.discovery import (
 )
 from aton_tui.screens.lobby import LobbyScreen
 from aton_tui.screens.servers import ServersScreen
+from protocol.transport import Endpoint
 from server.app import ArbiterServer
 from server.config import ServerConfig
 
@@ -297,4 +298,4 @@ def test_aton_host_advertises_where_it_serves_and_connect_without_an_address_loo
     args = build_parser().parse_args(["connect"])
     assert args.address is None and args.via is None
     assert build_parser().parse_args(["connect", "--via", "127.0.0.1"]).via == "127.0.0.1"
-    assert build_parser().parse_args(["connect", "h:1"]).address == ("h", 1)
+    assert build_parser().parse_args(["connect", "h:1"]).address == Endpoint("h", 1)
