@@ -93,9 +93,13 @@ def iter_indices(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+#: (temple, square) of each bit index, made once (``square_set`` runs for every view with a decision).
+_SQUARE_OF: tuple[tuple[int, int], ...] = tuple(temple_square(i) for i in range(BOARD_SQUARES))
+
+
 def square_set(mask: int) -> list[tuple[int, int]]:
     """A square set as a sorted list of (temple, square) pairs."""
-    return [temple_square(i) for i in iter_indices(mask)]
+    return [_SQUARE_OF[i] for i in iter_indices(mask)]
 
 
 def mask_of(squares: Iterable[tuple[int, int]]) -> int:

@@ -10,7 +10,7 @@ options, so that no client has to decide legality on its own.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import Any, TypeVar
@@ -108,25 +108,10 @@ class View:
         return self.red if player is RED else self.blue
 
     def to_dict(self) -> dict[str, Any]:
-        """The plain form sent to clients (built field by field: the server builds one per
-        receiver on every move)."""
-        outcome = self.outcome
-        ended = _NOT_OVER if outcome is None else outcome.to_dict()
-        return {
-            "viewer": _NAME[self.viewer],
-            "round": self.round,
-            "phase": self.phase.value,
-            "pending": _PENDING_NAMES[self.pending],
-            "first": _NAME[self.first],
-            "active": _NAME[self.active],
-            "range": self.range,
-            "red": _flat(self.red, _PLAYER_FIELDS),
-            "blue": _flat(self.blue, _PLAYER_FIELDS),
-            "temples": temple_names(*self.stones),
-            "winner": ended["winner"],
-            "reason": ended["reason"],
-            "decision": None if self.decision is None else self.decision.to_dict(),
-        }
+        """The plain form sent to clients (``plain_views`` builds the same for several receivers at once)."""
+        return _plain(self.viewer, self.round, self.phase, self.pending, self.first, self.active, self.range,
+                      _flat(self.red, _PLAYER_FIELDS), _flat(self.blue, _PLAYER_FIELDS), temple_names(*self.stones),
+                      self.outcome, self.decision)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> View:
@@ -162,27 +147,42 @@ _PENDING_NAMES: dict[tuple[Player, ...], tuple[str, ...]] = {
 def _player_view(state: GameState, p: Player, known: bool) -> PlayerView:
     """``p``'s side of the table; ``known``: with their hand and their cartouches face down
     (what ``p`` knows of themselves)."""
+    hidden, mine = _sides(state, p, known)
+    return PlayerView(**(mine if mine is not None else hidden))
+
+
+def _sides(state: GameState, p: Player, known_too: bool) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """``p``'s side of the table in plain form (``PlayerView``'s fields) as everyone else sees
+    it, and, if ``known_too``, as ``p`` sees it: with their hand and their face-down cartouches.
+    The only place that decides what of a player's side is hidden."""
     cartouches = state.cartouches[p]
-    shown = 4 if known else state.revealed[p]
-    faces: tuple[int | None, ...] = (
-        tuple(cartouches[c] if c < shown else None for c in range(4)) if cartouches else (None,) * 4
-    )
+    revealed = state.revealed[p]
     hidden = state.discard_hidden[p]
-    return PlayerView(
-        score=state.scores[p],
-        supply=state.supply[p],
-        dead=state.dead[p],
-        on_board=state.stones[p].bit_count(),
-        deck=len(state.decks[p]),
-        discard=len(state.discard_public[p]) + len(hidden),
-        discard_seen=tuple(sorted(state.discard_public[p])),
-        hand=tuple(sorted(state.hands[p])) if known else None,
-        hand_size=len(state.hands[p]),
-        committed=cartouches is not None,
-        cartouches=faces,
-        revealed=state.revealed[p] if cartouches else 0,
-        exchange_used=state.exchange_used[p],
-    )
+    others = {
+        "score": state.scores[p],
+        "supply": state.supply[p],
+        "dead": state.dead[p],
+        "on_board": state.stones[p].bit_count(),
+        "deck": len(state.decks[p]),
+        "discard": len(state.discard_public[p]) + len(hidden),
+        "discard_seen": tuple(sorted(state.discard_public[p])),
+        "hand": None,
+        "hand_size": len(state.hands[p]),
+        "committed": cartouches is not None,
+        "cartouches": _faces(cartouches, revealed),
+        "revealed": revealed if cartouches else 0,
+        "exchange_used": state.exchange_used[p],
+    }
+    if not known_too:
+        return others, None
+    return others, {**others, "hand": tuple(sorted(state.hands[p])), "cartouches": _faces(cartouches, 4)}
+
+
+def _faces(cartouches: Sequence[int] | None, shown: int) -> tuple[int | None, ...]:
+    """The four cartouches with the first ``shown`` face up (None: face down, or empty)."""
+    if not cartouches:
+        return (None,) * 4
+    return tuple(cartouches[c] if c < shown else None for c in range(4))
 
 
 def _flat(obj: object, names: tuple[str, ...]) -> dict[str, Any]:
@@ -240,10 +240,21 @@ def _temple_row(red: int, blue: int) -> tuple[Player | None, ...]:
                  for bit in range(SQUARES_PER_TEMPLE))
 
 
-@lru_cache(maxsize=1024)
 def temple_names(red_stones: int, blue_stones: int) -> tuple[tuple[str | None, ...], ...]:
-    """``temple_owners`` in plain form: "red", "blue" or None per square."""
-    return tuple(tuple(_NAME[owner] for owner in row) for row in temple_owners(red_stones, blue_stones))
+    """``temple_owners`` in plain form: "red", "blue" or None per square.
+
+    Built row by row from a cache of rows: a move changes one temple at most, so the other
+    rows of every game in play are found there (the whole board seldom is, with many games)."""
+    square_bits = (1 << SQUARES_PER_TEMPLE) - 1
+    return tuple(
+        _temple_row_names(red_stones >> shift & square_bits, blue_stones >> shift & square_bits)
+        for shift in range(0, len(TEMPLES) * SQUARES_PER_TEMPLE, SQUARES_PER_TEMPLE)
+    )
+
+
+@lru_cache(maxsize=8192)
+def _temple_row_names(red: int, blue: int) -> tuple[str | None, ...]:
+    return tuple(_NAME[owner] for owner in _temple_row(red, blue))
 
 
 def stones_of(temples: Sequence[Sequence[str | None]]) -> tuple[int, int]:
@@ -256,6 +267,48 @@ def stones_of(temples: Sequence[Sequence[str | None]]) -> tuple[int, int]:
             if owner is not None:
                 stones[Player.parse(owner)] |= 1 << index_of(temple, square)
     return stones[RED], stones[BLUE]
+
+
+def _plain(viewer: Player | None, round_: int, phase: Phase, pending: tuple[Player, ...], first: Player | None,
+           active: Player | None, range_: int | None, red: dict[str, Any], blue: dict[str, Any],
+           temples: tuple[tuple[str | None, ...], ...], outcome: Outcome | None,
+           decision: Decision | None) -> dict[str, Any]:
+    """A view's plain form (``View.to_dict``), from its parts in plain form where they are shared."""
+    ended = _NOT_OVER if outcome is None else outcome.to_dict()
+    return {
+        "viewer": _NAME[viewer],
+        "round": round_,
+        "phase": phase.value,
+        "pending": _PENDING_NAMES[pending],
+        "first": _NAME[first],
+        "active": _NAME[active],
+        "range": range_,
+        "red": red,
+        "blue": blue,
+        "temples": temples,
+        "winner": ended["winner"],
+        "reason": ended["reason"],
+        "decision": None if decision is None else decision.to_dict(),
+    }
+
+
+def plain_views(state: GameState, receivers: Iterable[Player | None]) -> dict[Player | None, dict[str, Any]]:
+    """``view(state, r).to_dict()`` for each receiver ``r`` (None: a spectator), built together:
+    the server sends one to every receiver of every move, so what they share (each side of the
+    table as the others see it, the board, the round) is built once, and shared."""
+    wanted = tuple(receivers)
+    sides = {p: _sides(state, p, p in wanted) for p in PLAYERS}
+    pending, outcome, temples = state.pending(), state.outcome(), temple_names(state.stones[RED], state.stones[BLUE])
+    range_ = state.range_value if state.active is not None else None
+    own = {p: known for p, (_, known) in sides.items() if known is not None}  # each seated receiver's side
+    views: dict[Player | None, dict[str, Any]] = {}
+    for receiver in wanted:
+        red = own[RED] if receiver is RED else sides[RED][0]
+        blue = own[BLUE] if receiver is BLUE else sides[BLUE][0]
+        views[receiver] = _plain(receiver, state.round, state.phase, pending, state.first, state.active, range_,
+                                 red, blue, temples, outcome,
+                                 None if receiver is None else decision_for(state, receiver))
+    return views
 
 
 def view(state: GameState, player: Player | None) -> View:

@@ -1,6 +1,6 @@
 """Load test of the arbiter: N concurrent games against a real ``aton-server`` on loopback.
 
-    python bench/server_load.py [--games N] [--seconds S] [--client-procs K] [--think MS]
+    python bench/server_load.py [--games N] [--seconds S] [--client-procs K] [--addresses A] [--think MS]
                                 [--drain S] [--max-games G] [--ramp S] [--clock C]
                                 [--profile-server OUT] [--py-spy OUT [--py-spy-bin PATH]]
 
@@ -12,7 +12,10 @@ joins it (exact pairing), and both play uniformly random legal moves with no thi
 time.  Every client paces its frames to the rate limit the server announces in
 ``welcome`` (a client that ignores it is refused and would stall); the number of
 frames that had to wait for the pacer is printed.  Clients are spread over K
-processes (default 1) so that the client side can be kept off the critical path.
+processes (default 1) so that the client side can be kept off the critical path, and
+over A loopback source addresses (127.0.0.1 and on, default 1) so that more than the
+1000 connections the server allows one address here can be seated; the server's
+``max_connections`` is raised to hold every client.
 
 The run is bounded: the clients connect, then the measurement window of S seconds
 starts; at its end no new game is started, games in progress get ``--drain``
@@ -60,6 +63,7 @@ sys.path.insert(0, str(ROOT))
 
 from protocol import messages as m  # noqa: E402
 from protocol.client import Client  # noqa: E402
+from server.config import Limits  # noqa: E402
 
 REVEAL_EVENTS = frozenset({"card_revealed", "turn_order_decided"})
 HOST = "127.0.0.1"
@@ -379,9 +383,12 @@ class Slot:
             self.run.games.pop(game, None)
 
 
-async def _connect(run: Run, name: str, limit: asyncio.Semaphore) -> BenchClient:
+async def _connect(run: Run, name: str, slot: int, limit: asyncio.Semaphore) -> BenchClient:
+    """A client of game slot ``slot``, from the loopback address of its slot (``--addresses``)."""
+    source = f"127.0.0.{1 + slot % run.args['addresses']}"
     async with limit:
-        c = await BenchClient.connect(HOST, run.args["port"], name=name, kind="bot", lobby=False, timeout=30)
+        c = await BenchClient.connect(HOST, run.args["port"], name=name, kind="bot", lobby=False, timeout=30,
+                                      local_addr=(source, 0))
     limits = c.welcome.limits if c.welcome else {}
     rate = float(limits.get("messages_per_second", 20.0))
     # the server's burst is not announced; its default is 60 frames
@@ -413,8 +420,8 @@ async def client_main(args: dict, slot_ids: list[int], ready, go, results) -> No
     limit = asyncio.Semaphore(64)
     clients = []
     for i in slot_ids:
-        clients.append(_connect(run, f"h{i}", limit))
-        clients.append(_connect(run, f"g{i}", limit))
+        clients.append(_connect(run, f"h{i}", i, limit))
+        clients.append(_connect(run, f"g{i}", i, limit))
     connected = await asyncio.gather(*clients, return_exceptions=True)
     slots = []
     for k, i in enumerate(slot_ids):
@@ -496,9 +503,18 @@ def proc_status_kb(pid: int, key: str) -> int:
     raise KeyError(key)
 
 
-#: Every client of this benchmark connects from one address: allow it what one address had
-#: before the per-address limits shrank (1000 connections), so that runs compare with earlier ones.
+#: The clients of this benchmark connect from few addresses (one by default): allow each what one
+#: address had before the per-address limits shrank (1000 connections), so that runs compare with
+#: earlier ones.
 ONE_ADDRESS_FOR_ALL = ("--max-connections-per-address", "1000", "--max-games-per-address", "1000")
+
+
+def server_options(games: int) -> tuple[str, ...]:
+    """The server's options for ``games`` games: ``ONE_ADDRESS_FOR_ALL``, and room for all their
+    clients if they are more than the server's default ``max_connections``."""
+    needed = 2 * games + 10
+    more = ("--max-connections", str(needed)) if needed > Limits().max_connections else ()
+    return (*ONE_ADDRESS_FOR_ALL, *more)
 
 
 def start_server(db: Path, log: Path, profile: str | None, root: Path = ROOT,
@@ -549,6 +565,9 @@ def main() -> None:
                         help="seconds games in progress get to finish after the window (default 10)")
     parser.add_argument("--max-games", type=int, default=0, help="games started in all (default: no limit)")
     parser.add_argument("--client-procs", type=int, default=1, help="client processes (default 1)")
+    parser.add_argument("--addresses", type=int, default=1,
+                        help="loopback addresses the clients connect from, 127.0.0.1 and on, game slots spread "
+                             "over them (default 1; the server allows 1000 connections per address here)")
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean think time in ms before each decision (default 0: none)")
     parser.add_argument("--ramp", type=float, default=0.0,
@@ -562,14 +581,14 @@ def main() -> None:
                         help="sample the server with py-spy during the window (collapsed stacks to OUT)")
     parser.add_argument("--py-spy-bin", default="py-spy", help="the py-spy executable (default: from PATH)")
     a = parser.parse_args()
-    if a.games < 1 or a.client_procs < 1 or a.seconds <= 0:
-        parser.error("--games, --client-procs and --seconds must be positive")
+    if a.games < 1 or a.client_procs < 1 or a.seconds <= 0 or not 1 <= a.addresses <= 254:
+        parser.error("--games, --client-procs and --seconds must be positive, --addresses from 1 to 254")
     procs = min(a.client_procs, a.games)
 
     command = "$ python " + " ".join(shlex.quote(x) for x in [os.path.relpath(sys.argv[0], Path.cwd()), *sys.argv[1:]])
     with tempfile.TemporaryDirectory(prefix="aton-bench-") as tmp:
         db, log = Path(tmp) / "bench.db", Path(tmp) / "server.log"
-        server, port = start_server(db, log, a.profile_server, options=ONE_ADDRESS_FOR_ALL)
+        server, port = start_server(db, log, a.profile_server, options=server_options(a.games))
         try:
             args = {**vars(a), "port": port, "client_procs": procs}
             ctx = mp.get_context("spawn")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
+from functools import cache
 from typing import Annotated, Any, ClassVar, TypeVar
 
 from .account_keys import KEY_LINE_CHARS, NONCE_BYTES
@@ -104,11 +105,17 @@ class Message:
 
     def to_wire(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.TYPE}
-        for f in fields(self):
-            value = getattr(self, f.name)
+        for name in _field_names(type(self)):
+            value = getattr(self, name)
             if value is not None:
-                data[f.name] = list(value) if isinstance(value, tuple) else value
+                data[name] = list(value) if isinstance(value, tuple) else value
         return data
+
+
+@cache
+def _field_names(cls: type[Message]) -> tuple[str, ...]:
+    """A message class's fields, in order (``to_wire`` runs for every frame the server sends)."""
+    return tuple(f.name for f in fields(cls))
 
 
 M = TypeVar("M", bound=Message)

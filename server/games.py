@@ -23,7 +23,7 @@ from aton.options import DEFAULT_RULES, Rules
 from aton.outcome import Outcome, Termination
 from aton.players import PLAYERS, Player
 from aton.record import GameRecord
-from aton.views import view
+from aton.views import plain_views
 from protocol import messages as m
 
 __all__ = ["AtonGame", "HostedGame", "Outcome", "RefusedMove", "Termination"]
@@ -77,6 +77,9 @@ class HostedGame(Protocol[S, M]):
 
     def view(self, seat: S | None) -> dict:
         """Everything the seat (None: a spectator) may see of the game, as a map."""
+
+    def views(self, receivers: Iterable[S | None]) -> dict[S | None, dict]:
+        """``view`` for each receiver, built together (what they share, once)."""
 
     def default_move(self, seat: S) -> M:
         """The move played (or sealed) for ``seat`` when its time runs out."""
@@ -189,7 +192,10 @@ class AtonGame:
         return by_receiver
 
     def view(self, seat: Player | None) -> dict:
-        return view(self.state, seat).to_dict()
+        return plain_views(self.state, (seat,))[seat]
+
+    def views(self, receivers: Iterable[Player | None]) -> dict[Player | None, dict]:
+        return plain_views(self.state, receivers)
 
     def default_move(self, seat: Player) -> Move:
         if self.state.phase is COMMIT:

@@ -320,14 +320,12 @@ class Room:
         self._flush_ack()
         numbered = self._number(visible, arbiter_before, arbiter_after, first_version)
         clocks, commitments = self.clocks(), self.commitments()
-        cache: dict[GameSeat | None, m.Update] = {}
-        for seat, participant in self._receivers():
-            update = cache.get(seat)
-            if update is None:
-                update = m.Update(game=self.game_id, version=self.version, events=numbered[seat],
-                                  view=self.game.view(seat), clocks=clocks, commitments=commitments)
-                cache[seat] = update
-            participant.deliver(update)
+        receivers = list(self._receivers())
+        views = self.game.views({seat for seat, _ in receivers})
+        updates = {seat: m.Update(game=self.game_id, version=self.version, events=numbered[seat], view=view,
+                                  clocks=clocks, commitments=commitments) for seat, view in views.items()}
+        for seat, participant in receivers:
+            participant.deliver(updates[seat])
         if self.game.is_over:
             self._stop_clocks()
             if not self.deal_revealed:

@@ -8,7 +8,7 @@ import pytest
 from aton import BLUE, RED, Commit, Exchange, Outcome, Phase, Place, Player, Resign, Termination, View, new_game, view
 from aton import events as E
 from aton.board import mask_of
-from aton.views import Decision, PlayerView, stones_of, unseen_cards
+from aton.views import Decision, PlayerView, plain_views, stones_of, unseen_cards
 
 from .engine_helpers import BLUE_STONES, RED_STONES, committed, play, position, redeal_hidden, scoring_round, start
 
@@ -247,3 +247,25 @@ def test_to_dict_is_every_field_in_plain_form():
             break
         player = state.pending()[0]
         state.play(player, rng.choice(state.legal_moves(player, resign=False)))
+
+
+def test_views_built_together_are_each_receivers_own_view():
+    """The server builds the views of a move's receivers together (``plain_views``), sharing what
+    they have in common: each is exactly that receiver's ``view(...).to_dict()``, key order too, over
+    whole games (commitments, face-down cartouches, removals, the end)."""
+    for seed in range(4):
+        state, _ = new_game(seed)
+        rng = random.Random(seed)
+        while True:
+            for receivers in ((None, RED, BLUE), (RED, BLUE), (BLUE,), (None,), (RED, None)):
+                together = plain_views(state, receivers)
+                assert list(together) == list(receivers)
+                for receiver in receivers:
+                    alone = view(state, receiver).to_dict()
+                    assert together[receiver] == alone
+                    assert list(together[receiver]) == list(alone)
+                    assert list(together[receiver]["red"]) == list(alone["red"])
+            if state.is_over:
+                break
+            player = rng.choice(state.pending())
+            state.play(player, rng.choice(state.legal_moves(player, resign=False)))
