@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
-from functools import cache
 from typing import Annotated, Any, ClassVar, TypeVar
 
 from .account_keys import KEY_LINE_CHARS, NONCE_BYTES
@@ -102,20 +101,16 @@ class Message:
 
     TYPE: ClassVar[str] = ""
     DIRECTION: ClassVar[Direction]
+    #: The names of its fields, in order (``to_wire`` runs for every frame the server sends)
+    FIELDS: ClassVar[tuple[str, ...]] = ()
 
     def to_wire(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.TYPE}
-        for name in _field_names(type(self)):
+        for name in self.FIELDS:
             value = getattr(self, name)
             if value is not None:
                 data[name] = list(value) if isinstance(value, tuple) else value
         return data
-
-
-@cache
-def _field_names(cls: type[Message]) -> tuple[str, ...]:
-    """A message class's fields, in order (``to_wire`` runs for every frame the server sends)."""
-    return tuple(f.name for f in fields(cls))
 
 
 M = TypeVar("M", bound=Message)
@@ -129,6 +124,7 @@ def message(type_name: str, direction: Direction) -> Callable[[type[M]], type[M]
     def register(cls: type[M]) -> type[M]:
         cls.TYPE = type_name
         cls.DIRECTION = direction
+        cls.FIELDS = tuple(f.name for f in fields(cls))
         declared_fields(cls)  # a field without its Spec fails here, at import
         CATALOGUE[direction][type_name] = cls
         return cls
