@@ -52,11 +52,10 @@ class ServerError(Exception):
 
 
 class Client:
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                 tls: ssl.SSLContext | None = None) -> None:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader = reader
         self.writer = writer
-        self.tls = tls  # the TLS context of every (re)connection (None: plain TCP)
+        self.tls: ssl.SSLContext | None = None  # the TLS context of every (re)connection (None: plain TCP)
         #: The source of our contributions to deals (``connect`` sets a test's, seeded).
         self.entropy: Callable[[int], bytes] = secrets.token_bytes
         self.deals: dict[int, fairness.DealWitness] = {}  # game -> what we saw of its deal, until revealed
@@ -86,7 +85,8 @@ class Client:
         TLS does.  ``entropy(n)`` gives the random bytes of our contributions to deals; ``proof``
         proves our account on every hello (None: we play as a guest)."""
         reader, writer = await open_stream(host, port, tls, timeout=timeout, local_addr=local_addr)
-        client = cls(reader, writer, tls)
+        client = cls(reader, writer)
+        client.tls = tls
         client.entropy = entropy
         client.proof = proof
         key, vouched = (None, None) if proof is None or m.minor_of(version) < m.ACCOUNTS else proof.claim()
