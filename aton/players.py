@@ -18,9 +18,12 @@ class Player(IntEnum):
 
     #: The opponent (set on each member below: a plain attribute, cheap in search loops).
     other: Player
+    #: Its name on the wire, "red" or "blue" (set on each member below: the server names the
+    #: players of every frame it sends, and an enum's ``name`` is a slow property).
+    wire_name: str
 
     def __str__(self) -> str:
-        return self.name.lower()
+        return self.wire_name
 
     def __bool__(self) -> bool:
         """Always true, as a player's name is: ``if seat:`` tests for a player, not for red."""
@@ -42,6 +45,9 @@ class Player(IntEnum):
 
 RED, BLUE = Player.RED, Player.BLUE
 RED.other, BLUE.other = BLUE, RED
+for _player in (RED, BLUE):
+    _player.wire_name = _player.name.lower()
+del _player
 #: Both players, red first.
 PLAYERS: tuple[Player, Player] = (RED, BLUE)
 

@@ -181,8 +181,11 @@ def _sides(state: GameState, p: Player, known_too: bool) -> tuple[dict[str, Any]
 def _faces(cartouches: Sequence[int] | None, shown: int) -> tuple[int | None, ...]:
     """The four cartouches with the first ``shown`` face up (None: face down, or empty)."""
     if not cartouches:
-        return (None,) * 4
-    return tuple(cartouches[c] if c < shown else None for c in range(4))
+        return _FACE_DOWN
+    return (*cartouches[:shown], *_FACE_DOWN[shown:])
+
+
+_FACE_DOWN: tuple[None, ...] = (None,) * 4
 
 
 def _flat(obj: object, names: tuple[str, ...]) -> dict[str, Any]:
