@@ -10,7 +10,7 @@ options, so that no client has to decide legality on its own.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import Any, TypeVar
@@ -230,17 +230,7 @@ def temple_owners(red_stones: int, blue_stones: int) -> tuple[tuple[Player | Non
 
     Cached on the two stone masks: the views of all receivers of one move share it.
     """
-    square_bits = (1 << SQUARES_PER_TEMPLE) - 1
-    return tuple(
-        _temple_row(red_stones >> shift & square_bits, blue_stones >> shift & square_bits)
-        for shift in range(0, len(TEMPLES) * SQUARES_PER_TEMPLE, SQUARES_PER_TEMPLE)
-    )
-
-
-@lru_cache(maxsize=4096)
-def _temple_row(red: int, blue: int) -> tuple[Player | None, ...]:
-    return tuple(RED if red >> bit & 1 else BLUE if blue >> bit & 1 else None
-                 for bit in range(SQUARES_PER_TEMPLE))
+    return _by_temple(red_stones, blue_stones, _temple_row)
 
 
 def temple_names(red_stones: int, blue_stones: int) -> tuple[tuple[str | None, ...], ...]:
@@ -248,11 +238,23 @@ def temple_names(red_stones: int, blue_stones: int) -> tuple[tuple[str | None, .
 
     Built row by row from a cache of rows: a move changes one temple at most, so the other
     rows of every game in play are found there (the whole board seldom is, with many games)."""
+    return _by_temple(red_stones, blue_stones, _temple_row_names)
+
+
+_R = TypeVar("_R")
+
+
+def _by_temple(red_stones: int, blue_stones: int, row: Callable[[int, int], _R]) -> tuple[_R, ...]:
+    """``row(red, blue)`` of each temple's squares (12 bits of each mask), temple 1 first."""
     square_bits = (1 << SQUARES_PER_TEMPLE) - 1
-    return tuple(
-        _temple_row_names(red_stones >> shift & square_bits, blue_stones >> shift & square_bits)
-        for shift in range(0, len(TEMPLES) * SQUARES_PER_TEMPLE, SQUARES_PER_TEMPLE)
-    )
+    return tuple(row(red_stones >> shift & square_bits, blue_stones >> shift & square_bits)
+                 for shift in range(0, len(TEMPLES) * SQUARES_PER_TEMPLE, SQUARES_PER_TEMPLE))
+
+
+@lru_cache(maxsize=4096)
+def _temple_row(red: int, blue: int) -> tuple[Player | None, ...]:
+    return tuple(RED if red >> bit & 1 else BLUE if blue >> bit & 1 else None
+                 for bit in range(SQUARES_PER_TEMPLE))
 
 
 @lru_cache(maxsize=8192)
