@@ -405,10 +405,11 @@ class AtonApp(App):
 
     def _account_notice(self, welcome: m.Welcome) -> None:
         """What the server said of our account as we arrived: the name we asked for belongs to
-        someone else (and which one we got), or our key was not taken and we play as a guest."""
+        someone else (and which one we got), or our key was not taken and we play as a guest (a
+        client hosted for a guest, over SSH or in a browser, offered none)."""
         if welcome.notice:
             self.notify(welcome.notice, title="Your account", severity="warning", timeout=ACCOUNT_NOTICE_SECONDS)
-        if welcome.guest:
+        if welcome.guest and not (self.launch.hosted and self.launch.proof is None):  # (a hosted guest proves nothing)
             self.notify(f"This server did not take the proof of your account key: you play as a guest, "
                         f"{welcome.name}.", title="Your account", severity="warning", timeout=ACCOUNT_NOTICE_SECONDS)
 
@@ -490,6 +491,8 @@ class AtonApp(App):
             for screen in self.screen_stack:
                 if isinstance(screen, AccountScreen):
                     screen.show(frame)
+        elif isinstance(frame, m.WebLogin):
+            self._web_login_came(frame)
         elif isinstance(frame, Verdict):
             self._decks_checked(frame)
         elif isinstance(frame, m.Queued):
@@ -719,6 +722,8 @@ class AtonApp(App):
             return not (playing and not over)
         if action == "account":
             return self.status.state == "connected" and not self._in_lesson()
+        if action == "web_login":
+            return self.status.state == "connected" and self.account_info is not None and not self.account_info.guest
         return True
 
     def _in_lesson(self) -> bool:
@@ -759,6 +764,20 @@ class AtonApp(App):
             return
         own = self.proof.public_line if isinstance(self.proof, AccountKey) else None
         self.push_screen(AccountScreen(self._where(), own))
+
+    def action_web_login(self) -> None:
+        """Ask the server for a link that signs a web browser in as our account (shown when it comes)."""
+        self.run_worker(self.send(m.GetWebLogin()))
+
+    def _web_login_came(self, login: m.WebLogin) -> None:
+        """The link: on the Account screen if it is open, else in a notice that lasts as long as the link."""
+        text = (f"Open this link in a web browser within {login.seconds / 60:g} minutes to play there as you "
+                f"(it works once):\n{login.link}")
+        screens = [screen for screen in self.screen_stack if isinstance(screen, AccountScreen)]
+        for screen in screens:
+            screen.show_web_login(text)
+        if not screens:
+            self.notify(text, title="Sign a browser in", timeout=login.seconds)
 
     def action_rules(self) -> None:
         """The help, open at its Rules page."""

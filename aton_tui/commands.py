@@ -41,6 +41,8 @@ COMMANDS = (
     ("Bell on or off", "Ring when it is your turn, your clock runs low, a chat line or a rematch offer (Ctrl+G)",
      "app", "toggle_bell"),
     ("Your account", "Your name and keys on this server: rename, add or remove a key", "app", "account"),
+    ("Sign a browser in", "A link that opens this server in a web browser as you (once, for minutes)", "app",
+     "web_login"),
     ("Help", "The rules in short and every key", "app", "help"),
     ("Rules", "The complete rules of Aton", "app", "rules"),
     ("Learn the game", "The lesson: a guided first game against the bot, every rule in five rounds", "app", "learn"),

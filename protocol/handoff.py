@@ -1,9 +1,9 @@
-"""What the SSH gateway and the client processes it starts agree on: one definition each.
+"""What the gateways and the client processes they start agree on: one definition each.
 
-The gateway (``server/ssh``) hands every SSH session to a game client in a process of
+The SSH gateway (``server/ssh``) hands every SSH session to a game client in a process of
 its own, forked by the client's fork server (``aton_tui/forkserver.py``) or spawned as
-a new interpreter.  The gateway never imports the client: the two sides meet only
-here, through
+a new interpreter; the web gateway (``server/web``) spawns one for every browser session.
+A gateway never imports the client: the two sides meet only here, through
 
 - the programs the gateway runs (``FORKSERVER_MODULE``, ``CLIENT_MODULE``) and the
   names those processes take (``/proc/PID/comm``);
@@ -49,6 +49,7 @@ FINGERPRINT_VARIABLE = "ATON_ACCOUNT_FINGERPRINT"
 VOUCHER_VARIABLE = "ATON_ACCOUNT_VOUCHER"
 HOSTED_VARIABLE = "ATON_HOSTED"  # set: the client runs on the server's machine for a remote player
 HOSTED_BY_SSH = "ssh"  # the value the SSH gateway gives it
+HOSTED_BY_WEB = "web"  # the value the web gateway gives it
 
 # ---------------------------------------------------------------------- the fork server's messages
 

@@ -84,6 +84,7 @@ ACCOUNTS = 6
 KEY_LINE = Text(1, KEY_LINE_CHARS)
 FINGERPRINT = Text(len("SHA256:") + 43, len("SHA256:") + 43)
 ACCOUNT_KEYS = 16  # the most keys an account holds (a server may allow fewer)
+WEB_LINK_CHARS = 500  # the longest sign-in link for the web page (``web_login``)
 #: The most games a ``profile`` page carries (and places a ``leaderboard`` page), and the deepest
 #: page a client may ask for.
 PROFILE_GAMES = 50
@@ -334,6 +335,27 @@ class AccountInfo(Message):
     kind: Annotated[str, OneOf(("human", "bot"))]
     keys: Annotated[Maps, Items("keys: fingerprint, added, last_seen, logins", ACCOUNT_KEYS)] = ()
     key: Annotated[str | None, Optional(FINGERPRINT)] = None
+    reply_to: Annotated[int | None, REQUEST_ID] = None
+
+
+@_client("get_web_login")
+@dataclass(frozen=True, slots=True)
+class GetWebLogin(Message):
+    """Ask for a link that signs a web browser in as your account (since 1.6): answered
+    ``web_login``; refused (``not_allowed``) for a guest, or where the server serves no browsers,
+    and ``rate_limited`` after a few in a short time."""
+
+    id: Annotated[int | None, REQUEST_ID] = None
+
+
+@_server("web_login")
+@dataclass(frozen=True, slots=True)
+class WebLogin(Message):
+    """A link to the server's web page that signs one browser in as your account (since 1.6): it
+    works once, for ``seconds`` seconds; its code is the last part, after ``?code=``."""
+
+    link: Annotated[str, Text(1, WEB_LINK_CHARS)]
+    seconds: Annotated[int, Int(1, 86400)]
     reply_to: Annotated[int | None, REQUEST_ID] = None
 
 

@@ -58,6 +58,7 @@ from .resume_tokens import ResumeTokens
 from .room import GameSeat, Room, Seal, Seat, token_hash
 from .store import Pause, Store, StoredGame
 from .vouchers import Vouchers
+from .web_logins import WebLogins
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +118,7 @@ class ArbiterServer:
         data_dir = None if config.db_path == ":memory:" else Path(config.db_path).parent
         self.tokens = ResumeTokens.in_directory(data_dir)
         self.vouchers = Vouchers.in_directory(data_dir)  # the SSH gateway's, for the keys it authenticated
+        self.web_logins: WebLogins | None = None  # the web gateway's sign-in codes, when there is one
         self.metrics = ServerMetrics()  # served by ``aton-server --metrics-port`` (server.ops_http)
         self.outbox = Outbox(before_sending=self.metrics.timed_commits(self.store.commit),
                              on_failure=self._store_failed, max_backlog=self.limits.outbox_bytes_total)
@@ -602,6 +604,8 @@ class ArbiterServer:
             self._profile(conn, msg)
         elif isinstance(msg, m.GetLeaderboard):
             self._leaderboard(conn, msg)
+        elif isinstance(msg, m.GetWebLogin):
+            self._web_login(conn, msg)
         else:
             raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"{msg.TYPE} is not handled by this server")
 
@@ -697,6 +701,15 @@ class ArbiterServer:
                                lost=totals.lost, drawn=totals.drawn, games=tuple(line.to_wire() for line in lines),
                                page=msg.page, more=more, ratings=self.ratings.shown_per_clock(subject.account),
                                reply_to=msg.id))
+
+    def _web_login(self, conn: Connection, msg: m.GetWebLogin) -> None:
+        """A link that signs a browser in as the key ``conn`` proved (``server.web_logins``)."""
+        if self.web_logins is None:
+            raise ProtocolError(ErrorCode.NOT_ALLOWED, "this server does not serve the game in a web browser")
+        if conn.account is None or conn.key is None:
+            raise ProtocolError(ErrorCode.NOT_ALLOWED, "a guest has no account to sign a browser in with")
+        issued = self.web_logins.issue(conn.key, conn.account.name)
+        conn.deliver(m.WebLogin(link=issued.link, seconds=round(issued.seconds), reply_to=msg.id))
 
     def _leaderboard(self, conn: Connection, msg: m.GetLeaderboard) -> None:
         """A page of a clock's leaderboard (``server.ratings``), counted with the history's requests."""

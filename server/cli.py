@@ -3,6 +3,7 @@
     aton-server [--host H] [--port P] [--db PATH] [--log-level LEVEL] [--log-format text|json]
                 [--metrics-port P [--metrics-host H]] [game server limits] [--ssh-port P [SSH options]]
                 [--tls-cert FILE --tls-key FILE [--tls-port P] [--tls-host H]]
+                [--web-port P [web options]]
     aton-server export --db PATH --out DIR
     aton-server admin ACTION …   bans, chat mutes, logins and reports (server.admin)
 """
@@ -15,6 +16,7 @@ import logging
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 
@@ -23,7 +25,8 @@ from protocol.transport import DEFAULT_PORT, DEFAULT_TLS_PORT
 
 from .admin import add_admin_parser, run_admin
 from .app import ArbiterServer, TLSUnavailable
-from .config import SESSION_WAYS, Limits, MetricsSettings, ServerConfig, SSHConfig, SSHLimits, TLSSettings
+from .config import (SESSION_WAYS, Limits, MetricsSettings, ServerConfig, SSHConfig, SSHLimits, TLSSettings, WebConfig,
+                     WebLimits)
 from .export import export_games
 from .logging_setup import LOG_FORMATS, LOG_LEVELS, configure
 from .ops_http import OpsEndpoint
@@ -32,6 +35,7 @@ from .store import NewerSchema, StoreFailed
 LIMIT_DEFAULTS = Limits()
 TLS_DEFAULTS = TLSSettings(cert_file="", key_file="")
 SSH_DEFAULTS = SSHLimits()
+WEB_DEFAULTS = WebLimits()
 
 
 def default_db_path() -> Path:
@@ -58,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_limit_arguments(parser)
     add_tls_arguments(parser)
     add_ssh_arguments(parser)
+    add_web_arguments(parser)
     commands = parser.add_subparsers(dest="command")
     export = commands.add_parser("export", help="write every stored game as an aton-record/1 file")
     export.add_argument("--db", type=Path, required=True, dest="export_db", metavar="PATH",
@@ -87,10 +92,10 @@ def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def limits(args: argparse.Namespace) -> Limits:
-    """The game server's limits; with the SSH gateway, its own address (from which all its
-    players connect) counts toward the totals only: the gateway limits them per address."""
+    """The game server's limits; with the SSH or the web gateway, its own address (from which all
+    its players connect) counts toward the totals only: the gateway limits them per address."""
     exempt: tuple[str, ...] = ()
-    if args.ssh_port is not None:
+    if args.ssh_port is not None or args.web_port is not None:
         from .ssh.gateway import local_address
 
         exempt = (local_address(args.host),)
@@ -179,12 +184,48 @@ def ssh_config(args: argparse.Namespace, db: Path) -> SSHConfig | None:
                      fork_server=not args.ssh_no_fork_server, limits=limits)
 
 
+#: The web gateway's limits that have a flag: (WebLimits field, what it bounds); the flag is
+#: --web- and the field's name with dashes (--web-max-sessions).
+WEB_FLAGS = (
+    ("max_sessions", "browser sessions at once"),
+    ("max_per_address", "browser sessions at once from one address"),
+    ("idle_timeout", "seconds without a key press or click before a session is closed"),
+    ("input_rate", "bytes a second one browser may type, bursts up to 8x"),
+    ("message_bytes", "the longest WebSocket message a browser may send"),
+    ("request_line_bytes", "the longest HTTP request line or header"),
+    ("login_code_seconds", "seconds a web sign-in code (ssh HOST web-login) is good for"),
+)
+
+
+def add_web_arguments(parser: argparse.ArgumentParser) -> None:
+    web = parser.add_argument_group("web gateway: the client in a browser (docs/hosting.md)")
+    web.add_argument("--web-port", type=int, default=None, metavar="P",
+                     help="also serve the game in a browser on http://HOST:P/ (e.g. 8080; 0: any free port)")
+    web.add_argument("--web-host", default=None, metavar="H", help="address for the web gateway (default: --host)")
+    web.add_argument("--web-public-url", default=None, metavar="URL",
+                     help="the address players open, as a reverse proxy with TLS serves it "
+                          "(e.g. https://aton.example.org; default: http://HOST:P)")
+    for setting, what in WEB_FLAGS:
+        default = getattr(WEB_DEFAULTS, setting)
+        web.add_argument("--web-" + setting.replace("_", "-"), type=type(default), default=default,
+                         metavar="N", help=f"{what} (default {default:g})")
+
+
+def web_config(args: argparse.Namespace) -> WebConfig | None:
+    if args.web_port is None:
+        return None
+    settings = {setting: getattr(args, "web_" + setting) for setting, _ in WEB_FLAGS}
+    limits = WebLimits(**settings, input_burst=8 * args.web_input_rate)
+    return WebConfig(host=args.web_host or args.host, port=args.web_port, public_url=args.web_public_url,
+                     limits=limits)
+
+
 class ListenError(Exception):
     """The SSH gateway or the metrics endpoint could not listen on its address."""
 
 
 async def run_server(config: ServerConfig, ssh: SSHConfig | None = None,
-                     metrics: MetricsSettings | None = None) -> None:
+                     metrics: MetricsSettings | None = None, web: WebConfig | None = None) -> None:
     server = ArbiterServer(config)
     await server.start()
     stop = asyncio.Event()
@@ -206,7 +247,7 @@ async def run_server(config: ServerConfig, ssh: SSHConfig | None = None,
             raise ListenError(f"cannot listen on {metrics.host}:{metrics.port}: {exc.strerror or exc}") from exc
         print(f"metrics on http://{metrics.host}:{endpoint.port}/metrics", flush=True)
     try:
-        await serve(server, stop, config, ssh)
+        await serve(server, stop, config, ssh, web)
     finally:
         if endpoint is not None:
             await endpoint.stop()
@@ -216,25 +257,46 @@ async def run_server(config: ServerConfig, ssh: SSHConfig | None = None,
     logging.getLogger("server.cli").info("stopped cleanly")
 
 
-async def serve(server: ArbiterServer, stop: asyncio.Event, config: ServerConfig, ssh: SSHConfig | None) -> None:
-    """Serve until ``stop`` is set, with the SSH gateway beside the game server if ``ssh``."""
-    if ssh is None:
-        await server.serve_until(stop)
-        return
-    from .ssh import SSHGateway  # only an SSH server pays for asyncssh
-
+async def serve(server: ArbiterServer, stop: asyncio.Event, config: ServerConfig, ssh: SSHConfig | None,
+                web: WebConfig | None = None) -> None:
+    """Serve until ``stop`` is set, with the web gateway (``web``) and the SSH gateway (``ssh``)
+    beside the game server when they are asked for."""
+    gateways: list[Any] = []
     try:
-        gateway = SSHGateway(ssh, config.host, server.port, config.db_path, server.tokens, server.vouchers,
-                             config.server_name, history=server.history, moderation=server.moderation,
-                             metrics=server.metrics)
+        if web is not None:
+            from .web import WebGateway  # only a web server pays for aiohttp and textual-serve
+
+            web_gateway = WebGateway(web, config.host, server.port, server.tokens, server.vouchers,
+                                     config.server_name, moderation=server.moderation, metrics=server.metrics)
+            await _start_gateway(web_gateway, web.host, web.port, gateways)
+            server.web_logins = web_gateway.logins  # (the client's Account screen asks the game server for codes)
+            print(f"web on {web_gateway.public_url}/", flush=True)
+        if ssh is not None:
+            from .ssh import SSHGateway  # only an SSH server pays for asyncssh
+
+            gateway = SSHGateway(ssh, config.host, server.port, config.db_path, server.tokens, server.vouchers,
+                                 config.server_name, history=server.history, moderation=server.moderation,
+                                 metrics=server.metrics, web_logins=server.web_logins)
+            await _start_gateway(gateway, ssh.host, ssh.port, gateways)
+            print(f"ssh listening on {ssh.host}:{gateway.port}", flush=True)
+    except ListenError:
+        for started in reversed(gateways):
+            await started.stop()
+        await server.stop()
+        raise
+    await stop.wait()
+    for started in reversed(gateways):
+        await started.stop()
+    await server.stop()
+
+
+async def _start_gateway(gateway: Any, host: str, port: int, started: list[Any]) -> None:
+    """Start a gateway (and count it among ``started``); ListenError when it cannot listen."""
+    try:
         await gateway.start()
     except OSError as exc:
-        await server.stop()
-        raise ListenError(f"cannot listen on {ssh.host}:{ssh.port}: {exc.strerror or exc}") from exc
-    print(f"ssh listening on {ssh.host}:{gateway.port}", flush=True)
-    await stop.wait()
-    await gateway.stop()
-    await server.stop()
+        raise ListenError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
+    started.append(gateway)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -260,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
                           guests=not args.no_guests, tls=tls)
     try:
         metrics = MetricsSettings(host=args.metrics_host, port=args.metrics_port)
-        asyncio.run(run_server(config, ssh_config(args, db), metrics))
+        asyncio.run(run_server(config, ssh_config(args, db), metrics, web_config(args)))
     except (ListenError, TLSUnavailable, StoreFailed, NewerSchema) as exc:
         print(f"aton-server: {exc}", file=sys.stderr)
         return 1

@@ -207,6 +207,42 @@ class SSHConfig:
 
 
 @dataclass(frozen=True)
+class WebLimits:
+    """What the web gateway accepts; see docs/hosting.md ("Web limits")."""
+
+    max_sessions: int = 100  # browser sessions at once (each runs one game client, a process of ~35 MB)
+    max_per_address: int = 8  # browser sessions at once from one source address
+    idle_timeout: float = 1800.0  # seconds without a key press or click before a session is closed
+    input_rate: int = 8192  # bytes a second a browser may type (mouse included) ...
+    input_burst: int = 65536  # ... and at most this many at once; more closes the session
+    request_line_bytes: int = 4096  # the longest request line or header line; longer gets 400
+    request_headers: int = 64  # headers one request may carry; more get 400
+    request_body_bytes: int = 1024  # the game's page takes no body: a longer one gets 413
+    message_bytes: int = 16384  # the longest WebSocket message a browser may send; longer closes the session
+    #: Web sign-in codes (``ssh HOST web-login``, the client's Account screen): each is valid this long ...
+    login_code_seconds: float = 300.0
+    #: ... one account may have this many made at once, then one more every ``login_code_refill_seconds`` ...
+    login_codes_per_account: int = 5
+    login_code_refill_seconds: float = 60.0
+    #: ... and one address may offer this many wrong or spent codes at once, then one more every
+    #: ``failed_login_refill_seconds``
+    failed_logins_per_address: int = 10
+    failed_login_refill_seconds: float = 60.0
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    """The web gateway beside the game server (``aton-server --web-port``): the client in a browser."""
+
+    host: str = "127.0.0.1"
+    port: int = 8080
+    #: The address players open (behind a reverse proxy with TLS: ``https://aton.example.org``);
+    #: None: ``http://HOST:PORT`` of the gateway itself.
+    public_url: str | None = None
+    limits: WebLimits = field(default_factory=WebLimits)
+
+
+@dataclass(frozen=True)
 class MetricsSettings:
     """The operator's HTTP endpoint, ``/metrics`` and ``/healthz`` (docs/hosting.md, "Metrics and health")."""
 

@@ -9,7 +9,8 @@ so that both log in as one account: it stands on a line of its own, the screen's
 (an Ed25519 key's line is 80 characters: one line at 80 columns), and ``c`` copies it to the
 clipboard.  ``r`` renames the account, ``k`` adds a key (pasted as its public key line: a paste
 that a terminal broke into lines, or that ends with one, is taken as one line), ``d`` removes
-the selected key (never the last one: the server refuses it).
+the selected key (never the last one: the server refuses it), ``w`` shows a link that signs a web
+browser in as the account (where the server serves browsers).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ class AccountScreen(Screen):
         Binding("k", "add_key", "Add key", tooltip="add a key to your account: paste its OpenSSH public key line"),
         Binding("d", "remove_key", "Remove key", tooltip="remove the selected key from your account (never the last)"),
         Binding("c", "copy_key", "Copy key", tooltip="copy this client's key for this server to the clipboard"),
+        Binding("w", "app.web_login", "Browser", tooltip="a link that signs a web browser in as you (once, minutes)"),
         Binding("escape", "app.pop_screen", "Back", tooltip="back to the lobby"),
     ]
     FOOTER_SPARE = ()
@@ -72,6 +74,7 @@ class AccountScreen(Screen):
             yield DataTable(id="account-keys", cursor_type="row", zebra_stripes=True)
             yield Label("", id="own-key-about", markup=False)
             yield Label("", id="own-key", markup=False)
+            yield Label("", id="web-login", markup=False)
         yield FittedFooter()
 
     def on_mount(self) -> None:
@@ -106,6 +109,10 @@ class AccountScreen(Screen):
             "elsewhere (c copies it):" if shown else "")
         self.query_one("#own-key", Label).update(self.own_key if shown and self.own_key else "")
         self.refresh_bindings()
+
+    def show_web_login(self, text: str) -> None:
+        """The server's link that signs a browser in as the account."""
+        self.query_one("#web-login", Label).update(text)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("rename", "add_key", "remove_key"):

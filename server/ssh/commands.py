@@ -1,12 +1,14 @@
-"""The commands an SSH client may run instead of playing: ``record GAME`` and ``games``.
+"""The commands an SSH client may run instead of playing: ``record GAME``, ``games`` and ``web-login``.
 
 ``ssh HOST record 42 > game.json`` writes game 42's ``aton-record/1`` (JSON) on stdout;
 ``ssh HOST games`` lists the player's games as a table (``games --json``: as JSON lines, one
 game each).  Both only read, as the player the key is (its account's games, played with any
 of the account's keys or clients, and its own session's; a guest: its session's), under the
-game server's rule and rate limit (``server.history``).  An error is one line on stderr with a
-non-zero exit status: 1 when the request is refused, 2 when it is malformed.  Any other
-command is refused the same way (``REFUSED``); a session without a command plays.
+game server's rule and rate limit (``server.history``).  ``ssh HOST web-login`` prints a link
+that signs a web browser in as the key's player, once, for a few minutes (``server.web_logins``).
+An error is one line on stderr with a non-zero exit status: 1 when the request is refused, 2
+when it is malformed.  Any other command is refused the same way (``REFUSED``); a session
+without a command plays.
 """
 
 from __future__ import annotations
@@ -18,12 +20,15 @@ from protocol.errors import ProtocolError
 from protocol.game_lines import GameLine
 
 from ..history import GameHistory, Reader
+from ..web_logins import WebLogins
+from .identity import Identity
 
 #: How a command that is not one of these is answered, on stderr (status 1).
-REFUSED = ("aton: this server runs only `record GAME` (a game's record as JSON) and `games` "
-           "(your games); connect without a command to play")
+REFUSED = ("aton: this server runs only `record GAME` (a game's record as JSON), `games` (your games) "
+           "and `web-login` (a link that signs a web browser in as you); connect without a command to play")
 USAGE_RECORD = "aton: usage: record GAME, with the game's number (e.g. record 42)"
 USAGE_GAMES = "aton: usage: games [--json] [PAGE], PAGE from 1 (the newest games)"
+USAGE_WEB_LOGIN = "aton: usage: web-login (no arguments)"
 #: The longest game number or page accepted (a game id is a 63-bit integer).
 MAX_DIGITS = 18
 
@@ -39,7 +44,24 @@ class Outcome:
 
 def is_command(command: str) -> bool:
     """Whether ``command`` is one of this module's (else the session refuses it with ``REFUSED``)."""
-    return command.split(maxsplit=1)[:1] in (["record"], ["games"])
+    return command.split(maxsplit=1)[:1] in (["record"], ["games"], ["web-login"])
+
+
+def web_login(command: str, identity: Identity, logins: WebLogins | None) -> Outcome:
+    """``web-login``: a link that signs a browser in as the player of the key ``identity`` logged in with."""
+    if command.split() != ["web-login"]:
+        return Outcome(stderr=USAGE_WEB_LOGIN, status=2)
+    if logins is None:
+        return Outcome(stderr="aton: this server does not serve the game in a web browser", status=1)
+    if identity.fingerprint is None:
+        return Outcome(stderr="aton: a guest has no account to sign a browser in with: log in with an SSH key",
+                       status=1)
+    try:
+        issued = logins.issue(identity.fingerprint, identity.name)
+    except ProtocolError as exc:
+        return Outcome(stderr=f"aton: {exc.message}", status=1)
+    return Outcome(stdout=(f"Open this link in a web browser within {issued.seconds / 60:g} minutes to play there "
+                           f"as you (it works once):\n\n    {issued.link}\n\n").encode())
 
 
 def run(command: str, reader: Reader, history: GameHistory) -> Outcome:

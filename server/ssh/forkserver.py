@@ -11,7 +11,7 @@ one player.  Its messages, process names and ``prctl`` calls are declared once i
 
 ``ForkServerSupervisor`` (the gateway's side; the fork server's own loop is
 ``aton_tui.forkserver.ClientLauncher``) runs it on one end of a ``SOCK_SEQPACKET`` socket pair, with an
-environment as clean as a session's (``session.base_environment``), restarts it
+environment as clean as a session's (``server.hosted_client.base_environment``), restarts it
 when it dies (at once, then with a growing delay if it keeps dying young), and
 turns each ``fork`` request into (pid, pidfd, exit-status future).  The gateway
 cannot wait for a grandchild, so the exit status comes from the fork server; if

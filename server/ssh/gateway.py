@@ -29,6 +29,7 @@ from pathlib import Path
 
 import asyncssh
 
+from .. import background
 from ..accounts import Accounts
 from ..clock import Clock, LoopClock, Timer
 from ..config import INPROCESS_SESSIONS, ServerConfig, SSHConfig
@@ -38,6 +39,7 @@ from ..metrics import ServerMetrics
 from ..moderation import VIA_SSH, Ban, Moderation, Player
 from ..resume_tokens import ResumeTokens
 from ..vouchers import Vouchers
+from ..web_logins import WebLogins
 from . import forkserver
 from .app_hosts import AppHosts
 from .identity import HOST_KEY_FILE, Identities, Identity, fingerprint, load_or_create_host_key
@@ -237,7 +239,7 @@ class SSHGateway:
     def __init__(self, config: SSHConfig, game_host: str, game_port: int, db_path: str, tokens: ResumeTokens,
                  vouchers: Vouchers, server_name: str = ServerConfig.server_name, clock: Clock | None = None,
                  history: GameHistory | None = None, moderation: Moderation | None = None,
-                 metrics: ServerMetrics | None = None) -> None:
+                 metrics: ServerMetrics | None = None, web_logins: WebLogins | None = None) -> None:
         """``tokens``: the game server's resume tokens (``ArbiterServer.tokens``); each key's is one of them.
         ``vouchers``: the game server's (``ArbiterServer.vouchers``), with which the clients prove the keys.
         ``history``: the game server's games (``ArbiterServer.history``), which the ``record`` and
@@ -247,11 +249,13 @@ class SSHGateway:
         ``clock`` runs the gateway's own time-outs (the version line, a session to start, idleness;
         the login's is asyncssh's): the event loop's by default, a test's own to move it by hand.
         ``metrics``: the game server's (``ArbiterServer.metrics``), which count its logins, refusals
-        and sessions too (by default the gateway's own, which nobody reads)."""
+        and sessions too (by default the gateway's own, which nobody reads).
+        ``web_logins``: the web gateway's sign-in codes, which ``web-login`` makes (None: no web gateway)."""
         self.config = config
         self.metrics = metrics or ServerMetrics()
         self.clock = clock or LoopClock()
         self.history = history
+        self.web_logins = web_logins
         self.limits = config.limits
         self.game_host = local_address(game_host)
         self.game_port = game_port
@@ -272,7 +276,7 @@ class SSHGateway:
         self.unauthenticated: Counter[str] = Counter()  # of which still logging in
         self.games: set[GameSession] = set()
         self.by_fingerprint: dict[str, GameSession] = {}
-        self.tasks: set[asyncio.Task] = set()
+        self.tasks: set[asyncio.Future] = set()
         self.forkserver: forkserver.ForkServerSupervisor | None = None
         self.app_hosts: AppHosts | None = None  # with ``sessions="inprocess"``
         self.moderation = moderation
@@ -335,17 +339,8 @@ class SSHGateway:
         if self.app_hosts is not None:
             await self.app_hosts.stop()
 
-    def track(self, coro: Awaitable, what: str) -> asyncio.Task:
-        task = asyncio.ensure_future(coro)
-        self.tasks.add(task)
-
-        def done(t: asyncio.Task) -> None:
-            self.tasks.discard(t)
-            if not t.cancelled() and t.exception() is not None:
-                log.error("%s failed", what, exc_info=t.exception())
-
-        task.add_done_callback(done)
-        return task
+    def track(self, coro: Awaitable, what: str) -> asyncio.Future:
+        return background.track(self.tasks, coro, what, log)
 
     # ------------------------------------------------------------------ admission
 

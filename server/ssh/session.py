@@ -31,10 +31,8 @@ import select
 import shutil
 import signal
 import struct
-import sys
 import tempfile
 import termios
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -47,6 +45,14 @@ from protocol import handoff
 from ..clock import Timer
 from ..config import SSHLimits
 from ..history import Reader
+from ..hosted_client import (
+    InputBucket,
+    base_environment,
+    client_arguments,
+    client_command,
+    home_environment,
+    identity_environment,
+)
 from ..room import token_hash
 from . import commands
 from .app_hosts import HostedClient
@@ -64,34 +70,6 @@ log = logging.getLogger(__name__)
 #: synchronised output and the kitty keyboard mode; line wrap, plain attributes, cursor shown.
 TERMINAL_RESET = (b"\x1b[?1049l\x1b[?7h\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l"
                   b"\x1b[?2004l\x1b[?1004l\x1b[?2026l\x1b[<u\x1b[0m\x1b[?25h")
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-
-
-def client_arguments(game_host: str, game_port: int, name: str) -> list[str]:
-    """``aton_tui.cli``'s arguments for one player's client of the game server.  The name is
-    the player's own choice: it is glued to its option, so that no name (``-x``, ``--help``)
-    can be read as an option of its own."""
-    address = f"[{game_host}]" if ":" in game_host else game_host
-    return ["connect", f"{address}:{game_port}", f"--name={name}"]
-
-
-def client_command(args: list[str]) -> list[str]:
-    """The client as a program of its own (when there is no fork server)."""
-    return [sys.executable, "-m", handoff.CLIENT_MODULE, *args]
-
-
-def base_environment() -> dict[str, str]:
-    """What every process the gateway starts gets: nothing of the server's own environment
-    but ``PATH`` (and, in a source checkout, the checkout on ``PYTHONPATH``)."""
-    env = {
-        "PATH": os.environ.get("PATH", os.defpath),
-        "LANG": "C.UTF-8",
-        "LC_ALL": "C.UTF-8",
-        "PYTHONIOENCODING": "utf-8",
-    }
-    if (PROJECT_ROOT / "aton_tui").is_dir():  # a source checkout: make it importable from anywhere
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(PROJECT_ROOT), os.environ.get("PYTHONPATH")) if p)
-    return env
 
 
 def forkserver_environment() -> dict[str, str]:
@@ -106,29 +84,14 @@ def child_environment(term: str | None, client_env: dict[str, str], identity: Id
     A forked client gets it after the fork server's imports: a variable that a module reads
     at import time (Textual's ``TEXTUAL_*`` and ``TERM_PROGRAM``, say) would be ignored if
     added here; what is here is read when the app starts (see tests/ssh/test_forkserver.py)."""
-    return {
-        **base_environment(),
-        "HOME": home,
-        "XDG_CONFIG_HOME": os.path.join(home, "config"),
-        "XDG_DATA_HOME": os.path.join(home, "data"),
-        "XDG_CACHE_HOME": os.path.join(home, "cache"),
-        "TMPDIR": home,
-        **session_environment(term, client_env, identity),
-    }
+    return {**base_environment(), **home_environment(home), **session_environment(term, client_env, identity)}
 
 
 def session_environment(term: str | None, client_env: dict[str, str], identity: Identity) -> dict[str, str]:
     """What a session's client is told of its session, however it runs: the terminal, and the
     player's resume token and, for a key, the key's fingerprint and the gateway's voucher for it
     (``protocol.handoff``), with which it proves the key's account to the game server."""
-    env = {
-        "TERM": term or "xterm-256color",
-        handoff.RESUME_VARIABLE: identity.resume_token,
-        handoff.HOSTED_VARIABLE: handoff.HOSTED_BY_SSH,
-    }
-    if identity.fingerprint is not None and identity.voucher is not None:
-        env[handoff.FINGERPRINT_VARIABLE] = identity.fingerprint
-        env[handoff.VOUCHER_VARIABLE] = identity.voucher.hex()
+    env = {"TERM": term or "xterm-256color", **identity_environment(identity, handoff.HOSTED_BY_SSH)}
     # OpenSSH forwards TERM but not COLORTERM: pass it on only when the client sent it.
     colorterm = client_env.get("COLORTERM", "")
     if colorterm in ("truecolor", "24bit"):
@@ -299,22 +262,6 @@ def _state(pid: int) -> str:
         return "?"
 
 
-class InputBucket:
-    """Bytes a second a client may send, with a burst; False once it sends more."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-
-    def take(self, n: int) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        self.tokens -= n
-        return self.tokens >= 0
-
-
 def duration(seconds: float) -> str:
     if seconds >= 120:
         return f"{seconds / 60:g} minutes"
@@ -424,13 +371,16 @@ class GameSession(asyncssh.SSHServerSession):
         self.gateway.track(self._run(child), f"session of {self.link.who}")
 
     def _answer(self, command: str) -> None:
-        """A command instead of a game: ``record`` or ``games`` (``commands``), as the player this
-        login is (the key's account, whichever of its keys logged in, and the key's own session);
-        any other is refused in one line."""
+        """A command instead of a game: ``record``, ``games`` or ``web-login`` (``commands``), as the
+        player this login is (the key's account, whichever of its keys logged in, and the key's own
+        session); any other is refused in one line."""
         identity, history = self.link.identity, self.gateway.history
         if identity is None or history is None or not commands.is_command(command):
             log.info("%s: command %r refused", self.link.who, command[:40])
             outcome = commands.Outcome(stderr=commands.REFUSED, status=1)
+        elif command.split()[0] == "web-login":
+            outcome = commands.web_login(command, identity, self.gateway.web_logins)
+            log.info("%s: web-login %s", self.link.who, "refused" if outcome.status else "given")
         else:
             reader = Reader(session=token_hash(identity.resume_token), account=self.gateway.account_of(self.link))
             outcome = commands.run(command, reader, history)

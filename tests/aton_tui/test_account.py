@@ -1,7 +1,8 @@
 """The Account screen against a real server (issue 15, point 1): reached from the lobby (a) and
 the palette, it shows the account's name and keys and this client's own key; r renames, k adds a
 pasted key, d removes the selected one; a name another account owns is refused with a free
-variant offered; the client keeps its key for the server in its data directory."""
+variant offered; the client keeps its key for the server in its data directory; w shows a link
+that signs a web browser in as the account (issue 16)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from aton_tui.screens.dialogs import Confirm, Prompt
 from aton_tui.screens.lobby import LobbyScreen
 from protocol.account_keys import AccountKey
 from protocol.client import Client
+from server.config import WebLimits
+from server.web_logins import Grant, WebLogins
 
 from .conftest import quiet_settings
 from .driving import wait_until
@@ -115,3 +118,20 @@ async def test_the_own_key_is_one_line_at_80_columns_c_copies_it_and_a_pasted_ke
         await wait_until(pilot, lambda: len(key_rows(app)) == 3, what="both pasted keys added")
         assert set(key_rows(app)) == {key.fingerprint, laptop.fingerprint, phone.fingerprint}
         assert not [n for n in app._notifications if "not" in str(n.message)]  # nothing refused
+
+
+async def test_the_account_screen_shows_a_link_that_signs_a_browser_in_as_the_account(server, tmp_path):
+    server.web_logins = WebLogins(WebLimits(), "http://aton.test:8080")
+    app = AtonApp(Launch(name="ada", port=server.port), quiet_settings(), keys=tmp_path / "keys")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.status.state == "connected")
+        await pilot.press("a")
+        await wait_until(pilot, lambda: isinstance(app.screen, AccountScreen)
+                         and "Name: ada" in label(app, "#account-name"), what="the account screen")
+        await pilot.press("w")
+        await wait_until(pilot, lambda: "?code=" in label(app, "#web-login"), what="the link")
+        text = label(app, "#web-login")
+        assert "within 5 minutes" in text and "http://aton.test:8080/?code=" in text
+        key = AccountKey.load_or_create(next((tmp_path / "keys").iterdir()))
+        code = text.split("?code=", 1)[1].split()[0]
+        assert server.web_logins.redeem(code, "192.0.2.1") == Grant(key.fingerprint, "ada")

@@ -261,3 +261,25 @@ def open_fds(pid: int | str = "self") -> set[str]:
 def leaked_fds(before: set[str], after: set[str]) -> set[str]:
     """Files opened since ``before`` and still open, except the bots' process pool's pipes."""
     return {fd for fd in after - before if not fd.split("->", 1)[1].startswith(("pipe:", "/dev/shm/"))}
+
+
+def key_file(directory: Path, name: str) -> tuple[Path, asyncssh.SSHKey]:
+    """A new ed25519 key, written as OpenSSH's ``ssh -i`` reads it (mode 0600)."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    path = directory / f"id_{name}"
+    key.write_private_key(str(path))
+    path.chmod(0o600)
+    return path, key
+
+
+async def openssh(port: int, key: Path, *command: str) -> tuple[int, bytes, str]:
+    """Run ``command`` over OpenSSH's ``ssh`` on loopback ``port`` as alice with ``key``: exit status,
+    stdout, stderr."""
+    proc = await asyncio.create_subprocess_exec(
+        "ssh", "-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+        "-o", "LogLevel=ERROR", "-o", "IdentityAgent=none", "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
+        "-o", "PreferredAuthentications=publickey", "-i", str(key), "-p", str(port), "alice@127.0.0.1",
+        *command, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await asyncio.wait_for(proc.communicate(), 30)
+    assert proc.returncode is not None
+    return proc.returncode, out, err.decode()

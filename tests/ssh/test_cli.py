@@ -73,16 +73,23 @@ async def test_the_server_serves_ssh_and_stops_cleanly_with_its_players(tmp_path
         assert proc.wait(timeout=15) == 0
 
 
-def test_a_busy_ssh_port_is_a_clear_error(tmp_path):
+def run_on_a_busy_port(tmp_path: Path, flag: str) -> tuple[subprocess.CompletedProcess, int]:
+    """``aton-server`` with ``flag`` (a gateway's port) set to a port another socket holds: how it
+    ended, and that port."""
     import socket
 
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        done = subprocess.run([sys.executable, "-m", "server.cli", "--port", "0", "--ssh-port", str(port),
+        done = subprocess.run([sys.executable, "-m", "server.cli", "--port", "0", flag, str(port),
                                "--db", str(tmp_path / "aton.db")], cwd=ROOT, capture_output=True, text=True,
                               timeout=30)
+    return done, port
+
+
+def test_a_busy_ssh_port_is_a_clear_error(tmp_path):
+    done, port = run_on_a_busy_port(tmp_path, "--ssh-port")
     assert done.returncode == 1
     assert done.stdout.startswith("listening on 127.0.0.1:")
     assert f"aton-server: cannot listen on 127.0.0.1:{port}" in done.stderr

@@ -8,7 +8,6 @@ import asyncio
 import json
 import shutil
 import sys
-from pathlib import Path
 
 import asyncssh
 import pytest
@@ -21,29 +20,9 @@ from server.ssh.commands import REFUSED, USAGE_GAMES, USAGE_RECORD
 from server.ssh.identity import fingerprint
 
 from ..server.players import Recorder, bot_game
-from .terminal import Stack, client_children
+from .terminal import Stack, client_children, key_file, openssh
 
 pytestmark = pytest.mark.skipif(not shutil.which("ssh"), reason="needs OpenSSH's ssh (.ci/run installs it)")
-
-
-def key_file(directory: Path, name: str) -> tuple[Path, asyncssh.SSHKey]:
-    key = asyncssh.generate_private_key("ssh-ed25519")
-    path = directory / f"id_{name}"
-    key.write_private_key(str(path))
-    path.chmod(0o600)
-    return path, key
-
-
-async def ssh(stack: Stack, key: Path, *command: str) -> tuple[int, bytes, str]:
-    """Run ``command`` over OpenSSH's ``ssh`` with ``key``: exit status, stdout, stderr."""
-    proc = await asyncio.create_subprocess_exec(
-        "ssh", "-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-        "-o", "LogLevel=ERROR", "-o", "IdentityAgent=none", "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
-        "-o", "PreferredAuthentications=publickey", "-i", str(key), "-p", str(stack.port), "alice@127.0.0.1",
-        *command, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-    out, err = await asyncio.wait_for(proc.communicate(), 30)
-    assert proc.returncode is not None
-    return proc.returncode, out, err.decode()
 
 
 async def player_of(stack: Stack, key: asyncssh.SSHKey, name: str) -> Recorder:
@@ -75,7 +54,7 @@ async def test_record_and_games_over_ssh(plain_stack, tmp_path):
     bobs = await bot_game(bob_player, resign=True)
     going = await bot_game(alice_player, resign=False)
 
-    status, out, err = await ssh(stack, alice_key, "record", str(finished))
+    status, out, err = await openssh(stack.port, alice_key, "record", str(finished))
     assert (status, err) == (0, "")
     record = json.loads(out)
     assert summary(replay(GameRecord.from_dict(record)))["winner"] is not None
@@ -87,14 +66,14 @@ async def test_record_and_games_over_ssh(plain_stack, tmp_path):
     final = json.loads((await replayed.communicate())[0])
     assert final["winner"] == record["meta"]["result"]["winner"]
 
-    status, out, err = await ssh(stack, alice_key, "games")
+    status, out, err = await openssh(stack.port, alice_key, "games")
     assert (status, err) == (0, "")
     table = out.decode().splitlines()
     assert table[0].split() == ["game", "date", "(UTC)", "opponent", "result", "length"]
     assert [row.split()[0] for row in table[1:]] == [str(going), str(finished)]  # newest first, not bob's
     assert "Bot (random)" in table[2] and "lost (resign)" in table[2] and "1 round" in table[2]
     assert table[1].split()[-2:] == ["playing", "-"]
-    status, out, err = await ssh(stack, alice_key, "games", "--json")
+    status, out, err = await openssh(stack.port, alice_key, "games", "--json")
     assert (status, err) == (0, "")
     lines = [json.loads(line) for line in out.decode().splitlines()]
     assert [(g["game"], g["result"], g["opponent"]) for g in lines] == [
@@ -110,7 +89,7 @@ async def test_record_and_games_over_ssh(plain_stack, tmp_path):
         (("ls", "-la", "/"), 1, REFUSED), (("cat", "/etc/passwd"), 1, REFUSED), (("recordx",), 1, REFUSED),
     ]
     for command, expected_status, line in refusals:
-        status, out, err = await ssh(stack, alice_key, *command)
+        status, out, err = await openssh(stack.port, alice_key, *command)
         assert (status, out, err) == (expected_status, b"", line + "\n"), command
     assert client_children() == set()
     await asyncio.gather(alice_player.close(), bob_player.close())
@@ -128,10 +107,10 @@ async def test_a_public_game_is_served_over_ssh_to_anyone_and_requests_are_rate_
     await b.send(m.Resign(game=game))
     await a.until(lambda f: f.view["winner"] is not None, kind=m.Update)
     stranger_key, _ = key_file(tmp_path, "stranger")
-    status, out, err = await ssh(stack, stranger_key, "record", str(game))  # anyone could have watched it
+    status, out, err = await openssh(stack.port, stranger_key, "record", str(game))  # anyone could have watched it
     assert (status, err) == (0, "") and json.loads(out)["meta"]["players"]["red"]["name"] in ("ann", "ben")
     stack.server.history.requests = BucketsByKey(rate=0.001, burst=2)  # the server's bucket, smaller
-    answers = [await ssh(stack, stranger_key, "games") for _ in range(3)]
+    answers = [await openssh(stack.port, stranger_key, "games") for _ in range(3)]
     assert [status for status, _, _ in answers] == [0, 0, 1]
     assert answers[-1] == (1, b"", "aton: too many requests for games and records: wait a few seconds\n")
     await asyncio.gather(a.close(), b.close())

@@ -1,0 +1,82 @@
+"""``aton-server --web-port``: the page served by the real command, each browser's client with
+an environment of its own (nothing of the server's), a clean stop that takes the clients with
+it, a clear error for a busy port, the flags and their documentation."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import aiohttp
+
+from server.cli import build_parser, web_config
+from server.config import WebLimits
+
+from ..ssh.terminal import clients_of
+from ..ssh.test_cli import run_on_a_busy_port
+from .conftest import until
+from .test_limits import drawn
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def test_the_server_serves_the_page_keeps_its_environment_to_itself_and_stops_cleanly(tmp_path):
+    env = {**os.environ, "ATON_TEST_SECRET": "hunter2"}
+    proc = subprocess.Popen([sys.executable, "-m", "server.cli", "--port", "0", "--web-port", "0",
+                             "--db", str(tmp_path / "aton.db")], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        first, second = proc.stdout.readline(), proc.stdout.readline()
+        assert first.startswith("listening on 127.0.0.1:") and second.startswith("web on http://127.0.0.1:"), \
+            first + second
+        url = second.split()[-1].rstrip("/")
+        async with aiohttp.ClientSession() as http:
+            async with http.get(url + "/") as page:
+                assert page.status == 200 and "textual.js" in await page.text()
+            async with http.ws_connect(url + "/ws", origin=url) as ws:
+                await drawn(ws)
+                [pid] = await until(lambda: clients_of(proc.pid) or None, 10, "no client process")
+                environ = Path(f"/proc/{pid}/environ").read_bytes()
+                assert b"hunter2" not in environ and b"ATON_TEST_SECRET" not in environ
+                proc.send_signal(signal.SIGTERM)
+                message = await ws.receive(timeout=15)
+                while message.type == aiohttp.WSMsgType.BINARY:
+                    message = await ws.receive(timeout=15)
+                assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+        assert await asyncio.get_running_loop().run_in_executor(None, proc.wait, 15) == 0
+        assert not os.path.exists(f"/proc/{pid}")  # ended and reaped
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_a_busy_web_port_is_a_clear_error(tmp_path):
+    done, port = run_on_a_busy_port(tmp_path, "--web-port")
+    assert done.returncode == 1
+    assert f"aton-server: cannot listen on 127.0.0.1:{port}" in done.stderr
+
+
+def test_the_web_flags_set_the_limits():
+    args = build_parser().parse_args(["--web-port", "0", "--web-host", "::1", "--web-max-per-address", "2",
+                                      "--web-idle-timeout", "90", "--web-input-rate", "100",
+                                      "--web-public-url", "https://aton.example.org"])
+    config = web_config(args)
+    assert config is not None and (config.host, config.port, config.public_url) == ("::1", 0,
+                                                                                    "https://aton.example.org")
+    limits = config.limits
+    assert (limits.max_per_address, limits.idle_timeout, limits.input_rate, limits.input_burst) == (2, 90, 100, 800)
+    assert web_config(build_parser().parse_args([])) is None
+
+
+def test_every_web_limit_is_documented():
+    hosting = (ROOT / "docs" / "hosting.md").read_text()
+    section = hosting[hosting.index("### Web limits"):]
+    for field in dataclasses.fields(WebLimits):
+        assert f"`{field.name}`" in section, f"docs/hosting.md does not describe WebLimits.{field.name}"
