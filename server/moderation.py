@@ -231,6 +231,7 @@ class Moderation:
         #: ban (the SSH gateway's players share the gateway's address: it judges theirs itself)
         self.expel: Callable[[str, Ban], None] | None = None
         self._data_version: int | None = None
+        self._unannounced = False  # a change the listeners have not been told of yet
         self._timer: Timer | None = None
 
     def refresh(self) -> bool:
@@ -243,6 +244,7 @@ class Moderation:
         self.bans = load_bans(db, now)
         self.chat_mutes = {mute.account: mute for mute in load_chat_mutes(db, now)}
         self._data_version = version
+        self._unannounced = True
         return True
 
     def ban_of(self, account: int | None, address: str | None) -> Ban | None:
@@ -264,10 +266,13 @@ class Moderation:
     def start(self, clock: Clock, seconds: float) -> None:
         """Look at the database every ``seconds`` on ``clock``; tell the listeners of a change."""
         self.refresh()
+        self._unannounced = False  # (what the server starts with is no change)
 
         def poll() -> None:
             self._timer = clock.call_later(seconds, poll)
-            if self.refresh():
+            self.refresh()
+            if self._unannounced:  # (a change another caller's refresh found counts too)
+                self._unannounced = False
                 for listener in list(self.listeners):
                     listener()
 

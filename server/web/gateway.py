@@ -59,6 +59,7 @@ TEMPLATES = Path(__file__).parent / "templates"
 STATIC_FILES = ("js/textual.js", "css/xterm.css", "fonts/RobotoMono-VariableFont_wght.ttf")
 MAX_TERMINAL = 1000  # columns or rows a browser may ask for (a larger size is cut to this)
 HEARTBEAT = 30.0  # seconds between WebSocket pings (a browser that does not answer is closed)
+CLOSE_REASON_BYTES = 123  # the most a WebSocket close frame's reason may take (RFC 6455, 5.5)
 
 
 class Refused(Exception):
@@ -89,7 +90,7 @@ class BrowserSession:
         if self.why_closed is None:
             self.why_closed = why
             log.info("%s closed: %s", self.who, why)
-            self.gateway.track(self.websocket.close(code=code, message=why[:120].encode()), f"close of {self.who}")
+            self.gateway.track(self.websocket.close(code=code, message=close_reason(why)), f"close of {self.who}")
 
     def arm_idle_timer(self) -> None:
         """Check for idleness when the last input is ``idle_timeout`` old (a hundredth later, never early)."""
@@ -137,6 +138,11 @@ class BrowserSession:
                 return
 
 
+def close_reason(text: str) -> bytes:
+    """``text`` as a WebSocket close frame's reason: at most 123 bytes of UTF-8, cut between characters."""
+    return text.encode()[:CLOSE_REASON_BYTES].decode("utf-8", "ignore").encode()
+
+
 def _dimension(value: Any) -> int:
     """A terminal width or height from the browser: 0 if it is not a positive integer."""
     return min(value, MAX_TERMINAL) if type(value) is int and value > 0 else 0
@@ -167,6 +173,8 @@ class WebGateway(Server):
         self._runner: web.AppRunner | None = None
         self._stopping = False
         self.metrics.count_sessions("web", lambda: len(self.sessions))
+        if moderation is not None:
+            moderation.listeners.append(self._apply_bans)
 
     # ------------------------------------------------------------------ life cycle
 
@@ -246,7 +254,7 @@ class WebGateway(Server):
         except Refused as refusal:
             log.info("web session from %s refused: %s", address, refusal)
             await websocket.send_bytes(f"\r\n  {refusal}\r\n".encode())
-            await websocket.close(code=WSCloseCode.TRY_AGAIN_LATER, message=str(refusal)[:120].encode())
+            await websocket.close(code=WSCloseCode.TRY_AGAIN_LATER, message=close_reason(str(refusal)))
             return websocket
         try:
             session.identity = self._identity(session, request.match_info.get("code"))
@@ -254,7 +262,7 @@ class WebGateway(Server):
         except Refused as refusal:
             log.info("%s refused: %s", session.who, refusal)
             await websocket.send_bytes(f"\r\n  {refusal}\r\n".encode())
-            await websocket.close(code=WSCloseCode.POLICY_VIOLATION, message=str(refusal)[:120].encode())
+            await websocket.close(code=WSCloseCode.POLICY_VIOLATION, message=close_reason(str(refusal)))
         finally:
             await self._release(session)
         return websocket
@@ -295,6 +303,14 @@ class WebGateway(Server):
         if ban is not None:
             raise Refused(ban.line())
         return identity
+
+    def _apply_bans(self) -> None:
+        """The operator changed the bans: close every session a ban now covers, saying why."""
+        for session in list(self.sessions):
+            identity = session.identity
+            ban = None if identity is None else self._ban_of(identity.fingerprint, session.address)
+            if ban is not None:
+                session.close(ban.line())
 
     def _ban_of(self, fingerprint: str | None, address: str) -> Ban | None:
         if self.moderation is None:

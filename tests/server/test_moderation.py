@@ -384,3 +384,16 @@ def test_the_ban_line_says_the_reason_and_the_end(tmp_path):
     assert srv.moderation.ban_of(None, "::ffff:192.0.2.1") is ban  # IPv4 seen through IPv6
     assert srv.moderation.ban_of(None, "192.0.3.1") is None and srv.moderation.ban_of(None, "2001:db8::1") is None
     srv.store.close()
+
+
+async def test_the_listeners_hear_of_a_ban_even_when_a_login_looked_at_the_bans_first(server):
+    """A gateway's live sessions are closed by its listener; a login that read the new ban before
+    the poll (its own ``ban_of``) must not keep the poll from telling the listeners."""
+    told: list[int] = []
+    server.moderation.listeners.append(lambda: told.append(1))
+    admin(server, "ban", "192.0.2.7")
+    assert server.moderation.ban_of(None, "192.0.2.7") is not None  # a login in the meantime
+    server.clock.advance(POLL)
+    assert told == [1]
+    server.clock.advance(POLL)
+    assert told == [1]  # once per change

@@ -14,7 +14,7 @@ import pytest
 
 from server.app import ArbiterServer
 from server.clock import Clock
-from server.config import ServerConfig, SSHConfig, WebConfig, WebLimits
+from server.config import Limits, ServerConfig, SSHConfig, WebConfig, WebLimits
 from server.ssh import SSHGateway
 from server.web import WebGateway
 from server.web.gateway import BrowserSession
@@ -65,7 +65,9 @@ async def web_stack_factory(tmp_path: Path) -> AsyncIterator[Callable[..., Await
 
     async def make(clock: Clock | None = None, ssh: bool = False, **limits: Any) -> WebStack:
         db = str(tmp_path / f"aton{len(stacks)}.db")
-        server = ArbiterServer(ServerConfig(port=0, db_path=db, game_seed=1))
+        # as aton-server --web-port sets it: the gateway's clients come from its own address
+        server = ArbiterServer(ServerConfig(port=0, db_path=db, game_seed=1,
+                                            limits=Limits(exempt_addresses=("127.0.0.1",))))
         await server.start()
         gateway = WebGateway(WebConfig(port=0, limits=WebLimits(**limits)), "127.0.0.1", server.port, server.tokens,
                              server.vouchers, moderation=server.moderation, metrics=server.metrics, clock=clock)

@@ -1,7 +1,7 @@
 """The web gateway's refusals and limits (issue 16, "Bad input and limits"), against the real
 gateway on loopback with aiohttp's client: the game's page and nothing else, bounded requests and
 WebSocket messages, sessions in all and per address, input rate, idleness, and a client that
-gets nothing of the server's environment."""
+gets nothing of the server's environment; the operator's bans."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import pytest
 from aiohttp import WSCloseCode, WSMsgType
 
 from protocol import handoff
+from server.cli import main as server_main
 
 from ..manual_clock import ManualClock
 from .conftest import WebStack, until
@@ -164,3 +165,17 @@ async def test_an_idle_session_is_closed(web_stack_factory, http: aiohttp.Client
         code, _ = await closed(ws)
     assert code == WSCloseCode.GOING_AWAY
     await stack.settled()
+
+
+async def test_a_banned_address_is_refused_and_a_ban_closes_a_session_in_play(web_stack: WebStack,
+                                                                              http: aiohttp.ClientSession):
+    db = web_stack.server.config.db_path
+    async with http.ws_connect(web_stack.url + "/ws", origin=web_stack.url) as ws:
+        await drawn(ws)
+        assert server_main(["admin", "ban", "127.0.0.1", "--reason", "flooding", "--db", db]) == 0
+        code, _ = await closed(ws)  # within the server's polling time
+    assert code == WSCloseCode.POLICY_VIOLATION and ws.close_code == WSCloseCode.POLICY_VIOLATION
+    async with http.ws_connect(web_stack.url + "/ws", origin=web_stack.url) as ws:
+        code, text = await closed(ws)
+    assert code == WSCloseCode.POLICY_VIOLATION and b"You are banned from this server (reason: flooding)" in text
+    await web_stack.settled()
