@@ -132,14 +132,14 @@ async def test_an_accounts_games_and_records_over_ssh_from_either_of_its_keys(pl
     await asyncio.gather(with_first.close(), with_second.close())
 
     for key in (first_key, second_key):
-        status, out, err = await ssh(stack, key, "games", "--json")
+        status, out, err = await openssh(stack.port, key, "games", "--json")
         assert (status, err) == (0, ""), key
         assert [json.loads(line)["game"] for line in out.decode().splitlines()] == [played_second, played_first]
         for game in (played_first, played_second):  # private bot games: only their player's
-            status, out, err = await ssh(stack, key, "record", str(game))
+            status, out, err = await openssh(stack.port, key, "record", str(game))
             assert (status, err) == (0, "") and json.loads(out)["meta"]["game"] == game, (key, game)
     stranger_key, _ = key_file(tmp_path, "stranger")
-    status, out, err = await ssh(stack, stranger_key, "record", str(played_first))
+    status, out, err = await openssh(stack.port, stranger_key, "record", str(played_first))
     assert (status, out, err) == (1, b"", f"aton: there is no game {played_first}\n")
 
 
@@ -157,10 +157,10 @@ async def test_games_over_ssh_name_an_opponent_as_they_are_named_now(plain_stack
     assert (await bob.expect(m.AccountInfo)).name == "robert"
     await asyncio.gather(player.close(), bob.close())
 
-    status, out, err = await ssh(stack, alice_key, "games")
+    status, out, err = await openssh(stack.port, alice_key, "games")
     assert (status, err) == (0, "")
     _header, row = out.decode().splitlines()
     assert row.split()[0] == str(game) and "robert (then: bob)" in row and "won (resign)" in row
-    status, out, err = await ssh(stack, alice_key, "games", "--json")
+    status, out, err = await openssh(stack.port, alice_key, "games", "--json")
     line = json.loads(out)
     assert (line["opponent"], line["opponent_then"], line["opponent_guest"]) == ("robert", "bob", False)
