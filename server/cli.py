@@ -25,8 +25,17 @@ from protocol.transport import DEFAULT_PORT, DEFAULT_TLS_PORT
 
 from .admin import add_admin_parser, run_admin
 from .app import ArbiterServer, TLSUnavailable
-from .config import (SESSION_WAYS, Limits, MetricsSettings, ServerConfig, SSHConfig, SSHLimits, TLSSettings, WebConfig,
-                     WebLimits)
+from .config import (
+    SESSION_WAYS,
+    Limits,
+    MetricsSettings,
+    ServerConfig,
+    SSHConfig,
+    SSHLimits,
+    TLSSettings,
+    WebConfig,
+    WebLimits,
+)
 from .export import export_games
 from .logging_setup import LOG_FORMATS, LOG_LEVELS, configure
 from .ops_http import OpsEndpoint
