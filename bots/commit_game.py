@@ -38,7 +38,7 @@ from aton.options import DEFAULT_RULES, Rules
 from aton.sampling import Sampler
 from aton.views import View
 
-from .evaluation import commit_of, commit_options, win_probability
+from .evaluation import commit_candidates, commit_of, win_probability
 from .strategy import decision_of, player_of
 
 #: Plays a state on from both players' commits; the result for the deciding player (0 … 1).
@@ -119,9 +119,7 @@ def solve_commit(
     me = player_of(view)
     opp = me.other
     decision = decision_of(view)
-    moves: list[Move] = [commit_of(cards) for cards in commit_options(decision.hand)]
-    if decision.can_exchange:
-        moves.append(EXCHANGE)
+    moves = commit_candidates(decision.hand, decision.can_exchange)
     if len(moves) == 1:
         return CommitMix(tuple(moves), (1.0,), 0, 0)
     sampler = Sampler(view, rules)

@@ -38,7 +38,7 @@ from aton.board import (
     YELLOW_MASK,
 )
 from aton.game import PLACE, GameState
-from aton.moves import Commit, commit_moves, place_move, remove_move
+from aton.moves import EXCHANGE, Commit, Move, commit_moves, place_move, remove_move
 from aton.players import Player
 
 T1, T2, T3, T4 = TEMPLE_MASK[1], TEMPLE_MASK[2], TEMPLE_MASK[3], TEMPLE_MASK[4]
@@ -396,6 +396,15 @@ def commit_of(cards: tuple[int, int, int, int]) -> Commit:
     if move is None:
         move = _COMMIT_OBJ[cards] = next(m for m in commit_moves(cards) if m.cards == cards)
     return move
+
+
+def commit_candidates(hand: tuple[int, ...], can_exchange: bool) -> list[Move]:
+    """A commit decision's moves: every distinct assignment of the hand, then the exchange
+    while it is on offer."""
+    moves: list[Move] = [commit_of(cards) for cards in commit_options(hand)]
+    if can_exchange:
+        moves.append(EXCHANGE)
+    return moves
 
 
 def play_out_turns(state: GameState) -> None:

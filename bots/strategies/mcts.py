@@ -56,6 +56,7 @@ from ..commit_game import CommitMix, solve_commit
 from ..evaluation import (
     CLASS_MASKS,
     class_deltas,
+    commit_candidates,
     commit_of,
     commit_options,
     evaluate,
@@ -309,9 +310,7 @@ def commit_arms(
     me = player_of(view)
     opp = me.other
     decision = decision_of(view)
-    moves: list[Move] = [commit_of(cards) for cards in commit_options(decision.hand)]
-    if decision.can_exchange:
-        moves.append(EXCHANGE)
+    moves = commit_candidates(decision.hand, decision.can_exchange)
     if len(moves) == 1:
         return Arms(tuple(moves), _nothing_to_compare)
     clear_caches()

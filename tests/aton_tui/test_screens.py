@@ -28,6 +28,20 @@ def something_sent(app: FramesApp):
     return lambda: bool(app.recording.sent)
 
 
+def held_playback(frames: list[m.Message], **settings) -> tuple[FramesApp, ManualClock]:
+    """The client fed ``frames``, its playback's pauses ending only when the test advances the clock."""
+    pacing = ManualClock()
+    return FramesApp(frames, pacing=pacing, reveal_delay=0.35, **settings), pacing
+
+
+def from_round_two_until(script: ScriptedGame, until) -> m.GameState:
+    """Red's state at its commit of round 2; the script then plays on ``until``."""
+    script.play_until(red_to("commit", round_at_least=2))
+    state = script.game_state()
+    script.play_until(until)
+    return state
+
+
 def blue_cartouches(app: FramesApp) -> list[str]:
     row = next(r for r in app.screen.query_one(PlayersPanel).rows if r.seat is BLUE)
     return [c.state for c in row.cartouches]
@@ -61,8 +75,7 @@ async def test_cartouches_turn_over_one_by_one_and_space_skips_the_rest():
     script.blue_seals()
     state = script.game_state(sealed=("blue",))
     script.commit_round()  # both cartouches 1 and 2 are revealed, then the first player's 3 and 4
-    pacing = ManualClock()  # the playback's pauses end when the test says so
-    app = FramesApp(frames_after(script, state), pacing=pacing, reveal_delay=0.35)
+    app, pacing = held_playback(frames_after(script, state))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, drawn(app, script))
         assert model_of(app).view.blue.cartouches[0] is not None
@@ -85,8 +98,7 @@ async def test_a_forced_square_is_chosen_by_itself_when_the_setting_is_on():
                       clocks=last.clocks)
     move = m.Place if decision["kind"] == "place" else m.Remove
     for auto, expected in ((True, [move(game=12, temple=2, square=5)]), (False, [])):
-        pacing = ManualClock()  # the playback's pauses end when the test says so
-        app = FramesApp([*frames_after(script, state), forced], auto_forced=auto, pacing=pacing, reveal_delay=0.35)
+        app, _ = held_playback([*frames_after(script, state), forced], auto_forced=auto)
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_until(pilot, drawn(app, script))
             screen = app.screen
@@ -137,12 +149,9 @@ async def test_lost_frames_are_made_good_by_one_sync():
 async def test_a_key_of_the_waiting_decision_jumps_over_the_playback_and_acts():
     """The player's clock runs during the playback: their keys work at once."""
     script = ScriptedGame()
-    script.play_until(red_to("commit", round_at_least=2))
-    state = script.game_state()
-    script.play_until(red_to("commit", round_at_least=3))  # a whole round to play back
+    state = from_round_two_until(script, red_to("commit", round_at_least=3))  # a whole round to play back
     hand = sorted(script.game.view(RED)["decision"]["hand"])
-    pacing = ManualClock()  # the playback's pauses never end by themselves
-    app = FramesApp(frames_after(script, state), pacing=pacing, reveal_delay=0.35)
+    app, _ = held_playback(frames_after(script, state))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, drawn(app, script))
         screen = app.screen
@@ -155,11 +164,8 @@ async def test_a_key_of_the_waiting_decision_jumps_over_the_playback_and_acts():
 
 async def test_a_final_key_during_the_playback_only_jumps_to_the_present():
     script = ScriptedGame()
-    script.play_until(red_to("commit", round_at_least=2))
-    state = script.game_state()
-    script.play_until(red_to("commit", round_at_least=3))
-    pacing = ManualClock()
-    app = FramesApp(frames_after(script, state), pacing=pacing, reveal_delay=0.35)
+    state = from_round_two_until(script, red_to("commit", round_at_least=3))
+    app, _ = held_playback(frames_after(script, state))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, drawn(app, script))
         screen = app.screen
@@ -171,11 +177,8 @@ async def test_a_final_key_during_the_playback_only_jumps_to_the_present():
 
 async def test_during_the_playback_the_keys_of_the_other_kind_of_decision_do_nothing():
     script = ScriptedGame()
-    script.play_until(red_to("commit", round_at_least=2))
-    state = script.game_state()
-    script.play_until(red_to("place", round_at_least=2))  # the present: red places a stone
-    pacing = ManualClock()
-    app = FramesApp(frames_after(script, state), pacing=pacing, reveal_delay=0.35)
+    state = from_round_two_until(script, red_to("place", round_at_least=2))  # the present: red places a stone
+    app, _ = held_playback(frames_after(script, state))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, drawn(app, script))
         screen = app.screen
