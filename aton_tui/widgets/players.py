@@ -129,9 +129,11 @@ class PlayersPanel(Widget):
         muted = self.get_component_rich_style("players--muted")
         line = Text()
         line.append("▶ " if row.to_move else "  ", self.get_component_rich_style("players--to-move"))
-        label = f"{SEAT_SYMBOL[row.seat]} {player_name(row.seat)}"
         after = (" (you)" if row.you else "") + (" (muted)" if row.chat_muted else "") + \
             ("" if row.connected else " ✕")
+        label = f"{SEAT_SYMBOL[row.seat]} {player_name(row.seat)}"
+        if cell_len(row.name + after) > columns.name - len(label) - 3:
+            label = SEAT_SYMBOL[row.seat]  # the seat's word goes before the name is cut: its symbol and colour stay
         room = columns.name - len(label) - 3
         rating = f" {row.rating}" if row.rating else ""
         if cell_len(row.name + rating + after) <= room:  # the rating only where the whole name fits beside it

@@ -224,6 +224,19 @@ async def test_a_clock_with_time_outs_keeps_apart_from_the_exchange_column_and_i
     assert "⚠n" in REMINDER
 
 
+async def test_a_guests_whole_name_shows_beside_you_the_seats_word_giving_way_first():
+    script = placing()
+    players = {**PLAYERS, "red": {**PLAYERS["red"], "name": "~guest-9a3f"}}
+    frames = [dataclasses.replace(script.first, players=players), *script.updates]
+    for size in ((80, 24), SMALLEST):
+        app = FramesApp(frames)
+        async with app.run_test(size=size) as pilot:
+            await shown(pilot, script)
+            rows = screen_text(app)
+            assert any("● ~guest-9a3f (you)" in row for row in rows), (size, rows)
+            assert any("■ Blue Bot (normal)" in row for row in rows), (size, rows)  # a name that fits keeps it
+
+
 # ---------------------------------------------------------------------- defect 9: resizing, the reminder
 
 async def test_the_log_wraps_again_at_a_new_width():
