@@ -80,7 +80,7 @@ class GameState:
 
     __slots__ = (
         "rules", "seed", "round", "phase",
-        "decks", "hands", "discard_public", "discard_hidden", "shuffles",
+        "decks", "war_bottom", "hands", "discard_public", "discard_hidden", "shuffles",
         "cartouches", "revealed", "exchange_used",
         "scores", "supply", "dead", "retired", "stones",
         "first", "active", "turn_index", "remaining", "target", "range_value",
@@ -93,6 +93,8 @@ class GameState:
         self.round = 0
         self.phase = COMMIT
         self.decks = [decks[0], decks[1]]  # top card last
+        #: per deck: how many of its bottom cards were turned up in a war (everyone saw them)
+        self.war_bottom = [0, 0]
         self.hands: list[tuple[int, ...]] = [(), ()]
         self.discard_public: list[list[int]] = [[], []]  # cards everyone has seen
         self.discard_hidden: list[list[int]] = [[], []]  # exchanged hands, never shown
@@ -122,6 +124,7 @@ class GameState:
         new.round = self.round
         new.phase = self.phase
         new.decks = [self.decks[0][:], self.decks[1][:]]
+        new.war_bottom = self.war_bottom[:]
         new.hands = self.hands[:]
         new.discard_public = [self.discard_public[0][:], self.discard_public[1][:]]
         new.discard_hidden = [self.discard_hidden[0][:], self.discard_hidden[1][:]]
@@ -358,9 +361,15 @@ class GameState:
         deck = self.decks[player]
         hand = tuple(deck[-1:-HAND_SIZE - 1:-1])
         del deck[-HAND_SIZE:]
+        self._deck_shrank(player)
         self.hands[player] = hand
         if events is not None:
             events.append(E.CardsDrawn(player, hand))
+
+    def _deck_shrank(self, player: Player) -> None:
+        """Cards left the top of ``player``'s deck: the war cards known at its bottom are at most all of it."""
+        if self.war_bottom[player] > len(self.decks[player]):
+            self.war_bottom[player] = len(self.decks[player])
 
     def _reshuffle_discards(self, player: Player, events: list[E.Event] | None) -> None:
         cards = self.discard_public[player] + self.discard_hidden[player]
@@ -373,6 +382,7 @@ class GameState:
         deck = shuffled(cards, self.seed, player, self.shuffles[player])  # top card first
         deck.reverse()
         self.decks[player] = deck
+        self.war_bottom[player] = 0
         if events is not None:
             events.append(E.DeckShuffled(player, len(cards)))
 
@@ -430,6 +440,7 @@ class GameState:
                         self._new_deck(p, turned[p], events)
                         turned[p].clear()
                 turned[p].append(self.decks[p].pop())
+                self._deck_shrank(p)
             red, blue = turned[0][-1], turned[1][-1]
             if events is not None:
                 events.append(E.WarCardsTurned(red, blue))
@@ -437,6 +448,7 @@ class GameState:
                 break
         for p in PLAYERS:
             self.decks[p][:0] = turned[p][::-1]  # the first card turned up lies above the later ones
+            self.war_bottom[p] += len(turned[p])
         if events is not None:
             events.append(E.WarCardsReturned(tuple(turned[0]), tuple(turned[1])))
         return (RED if red < blue else BLUE), (red, blue)

@@ -3,8 +3,9 @@
 A search bot that only has its view (``aton.views.View``) cannot play moves
 forward; ``sample_state(view, rng)`` gives it a complete ``GameState`` in which
 every card the viewer has not seen is dealt at random (the opponent's hand,
-face-down cartouches, exchanged discards and deck; the viewer's own deck order
-and own exchanged discards) and everything the view reveals is exactly as shown:
+face-down cartouches, exchanged discards and deck; the viewer's own deck order)
+and everything the view reveals is exactly as shown — the viewer's own exchanged
+hand stays in its discard pile, the war cards stay at the bottom of their decks:
 
     view(sample_state(v, rng), v.viewer) == v
 
@@ -43,8 +44,9 @@ class Sampler:
         s.turn_index = 0 if s.active is None or s.active == s.first else 1
         s.stones = list(v.stones)
         self.unseen: list[list[int]] = []
-        # per player: (hand cards to deal, face-down cartouche positions, hidden discards, deck)
-        self.slots: list[tuple[int, tuple[int, ...], int, int]] = []
+        # per player: (hand cards to deal, face-down cartouche positions, hidden discards to deal,
+        # the known exchanged cards in the discard pile, the known cards at the deck's bottom, bottom first)
+        self.slots: list[tuple[int, tuple[int, ...], int, tuple[int, ...], tuple[int, ...]]] = []
         for p in PLAYERS:
             pv = v.player(p)
             s.scores[p] = pv.score
@@ -64,15 +66,19 @@ class Sampler:
                 s.cartouches[p] = (c1, c2, c3, c4)
                 face_down = tuple(i for i, c in enumerate(pv.cartouches) if c is None)
                 s.revealed[p] = pv.revealed
-            hidden_discard = pv.discard - len(pv.discard_seen)
+            exchanged = pv.exchanged or ()
+            hidden_discard = pv.discard - len(pv.discard_seen) - len(exchanged)
+            above_bottom = pv.deck - len(pv.deck_bottom)
             pool = list(unseen_cards(v, p).elements())
-            if len(pool) != hidden_hand + len(face_down) + hidden_discard + pv.deck:
+            if hidden_discard < 0 or above_bottom < 0 or \
+                    len(pool) != hidden_hand + len(face_down) + hidden_discard + above_bottom:
                 raise ValueError(
                     f"inconsistent view: {p} has {len(pool)} unseen cards for "
                     f"{hidden_hand} in hand, {len(face_down)} face down, {hidden_discard} "
-                    f"discarded unseen and {pv.deck} in the deck")
+                    f"discarded unseen and {above_bottom} in the deck above the known cards")
+            s.war_bottom[p] = len(pv.deck_bottom)
             self.unseen.append(pool)
-            self.slots.append((hidden_hand, face_down, hidden_discard, pv.deck))
+            self.slots.append((hidden_hand, face_down, hidden_discard, exchanged, pv.deck_bottom[::-1]))
         decision = v.decision
         if s.active is not None:
             s.range_value = v.range or 0
@@ -106,7 +112,7 @@ class Sampler:
         for p in PLAYERS:
             pool = self.unseen[p][:]
             rng.shuffle(pool)
-            hidden_hand, face_down, hidden_discard, _deck = self.slots[p]
+            hidden_hand, face_down, hidden_discard, exchanged, bottom = self.slots[p]
             if hidden_hand:
                 s.hands[p] = tuple(pool[:hidden_hand])
                 del pool[:hidden_hand]
@@ -117,10 +123,10 @@ class Sampler:
                     cards[i] = pool.pop()
                 c1, c2, c3, c4 = cards
                 s.cartouches[p] = (c1, c2, c3, c4)
-            if hidden_discard:
-                s.discard_hidden[p] = pool[:hidden_discard]
+            if hidden_discard or exchanged:
+                s.discard_hidden[p] = [*exchanged, *pool[:hidden_discard]]
                 del pool[:hidden_discard]
-            s.decks[p] = pool  # what is left: exactly ``deck`` cards, top last
+            s.decks[p] = [*bottom, *pool] if bottom else pool  # exactly ``deck`` cards, top last
         return s
 
 
@@ -128,7 +134,8 @@ def sample_state(v: View, rng: random.Random, rules: Rules = DEFAULT_RULES) -> G
     """A complete state consistent with everything ``v`` shows its viewer.
 
     The unseen cards of each player (``aton.views.unseen_cards``) are dealt at random
-    over that player's hidden hand, face-down cartouches, unseen discards and deck.
+    over that player's hidden hand, face-down cartouches, unseen discards and deck (above
+    the war cards known at its bottom).
     The rules are not part of a view: pass the table's ``rules`` if they differ from
     the defaults.  When the view's decision belongs to the opponent, the number of
     stones it still has to move is not in the view; the sample assumes it has moved

@@ -68,15 +68,22 @@ class PlayerView:
     cartouches: tuple[int | None, ...]  # the values this receiver knows; None: face down to it, or empty
     revealed: int  # how many cartouches (from 1) are face up for everyone
     exchange_used: bool
+    # the last cards of the deck, in the order they will be drawn: war cards, everyone saw them
+    deck_bottom: tuple[int, ...] = ()
+    # the exchanged hand while it lies in the discard pile, sorted; None: hidden from this receiver
+    exchanged: tuple[int, ...] | None = None
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PlayerView:
-        hand = data["hand"]
+        """(A view from a server that does not send ``deck_bottom`` and ``exchanged`` knows neither.)"""
+        hand, exchanged = data["hand"], data.get("exchanged")
         return _known(cls, {
             **data,
             "discard_seen": tuple(data["discard_seen"]),
             "hand": None if hand is None else tuple(hand),
             "cartouches": tuple(data["cartouches"]),
+            "deck_bottom": tuple(data.get("deck_bottom", ())),
+            "exchanged": None if exchanged is None else tuple(exchanged),
         })
 
 
@@ -153,8 +160,9 @@ def _player_view(state: GameState, p: Player, known: bool) -> PlayerView:
 
 def _sides(state: GameState, p: Player, known_too: bool) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """``p``'s side of the table in plain form (``PlayerView``'s fields) as everyone else sees
-    it, and, if ``known_too``, as ``p`` sees it: with their hand and their face-down cartouches.
-    The only place that decides what of a player's side is hidden."""
+    it, and, if ``known_too``, as ``p`` sees it: with their hand, their face-down cartouches and
+    the exchanged hand in their discard pile.  The only place that decides what of a player's
+    side is hidden."""
     cartouches = state.cartouches[p]
     revealed = state.revealed[p]
     hidden = state.discard_hidden[p]
@@ -172,10 +180,13 @@ def _sides(state: GameState, p: Player, known_too: bool) -> tuple[dict[str, Any]
         "cartouches": _faces(cartouches, revealed),
         "revealed": revealed if cartouches else 0,
         "exchange_used": state.exchange_used[p],
+        "deck_bottom": tuple(state.decks[p][state.war_bottom[p] - 1::-1]) if state.war_bottom[p] else (),
+        "exchanged": None,
     }
     if not known_too:
         return others, None
-    return others, {**others, "hand": tuple(sorted(state.hands[p])), "cartouches": _faces(cartouches, 4)}
+    return others, {**others, "hand": tuple(sorted(state.hands[p])), "cartouches": _faces(cartouches, 4),
+                    "exchanged": tuple(sorted(hidden))}
 
 
 def _faces(cartouches: Sequence[int] | None, shown: int) -> tuple[int | None, ...]:
@@ -348,11 +359,14 @@ def _view(state: GameState, player: Player | None, red_known: bool, blue_known: 
 def unseen_cards(v: View, player: Player) -> Counter[int]:
     """The multiset of ``player``'s cards whose values the receiver of ``v`` has not seen.
 
-    They are somewhere in that player's deck, hand, face-down cartouches or exchanged
-    discards; a search bot deals them at random to sample a state consistent with ``v``.
+    They are somewhere in that player's deck (above the war cards known at its bottom),
+    hand, face-down cartouches or exchanged discards (the receiver's own are known); a search
+    bot deals them at random to sample a state consistent with ``v``.
     """
     pv = v.player(player)
     seen = Counter(pv.discard_seen)
+    seen.update(pv.deck_bottom)
+    seen.update(pv.exchanged or ())
     seen.update(c for c in pv.cartouches if c is not None)
     if pv.hand is not None:
         seen.update(pv.hand)

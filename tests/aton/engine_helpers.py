@@ -203,19 +203,23 @@ def cards_of(state: GameState, player) -> Counter:
 def redeal_hidden(state: GameState, viewer, rng) -> GameState:
     """A copy of ``state`` that differs only in what ``viewer`` (None: a spectator) may not know.
 
-    Every player's deck is dealt in a new order.  For each player other than the viewer,
-    the cards whose values the viewer has not seen (hand, face-down cartouches, exchanged
-    discards and deck) are dealt anew over the same places.  The seed changes too.
+    Every player's deck is dealt in a new order, but for the war cards at its bottom (everyone
+    saw them).  For each player other than the viewer, the cards whose values the viewer has
+    not seen (hand, face-down cartouches, exchanged discards and deck above the war cards) are
+    dealt anew over the same places.  The seed changes too.
     """
     new = state.copy()
     new.seed = state.seed + 1 + rng.randrange(1000)
     for p in PLAYERS:
+        known = new.war_bottom[p]
+        bottom, above = new.decks[p][:known], new.decks[p][known:]
         if p is viewer:
-            rng.shuffle(new.decks[p])
+            rng.shuffle(above)
+            new.decks[p] = bottom + above
             continue
         hand, cartouches = list(new.hands[p]), new.cartouches[p]
         face_down = [] if cartouches is None else list(cartouches[new.revealed[p]:])
-        pool = hand + face_down + new.discard_hidden[p] + new.decks[p]
+        pool = hand + face_down + new.discard_hidden[p] + above
         rng.shuffle(pool)
         new.hands[p] = tuple(pool[:len(hand)])
         del pool[:len(hand)]
@@ -226,7 +230,7 @@ def redeal_hidden(state: GameState, viewer, rng) -> GameState:
             del pool[:4 - shown]
         hidden = len(new.discard_hidden[p])
         new.discard_hidden[p] = pool[:hidden]
-        new.decks[p] = pool[hidden:]
+        new.decks[p] = bottom + pool[hidden:]
     return new
 
 

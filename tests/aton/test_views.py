@@ -10,7 +10,19 @@ from aton import events as E
 from aton.board import mask_of
 from aton.views import Decision, PlayerView, plain_views, stones_of, unseen_cards
 
-from .engine_helpers import BLUE_STONES, RED_STONES, committed, play, position, redeal_hidden, scoring_round, start
+from .engine_helpers import (
+    BLUE_STONES,
+    RED_STONES,
+    commit,
+    committed,
+    deck_top_first,
+    hands,
+    play,
+    position,
+    redeal_hidden,
+    scoring_round,
+    start,
+)
 
 EMPTY_BOARD = ((None,) * 12,) * 4
 
@@ -23,7 +35,7 @@ def test_a_players_view_at_the_first_commit():
         range=None,
         red=PlayerView(score=0, supply=29, dead=0, on_board=0, deck=32, discard=0,
                        discard_seen=(), hand=(1, 2, 3, 4), hand_size=4, committed=False,
-                       cartouches=(None,) * 4, revealed=0, exchange_used=False),
+                       cartouches=(None,) * 4, revealed=0, exchange_used=False, exchanged=()),
         blue=PlayerView(score=0, supply=29, dead=0, on_board=0, deck=32, discard=0,
                         discard_seen=(), hand=None, hand_size=4, committed=False,
                         cartouches=(None,) * 4, revealed=0, exchange_used=False),
@@ -66,6 +78,42 @@ def test_the_exchange_is_public_the_cards_are_not():
     assert view(state, RED).red.hand == (1, 1, 2, 2)
     decision = view(state, RED).decision
     assert decision is not None and decision.can_exchange is False
+
+
+def test_the_exchanged_hand_is_known_to_its_owner_only_until_it_is_shuffled_in():
+    state, _ = start(red=(4, 3, 2, 1, 1, 1, 2, 2), blue=(1, 1, 2, 2))
+    play(state, (RED, Exchange()))
+    assert view(state, RED).red.exchanged == (1, 2, 3, 4)
+    assert view(state, BLUE).red.exchanged is None and view(state, None).red.exchanged is None
+    assert view(state, BLUE).blue.exchanged == () and view(state, RED).blue.exchanged is None
+    data = view(state, BLUE).to_dict()
+    assert data["red"]["exchanged"] is None and View.from_dict(data) == view(state, BLUE)
+    assert View.from_dict(view(state, RED).to_dict()) == view(state, RED)
+    state.decks[RED] = []  # the next draw shuffles the discard pile, the exchanged hand with it
+    play(state, (RED, Commit((1, 1, 2, 2))), (BLUE, Commit((1, 1, 2, 2))))
+    while state.round == 1:
+        player = state.pending()[0]
+        play(state, (player, state.legal_moves(player, resign=False)[0]))
+    assert view(state, RED).red.exchanged == () and view(state, RED).red.hand == (1, 2, 3, 4)
+
+
+def test_war_cards_are_known_to_everyone_at_the_bottom_of_their_decks_until_drawn():
+    red_deck = hands((1, 2, 3, 4), (4, 4, 2), (1, 1, 1, 1))
+    blue_deck = hands((1, 2, 3, 4), (4, 3, 1), (2, 2, 2, 2))
+    state, _ = start(red_deck, blue_deck)
+    assert view(state, RED).red.deck_bottom == ()
+    commit(state, (1, 2, 3, 4), (1, 2, 3, 4))  # a war: red turns up 4 4, blue 4 3
+    for viewer in (RED, BLUE, None):
+        v = view(state, viewer)
+        assert (v.red.deck_bottom, v.blue.deck_bottom) == ((4, 4), (4, 3))  # in the order drawn
+        assert View.from_dict(json.loads(json.dumps(v.to_dict()))) == v
+    assert deck_top_first(state, BLUE)[-2:] == [4, 3]
+    state.decks[BLUE][2:] = state.decks[BLUE][-2:]  # blue's deck down to four: 2 unknown cards, then 4 3
+    while state.round == 1:
+        player = state.pending()[0]
+        play(state, (player, state.legal_moves(player, resign=False)[0]))
+    assert view(state, RED).blue.deck_bottom == () and view(state, RED).red.deck_bottom == (4, 4)
+    assert sorted(state.hands[BLUE])[-2:] == [3, 4]  # drawn: in blue's hand now
 
 
 def test_during_the_first_turn_the_second_players_c3_c4_are_face_down():
