@@ -1,13 +1,15 @@
 """``aton-bot``: run bots.
 
-    aton-bot tournament A B --games N [--seed S] [--budget-ms MS] [--jobs J] [--json]
+    aton-bot tournament A B --games N [--seed S] [--budget-ms MS] [--cpu-time] [--jobs J] [--json]
                             [--sprt ELO0,ELO1 [--alpha A] [--beta B]] [--load MODULE_OR_FILE]
     aton-bot list
 
 A and B are strategy names (``random``, ``greedy``, ``mcts``), level names
 (``easy``, ``normal``, ``hard``) or specs with options, e.g.
 ``mcts:budget_ms=100`` or ``mcts:iterations=400``.  ``--budget-ms`` sets the
-per-decision time budget of every strategy that has one.
+per-decision time budget of every strategy that has one; ``--cpu-time`` counts those budgets
+(and the time per decision reported) in CPU time of the process, not wall time, so that a
+loaded machine does not shorten the searches.
 
     aton-bot --server HOST:PORT --strategy NAME [--games N] [--name NAME] [--budget-ms MS]
              [--table T | --invite CODE] [--clock C]
@@ -23,7 +25,6 @@ import argparse
 import asyncio
 import importlib
 import importlib.util
-import inspect
 import json
 import os
 import sys
@@ -39,21 +40,13 @@ from protocol.transport import Endpoint, TLSFailed, parse_endpoint, tls_for
 
 from .match_statistics import Sprt, format_elo
 from .network import NetworkBot
-from .strategy import LEVELS, STRATEGIES, available, make_strategy, parse_spec
+from .strategy import LEVELS, STRATEGIES, accepts_option, available, make_strategy, parse_spec
 from .tournament import run_tournament
-
-
-def _accepts(name: str, option: str) -> bool:
-    available()  # load the built-ins
-    if name in LEVELS and name not in STRATEGIES:
-        name = LEVELS[name][0]
-    cls = STRATEGIES.get(name)
-    return cls is not None and option in inspect.signature(cls.__init__).parameters
 
 
 def _with_budget(spec: str, budget_ms: int | None) -> dict:
     name, _ = parse_spec(spec)
-    if budget_ms is not None and _accepts(name, "budget_ms"):
+    if budget_ms is not None and accepts_option(name, "budget_ms"):
         return {"budget_ms": budget_ms}
     return {}
 
@@ -101,6 +94,7 @@ def _tournament(args: argparse.Namespace) -> int:
         result = run_tournament(
             args.a, args.b, args.games, seed=args.seed,
             a_options=a_extra, b_options=b_extra, jobs=args.jobs, progress=progress, sprt=sprt,
+            cpu_time=args.cpu_time,
         )
     except (ValueError, TypeError, ImportError, OSError) as exc:
         print(f"aton-bot: {exc}", file=sys.stderr)
@@ -134,8 +128,8 @@ def _tournament(args: argparse.Namespace) -> int:
     print(f"  {summary['avg_rounds']} rounds per game; endings: "
           + ", ".join(f"{k} {v}" for k, v in summary["reasons"].items()))
     print(f"  {summary['decisions_per_s']} decisions/s  "
-          f"(A {summary['a_ms_per_decision']} ms, B {summary['b_ms_per_decision']} ms per decision; "
-          f"{summary['wall_s']} s)")
+          f"(A {summary['a_ms_per_decision']} ms, B {summary['b_ms_per_decision']} ms per decision"
+          f"{' of CPU time' if args.cpu_time else ''}; {summary['wall_s']} s)")
     return 0
 
 
@@ -171,6 +165,8 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     t.add_argument("--budget-ms", type=int, default=None,
                    help="per-decision time budget for strategies that search")
+    t.add_argument("--cpu-time", action="store_true",
+                   help="count budgets and time per decision in CPU time of the process (for a shared machine)")
     t.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     t.add_argument("--sprt", type=_sprt_bounds, default=None, metavar="ELO0,ELO1",
                    help="stop once a sequential test decides between A being ELO0 or ELO1 stronger")

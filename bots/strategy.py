@@ -24,6 +24,7 @@ registered strategy by name; ``LEVELS`` are the server's "play a bot" levels.
 from __future__ import annotations
 
 import importlib
+import inspect
 import random
 from collections.abc import Callable
 from typing import Any
@@ -38,6 +39,7 @@ __all__ = [
     "STRATEGIES",
     "IllegalChoice",
     "Strategy",
+    "accepts_option",
     "available",
     "decision_of",
     "make_level",
@@ -202,6 +204,15 @@ def make_strategy(name: str, seed: int | None = None, **options: Any) -> Strateg
     if cls is None:
         raise ValueError(f"unknown strategy {name!r} (known: {', '.join(available())})")
     return cls(seed=seed, **options)
+
+
+def accepts_option(name: str, option: str) -> bool:
+    """Whether the strategy (or level) ``name`` takes ``option``, e.g. ``budget_ms`` or ``clock``."""
+    available()  # load the built-ins
+    if name in LEVELS and name not in STRATEGIES:
+        name = LEVELS[name][0]
+    cls = STRATEGIES.get(name)
+    return cls is not None and option in inspect.signature(cls.__init__).parameters
 
 
 def make_level(level: str, seed: int | None = None) -> Strategy:

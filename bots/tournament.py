@@ -24,7 +24,7 @@ from aton.players import PLAYERS, RED, Player
 from aton.views import View, view
 
 from .match_statistics import MatchStatistics, Sprt, SprtVerdict
-from .strategy import Strategy, make_strategy, parse_spec
+from .strategy import Strategy, accepts_option, make_strategy, parse_spec
 
 __all__ = ["GameResult", "TournamentResult", "derive_seed", "play_game", "run_tournament", "wilson"]
 
@@ -61,13 +61,15 @@ def play_game(
     seed: int,
     rules: Rules = DEFAULT_RULES,
     on_move: Callable[[GameState, Player, Move], None] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> GameResult:
     """Play one game between two strategies; the bots receive views only.
 
     Both players' commits are asked for on views taken at the same moment (so
     neither sees whether the other has committed); an exchange is applied at once
     and that player is asked again.  ``on_move(state, player, move)`` is called
-    after each move (for records and tests).
+    after each move (for records and tests).  ``clock`` (seconds) measures each bot's thinking
+    time (``time.process_time``: CPU time).
     """
     start = time.perf_counter()
     bots = (red, blue)
@@ -82,9 +84,9 @@ def play_game(
     think = [0.0, 0.0]
 
     def ask(p: Player, v: View) -> Move:
-        t0 = time.perf_counter()
+        t0 = clock()
         move = bots[p].choose(v)
-        think[p] += time.perf_counter() - t0
+        think[p] += clock() - t0
         decisions[p] += 1
         return move
 
@@ -230,11 +232,19 @@ def game_plan(games: int, seed: int) -> list[tuple[int, int, Player]]:
 
 
 def _play_one(args: tuple) -> tuple[int, Player, GameResult]:
-    (a_spec, a_opts), (b_spec, b_opts), seed, i, game_seed, a_colour, rules_dict = args
-    a = make_strategy(a_spec, seed=derive_seed("aton-bot", seed, i, "a"), **a_opts)
-    b = make_strategy(b_spec, seed=derive_seed("aton-bot", seed, i, "b"), **b_opts)
+    (a_spec, a_opts), (b_spec, b_opts), seed, i, game_seed, a_colour, rules_dict, cpu_time = args
+    clock = time.process_time if cpu_time else time.perf_counter
+    a = make_strategy(a_spec, seed=derive_seed("aton-bot", seed, i, "a"), **_clocked(a_spec, a_opts, cpu_time))
+    b = make_strategy(b_spec, seed=derive_seed("aton-bot", seed, i, "b"), **_clocked(b_spec, b_opts, cpu_time))
     red, blue = (a, b) if a_colour is RED else (b, a)
-    return i, a_colour, play_game(red, blue, game_seed, rules=Rules.from_dict(rules_dict))
+    return i, a_colour, play_game(red, blue, game_seed, rules=Rules.from_dict(rules_dict), clock=clock)
+
+
+def _clocked(name: str, options: dict, cpu_time: bool) -> dict:
+    """A strategy's options, with the CPU-time clock for its budget if ``cpu_time`` and it has a clock."""
+    if cpu_time and accepts_option(name, "clock"):
+        return {**options, "clock": time.process_time}
+    return options
 
 
 def run_tournament(
@@ -248,11 +258,15 @@ def run_tournament(
     jobs: int = 1,
     progress: Callable[[int, TournamentResult], None] | None = None,
     sprt: Sprt | None = None,
+    cpu_time: bool = False,
 ) -> TournamentResult:
     """Play ``games`` games of strategy A against B (names or "name:key=value,..." specs).
 
     With a sequential test ``sprt`` the match stops after the first pair at which the test
-    decides; ``games`` is then the most it plays."""
+    decides; ``games`` is then the most it plays.  With ``cpu_time`` the strategies that have a
+    ``clock`` count their time budgets in CPU time of their process (``time.process_time``), and
+    the thinking time per decision is CPU time too: what a search is worth on a core of its own,
+    also on a machine shared with other work."""
     a_name, a_spec_opts = parse_spec(a)
     b_name, b_spec_opts = parse_spec(b)
     a_opts = {**a_spec_opts, **(a_options or {})}
@@ -262,7 +276,7 @@ def run_tournament(
     make_strategy(b_name, seed=0, **b_opts)
     result = TournamentResult(a=a, b=b, seed=seed, sprt=sprt)
     tasks = [
-        ((a_name, a_opts), (b_name, b_opts), seed, i, game_seed, colour, rules.to_dict())
+        ((a_name, a_opts), (b_name, b_opts), seed, i, game_seed, colour, rules.to_dict(), cpu_time)
         for i, game_seed, colour in game_plan(games, seed)
     ]
     start = time.perf_counter()

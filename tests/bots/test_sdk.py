@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import json
+import time
 from dataclasses import fields, is_dataclass
 from enum import Enum
 
@@ -51,18 +52,21 @@ def test_parse_spec():
         parse_spec("mcts:budget_ms")
 
 
+class FirstSquare(Strategy):
+    """Its hand as dealt, the first legal square."""
+
+    def commit(self, view):
+        return tuple(view.decision.hand)
+
+    def remove(self, view):
+        return view.decision.squares[0]
+
+    def place(self, view):
+        return view.decision.squares[0]
+
+
 def test_a_registered_strategy_can_be_named():
-    @register("test-first-square")
-    class FirstSquare(Strategy):
-        def commit(self, view):
-            return tuple(view.decision.hand)
-
-        def remove(self, view):
-            return view.decision.squares[0]
-
-        def place(self, view):
-            return view.decision.squares[0]
-
+    register("test-first-square")(FirstSquare)
     bot = make_strategy("test-first-square", seed=3)
     result = play_game(bot, make_strategy("random", seed=4), 12)
     assert result.winner in (RED, BLUE, None)
@@ -199,6 +203,25 @@ def test_cli_tournament_text_and_budget(capsys):
     assert main(["tournament", "mcts", "random", "--games", "2", "--budget-ms", "5"]) == 0
     out = capsys.readouterr().out
     assert "A win rate" in out and "95% CI" in out and "decisions/s" in out and "rounds per game" in out
+
+
+def test_cpu_time_counts_the_budgets_and_the_thinking_on_the_process_clock(capsys):
+    """With --cpu-time a strategy with a clock gets the process's CPU clock (a loaded machine does
+    not shorten its searches), and the time per decision is said to be CPU time."""
+    clocks: list[object] = []
+
+    @register("test-clock-probe")
+    class ClockProbe(FirstSquare):
+        def __init__(self, seed=None, clock=time.perf_counter):
+            super().__init__(seed)
+            clocks.append(clock)
+
+    run_tournament("test-clock-probe", "random", 2, seed=1, cpu_time=True)
+    assert clocks[-2:] == [time.process_time] * 2
+    run_tournament("test-clock-probe", "random", 2, seed=1)
+    assert clocks[-2:] == [time.perf_counter] * 2
+    assert main(["tournament", "mcts:budget_ms=5", "random", "--games", "2", "--cpu-time"]) == 0
+    assert "ms per decision of CPU time" in capsys.readouterr().out
 
 
 def test_cli_errors(capsys):
