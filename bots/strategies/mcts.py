@@ -12,7 +12,8 @@ its candidates; every evaluation of a candidate
    default uniformly from the opponent's sampled hand, which measured stronger than
    modelling it by the cheap policy: a commit is simultaneous and a robust choice
    beats one fitted to a guess); at a removal or placement, one of the *square
-   classes* (squares of one temple and colour are interchangeable: at most 20);
+   classes* (squares of one temple and colour are interchangeable: at most 20) or, with
+   ``plan=2``, a plan of the turn's next two stones (``plan_arms``);
 3. **plays out** the rest of the round and ``depth`` further rounds (``commit_depth``
    at a commit) with a cheap policy: squares by the heuristic of
    ``bots.evaluation``, commits by ``quick_commit`` (a linear score of each
@@ -44,7 +45,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from aton.board import RANGE_MASK, mask_of, square_set
-from aton.game import COMMIT, OVER, GameState
+from aton.game import COMMIT, OVER, PLACE, REMOVE, GameState
 from aton.moves import EXCHANGE, Commit, Exchange, Move, Place, Remove, place_move, remove_move
 from aton.options import DEFAULT_RULES, Rules
 from aton.players import PLAYERS, Player
@@ -76,6 +77,12 @@ DEPTH = 1
 COMMIT_DEPTH = 0
 OPP_MODEL = "random"
 OPP_NOISE = 2.0
+#: How many of a turn's own decisions a removal or placement searches together (1: the stone at
+#: hand, its followers by the rollout's heuristic; 2: every class of it with the ``PLAN_WIDTH``
+#: classes the heuristic ranks best for the next stone), see ``plan_arms``.
+PLAN = 1
+PLANS = (1, 2)
+PLAN_WIDTH = 3
 #: How the commit is searched: sequential halving for the best assignment against a guessed
 #: opponent commit, or the commit solved as a matrix game for a mixed strategy (``bots.commit_game``).
 COMMIT_SEARCHES = ("halving", "regret")
@@ -362,6 +369,64 @@ def square_arms(view: View, rng: random.Random, *, depth: int = DEPTH, rules: Ru
     return Arms(moves, evaluate_arms, masks)
 
 
+def plan_arms(view: View, rng: random.Random, *, depth: int = DEPTH, width: int = PLAN_WIDTH,
+              rules: Rules = DEFAULT_RULES) -> Arms:
+    """The arms of the removal or placement decision in ``view``, looking one of its player's own
+    decisions further: each class of legal squares, followed — when the same turn goes on with
+    another stone to remove or place — by each of the ``width`` classes the heuristic ranks best
+    for that stone.  The turn is its player's alone and the board is public, so the plans are
+    the same in every sample; each is played on the sample and rolled out as ``square_arms``
+    does.  An arm's move and mask are its first stone's: the best plan's first stone is played,
+    and the next decision is searched afresh."""
+    me = player_of(view)
+    decision = decision_of(view)
+    legal = mask_of(decision.squares)
+    first_masks = tuple(legal & mask for mask in CLASS_MASKS if legal & mask)
+    make = place_move if decision.kind == "place" else remove_move
+    if len(first_masks) == 1:
+        return Arms((make(lowest_square(first_masks[0])),), _nothing_to_compare, first_masks)
+    clear_caches()
+    sampler = Sampler(view, rules)
+    board = sampler.sample(rng)  # for the board and the turn, which every sample shares
+    plans: list[tuple[Move, Move | None]] = []
+    masks: list[int] = []
+    for mask in first_masks:
+        first = make(lowest_square(mask))
+        after = board.copy()
+        after.play(me, first)
+        followers: list[Move | None] = [*_best_next_stones(after, me, width)] or [None]
+        plans.extend((first, second) for second in followers)
+        masks.extend(mask for _ in followers)
+
+    def evaluate_arms(arms: list[int], totals: list[float]) -> None:
+        state = sampler.sample(rng)
+        for a in arms:
+            s = state.copy()
+            first, second = plans[a]
+            s.play(me, first)
+            if second is not None:
+                s.play(me, second)
+            totals[a] += rollout(s, me, depth, rng) if s.phase is not OVER else win_probability(s, me)
+
+    return Arms(tuple(first for first, _ in plans), evaluate_arms, tuple(masks))
+
+
+def _best_next_stones(state: GameState, me: Player, width: int) -> list[Move]:
+    """The ``width`` moves the heuristic ranks best for ``me``'s next stone of the same turn, one
+    per class (none when the turn, or the game, is over)."""
+    if state.active is not me or state.phase not in (REMOVE, PLACE):
+        return []
+    legal = state.legal_mask()
+    make: Callable[[int], Move]
+    if state.phase is PLACE:
+        side, step, sign, make = me, 1, 1.0, place_move
+    else:  # whose stones go: one's own are lost (least bad first), the opponent's taken (best first)
+        side, step, sign, make = state.target, -1, 1.0 if state.target is me else -1.0, remove_move
+    deltas = class_deltas(state.stones[side], state.stones[side.other], step)
+    ranked = sorted((c for c in range(len(CLASS_MASKS)) if legal & CLASS_MASKS[c]), key=lambda c: -sign * deltas[c])
+    return [make(lowest_square(legal & CLASS_MASKS[c])) for c in ranked[:width]]
+
+
 def _nothing_to_compare(arms: list[int], totals: list[float]) -> None:
     raise AssertionError("a decision with one option is not searched")
 
@@ -456,6 +521,8 @@ class MCTSStrategy(Strategy):
         opp_model: str = OPP_MODEL,
         commit_depth: int | None = COMMIT_DEPTH,
         commit_search: str = "halving",
+        plan: int = PLAN,
+        plan_width: int = PLAN_WIDTH,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         """``clock`` (seconds) measures ``budget_ms``; a test may pass its own."""
@@ -472,6 +539,10 @@ class MCTSStrategy(Strategy):
         if commit_search not in COMMIT_SEARCHES:
             raise ValueError(f"commit_search must be one of {', '.join(COMMIT_SEARCHES)}, got {commit_search!r}")
         self.commit_search = commit_search
+        if plan not in PLANS or plan_width < 1:
+            raise ValueError(f"plan must be one of {', '.join(map(str, PLANS))} and plan_width at least 1, "
+                             f"got {plan!r} and {plan_width!r}")
+        self.plan, self.plan_width = plan, plan_width
         self.last_mix: CommitMix | None = None
         self._cached: tuple[View, Cards] | None = None
         self._started = 0.0
@@ -539,7 +610,10 @@ class MCTSStrategy(Strategy):
     # -- squares
 
     def _search_square(self, view: View) -> tuple[int, int]:
-        arms = square_arms(view, self.rng, depth=self.depth)
+        if self.plan == 2:
+            arms = plan_arms(view, self.rng, depth=self.depth, width=self.plan_width)
+        else:
+            arms = square_arms(view, self.rng, depth=self.depth)
         return self.rng.choice(square_set(arms.masks[self._best(arms)]))
 
     def place(self, view: View) -> tuple[int, int]:

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import random
 from itertools import permutations
 
 import pytest
 
 from aton import RED
 from aton.moves import Commit, Exchange, Place, Remove
-from aton.views import View
-from bots.strategies.mcts import MCTSStrategy
+from aton.views import View, view
+from bots.strategies.mcts import MCTSStrategy, plan_arms, square_arms
 from bots.strategy import IllegalChoice, Strategy, decision_of, make_strategy
 from bots.tournament import derive_seed, play_game
+from tests.aton.engine_helpers import committed, play
 
 # small settings keep the suite fast; the strength runs are in docs/bots.md
 FAST = {
@@ -132,3 +134,36 @@ def test_mcts_stops_at_the_first_reading_of_its_clock_past_its_budget():
     budget = 0.050 * 0.97  # the search keeps 3% of its budget for answering
     assert readings[-1] >= budget > readings[-2]
     assert bot.last_iterations >= len(readings) - 1  # each reading after the first follows a round of work
+
+
+def test_the_turn_plan_searches_each_stone_with_the_heuristics_best_next_stones():
+    """plan=2: every class of legal squares for the stone at hand, each followed by the best
+    classes for the turn's next stone; the last stone of a turn has no follower."""
+    state, _ = committed((1, 2, 2, 2), (2, 4, 1, 1), blue_stones=[(1, 0), (2, 5)])  # red places 2
+    v = view(state, RED)
+    flat = square_arms(v, random.Random(1))
+    plans = plan_arms(v, random.Random(1), width=3)
+    assert set(plans.masks) == set(flat.masks)
+    assert all(1 <= plans.masks.count(mask) <= 3 for mask in flat.masks)
+    assert len(plans.moves) > len(flat.moves)
+    totals = [0.0] * len(plans.moves)
+    plans.evaluate(list(range(len(plans.moves))), totals)  # each plan plays legally on a sample
+    assert all(0.0 <= t <= 1.0 for t in totals)
+    play(state, (RED, Place(1, 1)))  # the last stone of red's turn: one arm per class
+    last = plan_arms(view(state, RED), random.Random(1), width=3)
+    assert sorted(last.masks) == sorted(square_arms(view(state, RED), random.Random(1)).masks)
+
+
+def test_the_turn_plan_plays_legal_reproducible_games():
+    def game(seed: int):
+        bot = Checked(make_strategy("mcts", seed=seed, iterations=30, plan=2))
+        moves: list = []
+        play_game(bot, make_strategy("greedy", seed=seed, samples=2), derive_seed("plan", seed),
+                  on_move=lambda state, p, move: moves.append((p, move)))
+        return moves, bot.answers
+
+    for seed in range(3):
+        moves, answers = game(seed)
+        assert answers["place"] and game(seed)[0] == moves
+    with pytest.raises(ValueError, match="plan must be"):
+        make_strategy("mcts", plan=3)
