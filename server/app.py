@@ -137,7 +137,8 @@ class ArbiterServer:
         self.lobby = Lobby(self._start_game_between, config.limits, reserved_names(config.server_name),
                            ratings_of=lambda conn: self.ratings.shown_per_clock(account_id(conn)),
                            bot_ratings=lambda: {level: self.ratings.shown_per_clock(account.id)
-                                                for level, account in self.bot_accounts.items()})
+                                                for level, account in self.bot_accounts.items()},
+                           clock=self.clock)
         self.rooms: dict[int, Room] = {}
         self.connections: set[Connection] = set()
         self.by_token: dict[str, Connection] = {}  # token hash -> live connection
@@ -219,6 +220,7 @@ class ArbiterServer:
             if server is not None:
                 server.close()
         self.moderation.stop()
+        self.lobby.stop()
         for conn in list(self.connections):
             conn.close("shutdown", reason or SHUTDOWN_REASON)
         self.outbox.flush()
@@ -565,7 +567,7 @@ class ArbiterServer:
             self._check_new_game(conn, replaces_waiting=False)
             self._start_bot_game(conn, msg.level, msg.clock, msg.seat, self._rated(conn, msg.rated, "a rated game"))
         elif isinstance(msg, m.GetLobbyPage):
-            conn.deliver(self.lobby.page(msg))
+            conn.deliver(self.lobby.page(conn, msg))
         elif isinstance(msg, m.Leave):
             self._leave(conn, msg)
         elif isinstance(msg, m.Watch):

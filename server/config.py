@@ -47,6 +47,11 @@ class Limits:
     #: The most entries of one lobby section sent at once (a snapshot's first page, a lobby_page);
     #: fewer when they would not fit in a frame.
     lobby_page_entries: int = 50
+    #: Seconds over which the lobby's changes are gathered: a subscriber gets the entries that
+    #: changed meanwhile together, each once with its latest state, at most once an interval
+    #: (0: every change at once).  Fifty players arriving at once cost each subscriber one
+    #: batch, not fifty redraws.
+    lobby_update_interval: float = 0.25
     #: A game against a bot the server hosts may stop its player's clock on request (``pause``,
     #: while they read the help or a dialog); its pauses add up to at most this many seconds.
     bot_pause_seconds: float = 600.0

@@ -1,7 +1,12 @@
 """The lobby: who is online, open tables, the quick-match queue and the list of games.
 
 The lobby keeps three lists — the players online, the open public tables and the public
-games — and tells its subscribers about every change (``lobby_update``).  A newcomer gets
+games — and tells its subscribers about their changes (``lobby_update``), gathered: the
+entries that changed within ``Limits.lobby_update_interval`` go out together at its end,
+each once with its latest state (one that came and went meanwhile not at all), so that
+fifty players arriving at once cost every subscriber one batch of updates and one redraw,
+not fifty.  A subscriber that was sent a snapshot or a page meanwhile (a newcomer) saw some
+of those changes already: it gets only what differs from what it was shown.  A newcomer gets
 the first page of each list (``lobby``) and asks for the others (``get_lobby_page``): a
 page holds at most ``Limits.lobby_page_entries`` entries, and only as many as fit in a
 frame, counted from their encoded size, so a lobby of any size and any names reaches every
@@ -23,6 +28,7 @@ from protocol.errors import ErrorCode, ProtocolError
 from protocol.framing import encode_payload
 from protocol.names import name_key, player_name, with_suffix
 
+from .clock import Clock, LoopClock, Timer
 from .config import Limits
 from .hosted_bots import bot_name
 
@@ -45,6 +51,11 @@ def reserved_names(server_name: str) -> tuple[str, ...]:
     ``welcome`` names it and as it speaks of itself ("the server")."""
     return (*(bot_name(level) for level in m.BOT_LEVELS), server_name, "server")
 
+
+#: A lobby entry as someone last saw it: its map, or None when it was not there.
+Seen = dict | None
+#: An entry of a section: (section, key).
+EntryKey = tuple[str, Any]
 
 #: A msgpack array's header grows from 1 byte (up to 15 items) to 3 (up to 65,535).
 ARRAY_HEADER_GROWTH = 2
@@ -119,10 +130,11 @@ class Lobby:
     def __init__(self, start_game: Callable[[Connection, Connection, str, int | None, bool, bool], None],
                  limits: Limits, reserved: tuple[str, ...] = (),
                  ratings_of: Callable[[Connection], dict | None] = no_ratings,
-                 bot_ratings: Callable[[], dict | None] = lambda: None) -> None:
+                 bot_ratings: Callable[[], dict | None] = lambda: None, clock: Clock | None = None) -> None:
         """``start_game(host, guest, clock, table, private, rated)`` starts a game;
         ``ratings_of`` gives a player's ratings, per clock, as their lobby entry shows them;
-        ``bot_ratings`` the hosted bots' (per level, per clock), as the snapshot tells them."""
+        ``bot_ratings`` the hosted bots' (per level, per clock), as the snapshot tells them;
+        ``clock`` times the batches of updates (the event loop's by default)."""
         self._start_game = start_game
         self._ratings_of = ratings_of
         self._bot_ratings = bot_ratings
@@ -138,6 +150,13 @@ class Lobby:
         #: what subscribers see: players (status lobby, waiting, playing, watching), public tables and games
         self.sections = {name: LobbySection(name) for name in m.LOBBY_SECTIONS}
         self.subscribers: set[Connection] = set()
+        #: every entry changed since the last batch, in the order of their first change, with what
+        #: the subscribers were last told of it
+        self.changed: dict[EntryKey, Seen] = {}
+        #: what a snapshot or a page has shown a connection since the last batch, of entries in ``changed``
+        self.shown: dict[Connection, dict[EntryKey, Seen]] = {}
+        self.clock = clock or LoopClock()
+        self._batch: Timer | None = None  # the end of the current interval, once something changed
 
     # ------------------------------------------------------------------ presence
 
@@ -159,6 +178,7 @@ class Lobby:
         if conn.lobby_subscribed:
             self.subscribers.add(conn)
             conn.deliver(self.snapshot())
+            self._showing(conn, m.LOBBY_SECTIONS)
 
     def _list(self, conn: Connection, status: str) -> None:
         """List ``conn`` under its name, with ``status`` (an account's other connection under that
@@ -173,6 +193,7 @@ class Lobby:
 
     def depart(self, conn: Connection) -> None:
         self.subscribers.discard(conn)
+        self.shown.pop(conn, None)
         self._withdraw(conn)
         self._unlist(conn)
 
@@ -225,13 +246,23 @@ class Lobby:
                  for name, section in self.sections.items()}
         return replace(empty, players=first["players"], tables=first["tables"], games=first["games"])
 
-    def page(self, request: m.GetLobbyPage) -> m.LobbyPage:
-        """The page of a section a client asked for (empty past the end)."""
+    def page(self, conn: Connection, request: m.GetLobbyPage) -> m.LobbyPage:
+        """The page of a section ``conn`` asked for (empty past the end)."""
         section = self.sections[request.section]
         empty = m.LobbyPage(section=request.section, offset=request.offset, total=len(section), entries=(),
                             reply_to=request.id)
         entries = section.page(request.offset, self.limits.lobby_page_entries, self._room(empty))
+        self._showing(conn, (request.section,))
         return replace(empty, entries=entries)
+
+    def _showing(self, conn: Connection, sections: tuple[str, ...]) -> None:
+        """``conn`` is shown ``sections`` as they are now (their totals too): of the entries that
+        changed since the last batch, it will be told only what changes after this."""
+        if conn in self.subscribers and self.changed:
+            shown = self.shown.setdefault(conn, {})
+            for section, key in self.changed:
+                if section in sections:
+                    shown[(section, key)] = self.sections[section].entries.get(key)
 
     def _room(self, empty: m.Message, lists: int = 1) -> int:
         """The bytes each of the ``lists`` empty lists of a message may take once filled, so
@@ -239,19 +270,54 @@ class Lobby:
         return (self.limits.frame_bytes - len(encode_payload(empty.to_wire()))) // lists - ARRAY_HEADER_GROWTH
 
     def _put(self, section: str, key: Any, entry: dict) -> None:
-        new = self.sections[section].put(key, entry)
-        self._broadcast(section, "add" if new else "update", entry)
+        self._changing(section, key)
+        self.sections[section].put(key, entry)
+        self._changed()
 
     def _pop(self, section: str, key: Any) -> None:
-        if self.sections[section].pop(key):
-            self._broadcast(section, "remove", {m.LOBBY_KEYS[section]: key})
+        if key in self.sections[section].entries:
+            self._changing(section, key)
+            self.sections[section].pop(key)
+            self._changed()
 
-    def _broadcast(self, section: str, op: str, item: dict) -> None:
-        if not self.subscribers:
-            return
-        update = m.LobbyUpdate(section=section, op=op, item=item)
-        for conn in list(self.subscribers):
-            conn.deliver(update)
+    def _changing(self, section: str, key: Any) -> None:
+        """Keep what the subscribers were last told of an entry about to change."""
+        if (section, key) not in self.changed:
+            self.changed[(section, key)] = self.sections[section].entries.get(key)
+
+    def _changed(self) -> None:
+        """Something changed: it goes out with the rest at the end of the interval."""
+        if self.limits.lobby_update_interval <= 0:
+            self.publish()
+        elif self._batch is None:
+            self._batch = self.clock.call_later(self.limits.lobby_update_interval, self.publish)
+
+    def publish(self) -> None:
+        """Tell every subscriber what changed since the last batch: each changed entry once, as
+        it is now, in the order of their first change; nothing of an entry that is as they were
+        last told (or shown).  Each update is sent to everyone in turn, so it is encoded once."""
+        if self._batch is not None:
+            self._batch.cancel()
+            self._batch = None
+        changed, self.changed = self.changed, {}
+        shown, self.shown = self.shown, {}
+        for (section, key), told in changed.items():
+            now = self.sections[section].entries.get(key)
+            update = lobby_update(section, key, told, now)
+            for conn in list(self.subscribers):
+                seen = shown.get(conn, {})
+                if (section, key) in seen:
+                    own = lobby_update(section, key, seen[(section, key)], now)
+                    if own is not None:
+                        conn.deliver(own)
+                elif update is not None:
+                    conn.deliver(update)
+
+    def stop(self) -> None:
+        """No more batches (the server stops)."""
+        if self._batch is not None:
+            self._batch.cancel()
+            self._batch = None
 
     # ------------------------------------------------------------------ tables
 
@@ -349,3 +415,14 @@ class Lobby:
             entry["ratings"] = ratings
         if self.sections["games"].entries.get(room.game_id) != entry:
             self._put("games", room.game_id, entry)
+
+
+def lobby_update(section: str, key: Any, told: Seen, now: Seen) -> m.LobbyUpdate | None:
+    """The update that brings an entry from what a subscriber was told to what it is now (None:
+    nothing to say)."""
+    if now is None:
+        return None if told is None else m.LobbyUpdate(section=section, op="remove",
+                                                       item={m.LOBBY_KEYS[section]: key})
+    if now == told:
+        return None
+    return m.LobbyUpdate(section=section, op="add" if told is None else "update", item=now)

@@ -26,7 +26,7 @@ from protocol.commitment import commitment_digest
 from protocol.framing import decode_payload, encode_frame
 from protocol.messages import PROTOCOL_VERSION
 from server.app import ArbiterServer
-from server.config import ServerConfig
+from server.config import Limits, ServerConfig
 
 ANY = "…"
 EXAMPLE_SEED = 2866
@@ -37,7 +37,10 @@ NONCES = {"ann": bytes(range(16)), "ben": bytes(range(16, 32))}
 
 
 def example_server(db_path: str) -> ArbiterServer:
-    return ArbiterServer(ServerConfig(host="127.0.0.1", port=0, db_path=db_path, game_seed=EXAMPLE_SEED))
+    """The example's server: it sends each lobby change at once (``lobby_update_interval`` 0), as
+    docs/protocol.md says the example does, so that the exchange is the same run after run."""
+    return ArbiterServer(ServerConfig(host="127.0.0.1", port=0, db_path=db_path, game_seed=EXAMPLE_SEED,
+                                      limits=Limits(lobby_update_interval=0)))
 
 
 # ---------------------------------------------------------------------- JSON <-> frames
