@@ -131,10 +131,18 @@ def share_parsed_stylesheets() -> None:
     """Parse each stylesheet once for the whole process: parsing the client's stylesheets was a
     quarter of the CPU an app took to its first frame, and its rules were in every app again."""
     parse = Stylesheet._parse_rules
+    # the theme's variables as a key, made once per variables map (Textual replaces the map, never changes it)
+    variable_keys: LRUCache[int, tuple[dict[str, str], tuple]] = LRUCache(64)
+
+    def variables_key(variables: dict[str, str]) -> tuple:
+        known = variable_keys.get(id(variables))
+        if known is None or known[0] is not variables:
+            known = variable_keys[id(variables)] = (variables, tuple(sorted(variables.items())))
+        return known[1]
 
     def parse_shared(stylesheet: Stylesheet, css: str, read_from: tuple[str, str], is_default_rules: bool = False,
                      tie_breaker: int = 0, scope: str = "") -> list[RuleSet]:
-        key = (css, read_from, is_default_rules, tie_breaker, scope, tuple(sorted(stylesheet._variables.items())))
+        key = (css, read_from, is_default_rules, tie_breaker, scope, variables_key(stylesheet._variables))
         rules = SHARED_RULES.get(key)
         if rules is None:
             rules = SHARED_RULES[key] = parse(stylesheet, css, read_from, is_default_rules, tie_breaker, scope)

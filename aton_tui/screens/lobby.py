@@ -26,6 +26,7 @@ from textual.widgets import DataTable, Label, Static
 from protocol.game_frames import rating_of
 
 from ..lobby_model import LobbyModel, SectionWindow
+from ..sizes import set_width_classes
 from ..widgets.fitted_footer import FittedFooter
 from ..widgets.notice import Notice
 from .profile import cut
@@ -75,6 +76,9 @@ class LobbyScreen(Screen):
         self.where = where
         self.footer_state: tuple[bool, ...] | None = None
         self.pages_shown: dict[str, int] = {}  # list -> the offset of the page it shows
+        # the classes of its width from the start: set on its first resize, they would style it all twice
+        set_width_classes(self, self.app.size.width)
+        self.set_class(self.app.size.width < self.WIDE, "-narrow", update=False)
 
     @property
     def aton(self) -> AtonApp:

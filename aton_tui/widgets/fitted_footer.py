@@ -7,6 +7,9 @@ the footer, least needed first, until the rest fits.  A screen names them in
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
+from textual.app import ComposeResult
 from textual.events import Resize
 from textual.geometry import Size
 from textual.widget import Widget
@@ -17,8 +20,27 @@ from textual.widgets._footer import FooterKey, KeyGroup
 class FittedFooter(Footer):
     def __init__(self) -> None:
         super().__init__(compact=True, show_command_palette=False)
+        self._shown: Hashable = None  # the keys it was last composed of (``_keys``)
+
+    def compose(self) -> ComposeResult:
+        """Textual's keys, each made compact as it is built: a key whose class changes once it is
+        mounted is styled twice (a footer's keys were a tenth of the lobby's first frame)."""
+        self._shown = self._keys()
+        for widget in super().compose():
+            if isinstance(widget, FooterKey):
+                widget.add_class("-compact", update=False)
+            yield widget
+
+    def _keys(self) -> Hashable:
+        """What the footer shows: every key the screen shows now, with its state."""
+        if not self._bindings_ready:
+            return None
+        return tuple((binding.key, binding.action, binding.description, enabled, tooltip)
+                     for _, binding, enabled, tooltip in self.screen.active_bindings.values() if binding.show)
 
     async def recompose(self) -> None:
+        if self._keys() == self._shown:  # the screen's bindings changed, not its keys: nothing to do
+            return
         async with self.batch():  # fitted before it is drawn: never a frame with keys cut off
             await super().recompose()
             self._fit()
