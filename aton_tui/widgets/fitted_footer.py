@@ -39,7 +39,7 @@ class FittedFooter(Footer):
                      for _, binding, enabled, tooltip in self.screen.active_bindings.values() if binding.show)
 
     async def recompose(self) -> None:
-        if self._keys() == self._shown:  # the screen's bindings changed, not its keys: nothing to do
+        if not self.is_attached or self._keys() == self._shown:  # (the bindings changed, not the keys shown)
             return
         async with self.batch():  # fitted before it is drawn: never a frame with keys cut off
             await super().recompose()
