@@ -76,6 +76,7 @@ class LobbyScreen(Screen):
         self.where = where
         self.footer_state: tuple[bool, ...] | None = None
         self.pages_shown: dict[str, int] = {}  # list -> the offset of the page it shows
+        self.rows_shown: dict[str, Rows] = {}  # list -> the rows it shows
         # the classes of its width from the start: set on its first resize, they would style it all twice
         set_width_classes(self, self.app.size.width)
         self.set_class(self.app.size.width < self.WIDE, "-narrow", update=False)
@@ -147,11 +148,16 @@ class LobbyScreen(Screen):
         self._fill("games", rows)
 
     def _fill(self, table_id: str, rows: Rows) -> None:
+        """Show ``rows`` in a list (nothing to do when it shows them already: most of the lobby's
+        updates change one list of the three)."""
         table = self.query_one(f"#{table_id}", DataTable)
         keep = table.cursor_row
         if self.pages_shown.get(table_id) != (offset := self.aton.lobby.sections[table_id].offset):
             self.pages_shown[table_id] = offset
             keep = 0  # another page: from its top
+        elif self.rows_shown.get(table_id) == rows and table.row_count == len(rows):
+            return
+        self.rows_shown[table_id] = rows
         table.clear()
         for key, cells in rows:
             table.add_row(*(Text(cell) for cell in cells), key=str(key))
