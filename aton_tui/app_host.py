@@ -73,14 +73,6 @@ log = logging.getLogger(__name__)
 BLOCK_LIMIT = 2.0
 OUTPUT_MAX = 1 << 20
 CLOSE_GRACE = 1.0  # seconds an app has to end (and its last output to leave) before it is cut off
-#: Sessions of a host that build their first screen at once; the others wait their turn, in
-#: the order they came.  Apps that start together share the one event loop and all see their
-#: first frame at the end of a burst of logins; one after the other, the first in line sees
-#: its screen at once, and the median login waits half as long.
-STARTS_AT_ONCE = 2
-#: The longest one session's start keeps the others waiting, whatever it does meanwhile (seconds).
-START_TURN_MAX = 2.0
-START_POLL = 0.01  # seconds between two looks at whether a starting app has drawn its first frame
 
 BLOCKED = "Your session stopped responding and was closed. Your games are kept: log in again to play on."
 OVERFLOW = "Your connection did not keep up with the screen and was closed. Your games are kept."
@@ -173,7 +165,6 @@ class HostedSession:
     why: str = ""  # what ended it, when not the player (said to them by the gateway)
     ending: bool = False
     force: asyncio.TimerHandle | None = field(default=None, repr=False)
-    turn: asyncio.Task[None] | None = field(default=None, repr=False)  # while it builds its first screen
 
     @property
     def driver(self) -> ChannelDriver | None:
@@ -194,7 +185,6 @@ class AppHost:
         self.sessions: dict[int, HostedSession] = {}
         self.outbox: deque[bytes] = deque()  # messages the gateway's full socket has not taken yet
         self.done = self.loop.create_future()
-        self.starts = asyncio.Semaphore(STARTS_AT_ONCE)  # sessions building their first screen
 
     # ------------------------------------------------------------------ the gateway's messages
 
@@ -278,8 +268,6 @@ class AppHost:
     async def _serve(self, session: HostedSession) -> None:
         status = 1
         try:
-            await self.starts.acquire()
-            session.turn = self.loop.create_task(self._start_turn(session), name=f"session {session.id} starting")
             app = session.app = self.make_app(session.args, session.env)
             adapt_console(app, session.env)
             app.driver_class = functools.partial(  # type: ignore[assignment]  # a Driver class with this session's socket bound
@@ -299,18 +287,6 @@ class AppHost:
             session.why = session.why or CRASHED
         finally:
             await self._finish(session, status)
-
-    async def _start_turn(self, session: HostedSession) -> None:
-        """Let the next session start once this one's app (made as this task begins) has drawn its
-        first frame (Textual's ``_dom_ready``), has ended, or has had its turn for ``START_TURN_MAX``."""
-        try:
-            app, end = session.app, self.loop.time() + START_TURN_MAX
-            while (app is not None and not app._dom_ready and session.app is app and not session.ending
-                   and self.loop.time() < end):
-                await asyncio.sleep(START_POLL)
-        finally:
-            self.starts.release()
-            session.turn = None
 
     async def _finish(self, session: HostedSession, status: int) -> None:
         """Let the app's last output (its terminal restored) leave, then let go of everything."""

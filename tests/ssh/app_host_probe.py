@@ -2,8 +2,7 @@
 
 ``probe_app`` builds, for a session with arguments ``[NAME]``, a small app that says
 what its session sees — its name, the environment it was given, the host's own
-``os.environ``, its colour system, how many apps of the host had drawn their first frame
-when it was built (``drawn_before``), the live apps of the host — and misbehaves on
+``os.environ``, its colour system, the live apps of the host — and misbehaves on
 demand:
 
 - ``k``: says ``key N`` (N counts its keys): it is alive;
@@ -40,14 +39,13 @@ class Probe(App):
         self.probe_name = name
         self.env = env
         self.keys = 0
-        self.drawn_before = sum(1 for app in LIVE if app._dom_ready)  # Textual's: its first frame is drawn
 
     def compose(self) -> ComposeResult:
         yield Static("", id="said")
 
     def on_mount(self) -> None:
         facts = {"name": self.probe_name, "env": self.env.get("SECRET"), "host": os.environ.get("SECRET"),
-                 "colours": self.console.color_system, "drawn_before": self.drawn_before}
+                 "colours": self.console.color_system}
         self.say("FACTS " + json.dumps(facts))
 
     def say(self, line: str) -> None:

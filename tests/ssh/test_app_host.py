@@ -17,7 +17,7 @@ import time
 import asyncssh
 import pytest
 
-from aton_tui.app_host import BLOCKED, CRASHED, STARTS_AT_ONCE
+from aton_tui.app_host import BLOCKED, CRASHED
 from protocol.handoff import APP_HOST_MODULE
 from server.config import INPROCESS_SESSIONS
 from server.ssh.app_hosts import HOST_LOST, AppHosts, HostedClient
@@ -132,27 +132,13 @@ async def test_a_burst_of_sessions_waits_for_a_busy_host_and_none_is_lost(hosts)
     assert host.clients == {}
 
 
-async def test_sessions_build_their_first_screen_a_few_at_a_time_in_the_order_they_came(hosts):
-    """Apps started together share the host's one loop and all draw their first frame at the
-    end of a burst; in turns (``STARTS_AT_ONCE`` at a time), each app is built only once those
-    that came before it, all but ``STARTS_AT_ONCE - 1``, have drawn theirs."""
-    sessions = [Session(hosts, f"t{n}") for n in range(3 * STARTS_AT_ONCE)]
-    for n, session in enumerate(sessions):
-        assert (await session.facts())["drawn_before"] >= n - STARTS_AT_ONCE + 1, n
-    for session in sessions:
-        await session.client.terminate()
-
-
 async def test_each_session_sees_its_own_environment_colours_and_size(hosts):
     plain_term = Session(hosts, "ann", {"TERM": "xterm-256color", "SECRET": "ann's"}, size=(90, 20))
     truecolor = Session(hosts, "bob", {"TERM": "xterm-256color", "COLORTERM": "truecolor", "SECRET": "bob's"})
     dumb = Session(hosts, "cy", {"TERM": "vt100", "SECRET": "cy's"})
-    facts = [await session.facts() for session in (plain_term, truecolor, dumb)]
-    for seen in facts:
-        del seen["drawn_before"]
-    assert facts == [{"name": "ann", "env": "ann's", "host": None, "colours": "256"},
-                     {"name": "bob", "env": "bob's", "host": None, "colours": "truecolor"},
-                     {"name": "cy", "env": "cy's", "host": None, "colours": "standard"}]
+    assert await plain_term.facts() == {"name": "ann", "env": "ann's", "host": None, "colours": "256"}
+    assert await truecolor.facts() == {"name": "bob", "env": "bob's", "host": None, "colours": "truecolor"}
+    assert await dumb.facts() == {"name": "cy", "env": "cy's", "host": None, "colours": "standard"}
     assert b"38;2;" in truecolor.output and b"38;2;" not in plain_term.output
     for session in (plain_term, truecolor, dumb):
         await session.client.terminate()
