@@ -51,7 +51,7 @@ class Limits:
     #: changed meanwhile together, each once with its latest state, at most once an interval
     #: (0: every change at once).  Fifty players arriving at once cost each subscriber one
     #: batch, not fifty redraws.
-    lobby_update_interval: float = 0.25
+    lobby_update_interval: float = 0.5
     #: A game against a bot the server hosts may stop its player's clock on request (``pause``,
     #: while they read the help or a dialog); its pauses add up to at most this many seconds.
     bot_pause_seconds: float = 600.0
