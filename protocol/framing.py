@@ -3,6 +3,12 @@
 The length comes first so that a receiver can refuse an oversized frame before
 reading it.  ``FrameBuffer`` is the sans-I/O decoder (feed bytes, take payloads);
 ``read_frame``/``encode_frame`` are the asyncio-stream helpers both sides use.
+
+Frames are encoded with msgspec and decoded with msgpack-python.  Both write the same
+bytes for the plain data a frame holds (maps, lists and tuples, str, bytes, int,
+float, bool, None; a test compares them over whole games), msgspec two to three times
+faster: a server encodes a frame for every receiver of every move.  Decoding stays
+with msgpack-python, which bounds every string, array and map of a peer's frame.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import msgpack
+import msgspec
 
 from .errors import ErrorCode, ProtocolError
 
@@ -28,9 +35,14 @@ def _no_ext(code: int, data: bytes) -> Any:
     raise ValueError(f"msgpack extension types are not used by this protocol (got type {code})")
 
 
+#: Writes msgpack as msgpack-python does with ``use_bin_type`` (str as str, bytes as bin).
+_ENCODER = msgspec.msgpack.Encoder()
+
+
 def encode_payload(data: object) -> bytes:
-    """The msgpack bytes of ``data`` (a frame carries a map; tests also send other values)."""
-    return msgpack.packb(data, use_bin_type=True)
+    """The msgpack bytes of ``data`` (a frame carries a map of plain data; tests also send
+    other values).  TypeError for a value msgpack cannot carry."""
+    return _ENCODER.encode(data)
 
 
 def encode_frame(data: Mapping[str, object], max_frame: int = MAX_FRAME_BYTES) -> bytes:
