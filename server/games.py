@@ -96,6 +96,10 @@ class HostedGame(Protocol[S, M]):
     def summary(self) -> dict:
         """Round and scores, for the lobby's list of games."""
 
+    def progress(self) -> Hashable:
+        """A cheap value that changes whenever ``summary`` does (the lobby compares it after
+        every move, before it builds a game's entry)."""
+
     def encode_move(self, move: M) -> dict:
         """A move as a map: the form the database keeps (and a worker process returns)."""
 
@@ -186,9 +190,11 @@ class AtonGame:
             if seat is None:
                 by_receiver[None] = public_dicts
                 continue
-            # only what differs from the public copy (a player's own drawn cards) is converted again
-            by_receiver[seat] = [d if (mine := e.for_viewer(seat)) == p else mine.to_dict()
-                                 for e, p, d in zip(shown, public, public_dicts, strict=True)]
+            # only what differs from the public copy (a player's own drawn cards) is converted again;
+            # a seat that sees every event as everyone does gets the public list itself
+            mine = [e.for_viewer(seat) for e in shown]
+            by_receiver[seat] = public_dicts if all(e is p for e, p in zip(mine, public, strict=True)) else [
+                d if e is p or e == p else e.to_dict() for e, p, d in zip(mine, public, public_dicts, strict=True)]
         return by_receiver
 
     def view(self, seat: Player | None) -> dict:
@@ -216,6 +222,9 @@ class AtonGame:
 
     def summary(self) -> dict:
         return {"round": self.state.round, "scores": {str(p): self.state.scores[p] for p in PLAYERS}}
+
+    def progress(self) -> tuple[int, ...]:
+        return (self.state.round, *self.state.scores)
 
     @staticmethod
     def encode_move(move: Move) -> dict:

@@ -149,6 +149,8 @@ class Lobby:
         self.queue: dict[QueueKey, Connection] = {}  # (clock, rated) -> the one waiting connection
         #: what subscribers see: players (status lobby, waiting, playing, watching), public tables and games
         self.sections = {name: LobbySection(name) for name in m.LOBBY_SECTIONS}
+        #: each listed game's ``Room.lobby_signature`` when its entry was last built (while it is in play)
+        self._game_signatures: dict[int, tuple] = {}
         self.subscribers: set[Connection] = set()
         #: every entry changed since the last batch, in the order of their first change, with what
         #: the subscribers were last told of it
@@ -396,12 +398,18 @@ class Lobby:
     # ------------------------------------------------------------------ games
 
     def game_changed(self, room: Room) -> None:
-        """Keep the lobby's entry of a game in step (only real changes are broadcast)."""
+        """Keep the lobby's entry of a game in step (only real changes are broadcast).  Called
+        after every move: the entry is built only when the game's ``lobby_signature`` changed."""
         if room.game.is_over:
+            self._game_signatures.pop(room.game_id, None)
             self._pop("games", room.game_id)
             return
         if room.options.get("private"):
             return
+        signature = room.lobby_signature()
+        if self._game_signatures.get(room.game_id) == signature:
+            return
+        self._game_signatures[room.game_id] = signature
         entry = {
             "game": room.game_id,
             **room.player_names(),

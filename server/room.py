@@ -193,6 +193,12 @@ class Room:
                 return seat
         return None
 
+    def lobby_signature(self) -> tuple:
+        """Everything of the game that its lobby entry shows and that can change while it is
+        played (its progress, the spectators, who sits where): a cheap value the lobby compares
+        before it builds the entry."""
+        return (self.game.progress(), len(self.spectators), *[(held.name, held.rating) for held in self.seats.values()])
+
     def player_names(self) -> dict[str, str]:
         """Each seat's player, by the seat's name."""
         return {str(seat): held.name for seat, held in self.seats.items()}
@@ -342,13 +348,19 @@ class Room:
                 first_version: int) -> dict[GameSeat | None, tuple[dict, ...]]:
         """Each seat's (and everyone else's) numbered events of a publication, also kept as recent.
 
-        An event every receiver sees alike is numbered once and shared.
+        An event every receiver sees alike is numbered once and shared, and so are all the events
+        of a seat that sees them as everyone does (``visible`` gives it the public list itself).
         """
-        public = [*before, *visible[None], *after]
+        everyone = visible[None]
+        public = [*before, *everyone, *after]
         shared = tuple({**e, "version": first_version + i} for i, e in enumerate(public))
         numbered: dict[GameSeat | None, tuple[dict, ...]] = {None: shared}
         for seat in self.seats:
-            mine = [*before, *visible.get(seat, visible[None]), *after]
+            seen = visible.get(seat, everyone)
+            if seen is everyone:
+                numbered[seat] = shared
+                continue
+            mine = [*before, *seen, *after]
             numbered[seat] = tuple(same if e is p else {**e, "version": same["version"]}
                                    for e, p, same in zip(mine, public, shared, strict=True))
         for receiver, events in numbered.items():

@@ -357,3 +357,29 @@ async def test_the_view_is_the_engines_and_a_1_2_client_still_finds_the_commitme
             if player is old:
                 assert frame.view["commitments"] == frame.commitments
     assert any(m.commitments_of(f)[old.seat] == "awaiting_open" for f in old.frames if isinstance(f, m.Update))
+
+
+def test_events_as_each_receiver_sees_them_share_what_is_public_over_a_whole_game():
+    """``events_for`` converts a receiver's copy only where it differs (its own drawn cards) and
+    gives a seat that sees every event as everyone does the public list itself (numbered once
+    by the room), over a whole seeded game."""
+    game, rng = AtonGame(3), random.Random(3)
+    own_draws = shared = 0
+    while not game.is_over:
+        for seat in game.pending():
+            events = game.play(seat, rng.choice(game.state.legal_moves(seat, resign=False)))
+            visible = game.events_for(events, [None, *game.seats])
+            for player in game.seats:
+                mine = visible[player]
+                if mine is visible[None]:
+                    shared += 1
+                    assert not any(e["type"] == "cards_drawn" and e["player"] == str(player) for e in mine)
+                    continue
+                for own, public in zip(mine, visible[None], strict=True):
+                    if own is not public:
+                        assert own["type"] == "cards_drawn" and own["player"] == str(player)
+                        assert public["cards"] is None and own["cards"] is not None
+                        own_draws += 1
+                    else:
+                        assert own.get("cards") is None or own["type"] != "cards_drawn"
+    assert own_draws > 3 and shared > 50

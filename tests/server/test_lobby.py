@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import random
 from collections.abc import Callable
 
 import pytest
@@ -15,7 +16,7 @@ from server.app import ArbiterServer
 from server.config import Limits, ServerConfig
 from server.hosted_bots import bot_name
 
-from .players import Recorder, public_games
+from .players import Recorder, matched_pair, public_games
 
 
 async def human(port: int, name: str, lobby: bool = True) -> Recorder:
@@ -359,3 +360,32 @@ async def test_a_rematch_makes_its_players_playing_again(server):
     await asyncio.gather(host.expect(m.GameState), guest.expect(m.GameState))
     now = statuses(await (await human(server.port, "wanda")).expect(m.Lobby))
     assert (now["hana"], now["gus"]) == ("playing", "playing")
+
+
+async def test_a_game_entry_follows_its_rounds_scores_and_spectators_and_changes_only_with_them(server):
+    """The lobby compares a cheap signature of a game after every move and builds the entry only
+    when it changed: every change still reaches a subscriber, and nothing else does."""
+    fan = await human(server.port, "fan")
+    await fan.expect(m.Lobby)
+    red, blue = await matched_pair(server.port)
+    by_round = lambda n: lambda player: player.view["round"] >= n  # noqa: E731
+    await asyncio.gather(red.play(random.Random(5), stop=by_round(3)), blue.play(random.Random(6), stop=by_round(3)))
+    spectator = await Recorder.connect(server.port, "watcher", kind="spectator", lobby=False)
+    await spectator.send(m.Watch(game=red.game))
+    await spectator.expect(m.GameState)
+
+    async def entry_shows(expected: dict) -> None:
+        await fan.until(lambda f: f.section == "games" and f.item.get("game") == red.game
+                        and all(f.item.get(k) == v for k, v in expected.items()), kind=m.LobbyUpdate)
+
+    assert red.view["phase"] == "commit" and red.view["round"] == 3
+    await red.act(random.Random(7))  # a commitment: the round and the scores stay, the spectator shows
+    await entry_shows({**server.rooms[red.game].game.summary(), "spectators": 1})
+    await asyncio.gather(red.play(random.Random(7), stop=by_round(4)), blue.play(random.Random(8), stop=by_round(4)))
+    await entry_shows({**server.rooms[red.game].game.summary(), "spectators": 1})
+    entries = [f.item for f in fan.frames
+               if isinstance(f, m.LobbyUpdate) and f.section == "games" and f.item.get("game") == red.game]
+    assert [e["round"] for e in entries] == sorted(e["round"] for e in entries)
+    assert {1, 2, 3, 4} <= {e["round"] for e in entries}
+    assert all(a != b for a, b in itertools.pairwise(entries)), "only changes are broadcast"
+    assert [e["spectators"] for e in entries][-1] == 1 and entries[0]["spectators"] == 0
