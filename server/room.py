@@ -38,6 +38,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: Seconds by which a timer may fall due before its deadline and still count as on time (a
+#: clock's resolution): a timer that falls due earlier than that sets itself again.
+TIMER_SLACK = 0.001
+
 #: A game's seat: its own value (Aton's ``Player``), named on the wire by its ``str()``.
 GameSeat = Hashable
 
@@ -73,7 +77,10 @@ class Seat:
     moves_made: int = 0
     deadline: float | None = None  # the room clock's time when the current decision times out
     obligation: tuple | None = None  # what the deadline is for
+    #: Falls due at ``timer_due``, never after the deadline; it may fall due before it (a deadline
+    #: that moved later keeps its timer, which sets itself again when it falls due early).
     timer: Timer | None = None
+    timer_due: float = 0.0
     grace_timer: Timer | None = None
     paused_at: float | None = None  # the room clock's time when its player stopped this seat's clock (``pause``)
 
@@ -532,26 +539,40 @@ class Room:
         self.paused_clocks.clear()
 
     def _arm_clocks(self) -> None:
+        """Give each seat whose decision changed its deadline.  Its timer is made again only if
+        the deadline moved earlier than it (most moves give the mover a later one)."""
         for seat, held in self.seats.items():
             obligation = self._obligation(seat)
             if obligation == held.obligation:
                 continue
-            if held.timer:
-                held.timer.cancel()
-                held.timer = None
             held.obligation = obligation
             if obligation is None:
-                held.deadline = None
+                held.deadline = None  # a timer still set finds nothing due when it falls due
                 continue
             seconds = getattr(self.time_control, obligation[0])
             paused = self.paused_clocks.get(seat)
             if paused is not None and paused[0] == obligation[0]:
                 seconds = min(seconds, paused[1])
             if held.paused_at is not None:  # the decision's time starts when the pause ends
+                self._cancel_timer(held)
                 held.deadline = held.paused_at + seconds
                 continue
             held.deadline = self.clock.now() + seconds
-            held.timer = self.clock.call_later(seconds, self._timed_out, seat)
+            if held.timer is None or held.timer_due > held.deadline:
+                self._set_timer(seat, held)
+
+    def _set_timer(self, seat: GameSeat, held: Seat) -> None:
+        """A timer for ``held.deadline``, in place of any other."""
+        assert held.deadline is not None
+        self._cancel_timer(held)
+        held.timer_due = held.deadline
+        held.timer = self.clock.call_later(held.deadline - self.clock.now(), self._timed_out, seat)
+
+    @staticmethod
+    def _cancel_timer(held: Seat) -> None:
+        if held.timer:
+            held.timer.cancel()
+            held.timer = None
 
     def _stop_clocks(self) -> None:
         for held in self.seats.values():
@@ -583,9 +604,7 @@ class Room:
             raise ProtocolError(ErrorCode.NOT_ALLOWED,
                                 f"this game's pauses have used up their {self.pause_seconds:g} seconds")
         held.paused_at = self.clock.now()
-        if held.timer:
-            held.timer.cancel()
-            held.timer = None
+        self._cancel_timer(held)
         self.pause_timer = self.clock.call_later(self.pause_left, self._start_clock, seat)
         self._publish(arbiter_after=[ev.ClockPaused(ev.player_of(seat), self.pause_left).to_wire()])
 
@@ -601,7 +620,7 @@ class Room:
         self._stop_pause_timer()
         if held.deadline is not None:
             held.deadline += paused_for
-            held.timer = self.clock.call_later(held.deadline - now, self._timed_out, seat)
+            self._set_timer(seat, held)
         self._publish(arbiter_after=[ev.ClockResumed(ev.player_of(seat), self.pause_left).to_wire()])
 
     def _stop_pause_timer(self) -> None:
@@ -612,6 +631,10 @@ class Room:
     def _timed_out(self, seat: GameSeat) -> None:
         held = self.seats[seat]
         held.timer = None
+        if held.deadline is not None and held.paused_at is None \
+                and held.deadline - self.clock.now() > TIMER_SLACK:
+            self._set_timer(seat, held)  # set for an earlier deadline, which has moved later since
+            return
         kind = held.obligation[0] if held.obligation else None
         held.obligation = None
         if kind is None or self.game.is_over:

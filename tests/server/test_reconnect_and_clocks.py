@@ -156,6 +156,37 @@ async def test_the_opponents_exchange_does_not_restart_your_commit_clock(server)
     assert timeout.clocks["red"]["remaining_ms"] == commit_ms - 80_000
 
 
+async def test_a_deadline_that_moves_later_keeps_its_timer_and_the_time_out_comes_at_the_new_one(server, monkeypatch):
+    """A move gives its player a later deadline: the timer set for the earlier one stays (none is
+    made per move); when it falls due it sets itself again, and the time-out comes at the new deadline."""
+    red, blue = await matched_pair(server.port)
+    commit = time_control(red)["commit"]
+    await blue.client.commit(blue.game, list(blue.view["decision"]["hand"]))
+    await blue.expect(m.Ack)
+    made: list[tuple] = []
+    call_later = server.clock.call_later
+
+    def counting(delay: float, callback: Callable[..., object], *args: object) -> ManualTimer:
+        if getattr(callback, "__name__", "") == "_timed_out":
+            made.append(args)
+        return call_later(delay, callback, *args)
+
+    monkeypatch.setattr(server.clock, "call_later", counting)
+    server.clock.advance(10)
+    await red.send(m.Exchange(game=red.game))  # a new hand: red's commit deadline is now 10 s later
+    await red.expect(m.Ack)
+    assert made == [], "red's deadline moved later: its timer stays"
+    server.clock.advance(commit - 10)  # the old deadline: its timer falls due and sets itself again
+    assert made == [(RED,)]
+    assert RED not in server.rooms[red.game].seals
+    server.clock.advance(10 - 0.001)
+    assert RED not in server.rooms[red.game].seals, "a moment too early"
+    server.clock.advance(0.001)
+    update = await blue.until(with_event("timeout"), kind=m.Update)
+    timeout = next(e for e in update.events if e["type"] == "timeout")
+    assert (timeout["player"], timeout["action"], timeout["strikes"]) == ("red", "commit", 1)
+
+
 async def test_a_session_with_more_unfinished_games_than_welcome_may_list_still_resumes(tmp_path):
     """welcome.games lists at most WELCOME_GAMES (the schema's own bound); every game still comes back."""
     many = m.WELCOME_GAMES + 6
