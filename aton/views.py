@@ -308,13 +308,17 @@ def _plain(viewer: Player | None, round_: int, phase: Phase, pending: tuple[Play
     }
 
 
-def plain_views(state: GameState, receivers: Iterable[Player | None]) -> dict[Player | None, dict[str, Any]]:
+def plain_views(state: GameState, receivers: Iterable[Player | None],
+                temples: tuple[tuple[str | None, ...], ...] | None = None) -> dict[Player | None, dict[str, Any]]:
     """``view(state, r).to_dict()`` for each receiver ``r`` (None: a spectator), built together:
     the server sends one to every receiver of every move, so what they share (each side of the
-    table as the others see it, the board, the round) is built once, and shared."""
+    table as the others see it, the board, the round) is built once, and shared.  ``temples``:
+    the board's ``temple_names``, if the caller keeps them."""
     wanted = tuple(receivers)
     sides = {p: _sides(state, p, p in wanted) for p in PLAYERS}
-    pending, outcome, temples = state.pending(), state.outcome(), temple_names(state.stones[RED], state.stones[BLUE])
+    if temples is None:
+        temples = temple_names(state.stones[RED], state.stones[BLUE])
+    pending, outcome = state.pending(), state.outcome()
     range_ = state.range_value if state.active is not None else None
     own = {p: known for p, (_, known) in sides.items() if known is not None}  # each seated receiver's side
     views: dict[Player | None, dict[str, Any]] = {}

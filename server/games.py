@@ -21,9 +21,9 @@ from aton.game import COMMIT, new_game
 from aton.moves import EXCHANGE, RESIGN, Commit, Move, Place, Remove, commit_moves, move_from_dict
 from aton.options import DEFAULT_RULES, Rules
 from aton.outcome import Outcome, Termination
-from aton.players import PLAYERS, Player
+from aton.players import BLUE, PLAYERS, RED, Player
 from aton.record import GameRecord
-from aton.views import plain_views
+from aton.views import plain_views, temple_names
 from protocol import messages as m
 
 __all__ = ["AtonGame", "HostedGame", "Outcome", "RefusedMove", "Termination"]
@@ -120,6 +120,9 @@ class AtonGame:
         self.rules = rules
         self.state, _ = new_game(seed, rules=rules)
         self.history = GameRecord(seed=seed, rules=rules)
+        #: The board of the latest views in plain form, with the stones it shows: most moves
+        #: (commitments, openings) leave the board as it was.
+        self._board: tuple[tuple[int, int], tuple[tuple[str | None, ...], ...]] = ((-1, -1), ())
 
     @classmethod
     def restore(cls, seed: int, rules: Rules, moves: list[tuple[str, dict]]) -> AtonGame:
@@ -201,7 +204,10 @@ class AtonGame:
         return plain_views(self.state, (seat,))[seat]
 
     def views(self, receivers: Iterable[Player | None]) -> dict[Player | None, dict]:
-        return plain_views(self.state, receivers)
+        stones = (self.state.stones[RED], self.state.stones[BLUE])
+        if self._board[0] != stones:
+            self._board = (stones, temple_names(*stones))
+        return plain_views(self.state, receivers, self._board[1])
 
     def default_move(self, seat: Player) -> Move:
         if self.state.phase is COMMIT:

@@ -9,7 +9,9 @@ import random
 from collections.abc import Sequence
 
 from aton.game import GameState
+from aton.players import BLUE, RED
 from aton.record import GameRecord, replay, summary
+from aton.views import view
 from protocol import messages as m
 from server import games
 from server import room as room_module
@@ -383,3 +385,19 @@ def test_events_as_each_receiver_sees_them_share_what_is_public_over_a_whole_gam
                     else:
                         assert own.get("cards") is None or own["type"] != "cards_drawn"
     assert own_draws > 3 and shared > 50
+
+
+def test_a_hosted_games_views_are_each_receivers_own_after_every_move():
+    """``AtonGame.views`` keeps the board of its latest views (most moves leave it as it was): after
+    every move of whole seeded games each receiver's view is exactly ``view(...).to_dict()``."""
+    for seed in range(3):
+        game, rng = AtonGame(seed), random.Random(seed)
+        while True:
+            for receivers in ((None, RED, BLUE), (BLUE,)):
+                together = game.views(receivers)
+                for receiver in receivers:
+                    assert together[receiver] == view(game.state, receiver).to_dict()
+            if game.is_over:
+                break
+            seat = rng.choice(game.pending())
+            game.play(seat, rng.choice(game.state.legal_moves(seat, resign=False)))
