@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from enum import StrEnum
+from functools import lru_cache
 
 TEMPLES = (1, 2, 3, 4)
 SQUARES_PER_TEMPLE = 12
@@ -100,6 +101,22 @@ _SQUARE_OF: tuple[tuple[int, int], ...] = tuple(temple_square(i) for i in range(
 def square_set(mask: int) -> list[tuple[int, int]]:
     """A square set as a sorted list of (temple, square) pairs."""
     return [_SQUARE_OF[i] for i in iter_indices(mask)]
+
+
+_ROW = (1 << SQUARES_PER_TEMPLE) - 1
+
+
+def square_tuple(mask: int) -> tuple[tuple[int, int], ...]:
+    """``square_set`` as a tuple, temple by temple from a table of each temple's 4,096 rows (the
+    server lists a decision's squares in a view for every move)."""
+    width = SQUARES_PER_TEMPLE
+    return (_temple_squares(1, mask & _ROW) + _temple_squares(2, mask >> width & _ROW)
+            + _temple_squares(3, mask >> 2 * width & _ROW) + _temple_squares(4, mask >> 3 * width & _ROW))
+
+
+@lru_cache(maxsize=len(TEMPLES) << SQUARES_PER_TEMPLE)  # every row of every temple: the cache never evicts
+def _temple_squares(temple: int, row: int) -> tuple[tuple[int, int], ...]:
+    return tuple((temple, square) for square in range(SQUARES_PER_TEMPLE) if row >> square & 1)
 
 
 def mask_of(squares: Iterable[tuple[int, int]]) -> int:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from functools import lru_cache
 from typing import Any, TypeVar
 
-from .board import SQUARES_PER_TEMPLE, TEMPLES, index_of, square_set
+from .board import SQUARES_PER_TEMPLE, TEMPLES, index_of, square_tuple
 from .cards import CARD_VALUES, FULL_DECK
 from .game import COMMIT, REMOVE, GameState, Phase, decision_sentence
 from .outcome import Outcome
@@ -118,7 +118,7 @@ class View:
         """The plain form sent to clients (``plain_views`` builds the same for several receivers at once)."""
         return _plain(self.viewer, self.round, self.phase, self.pending, self.first, self.active, self.range,
                       _flat(self.red, _PLAYER_FIELDS), _flat(self.blue, _PLAYER_FIELDS), temple_names(*self.stones),
-                      self.outcome, self.decision)
+                      self.outcome, None if self.decision is None else self.decision.to_dict())
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> View:
@@ -146,6 +146,7 @@ class View:
 
 
 _NOT_OVER = {"winner": None, "reason": None}
+_PHASE_NAMES: dict[Phase, str] = {phase: phase.value for phase in Phase}  # ``.value`` of an enum is slow
 _PENDING_NAMES: dict[tuple[Player, ...], tuple[str, ...]] = {
     pending: tuple(str(p) for p in pending) for pending in ((), (RED,), (BLUE,), (RED, BLUE))
 }
@@ -215,24 +216,35 @@ def _known(cls: type[_D], data: dict[str, Any]) -> _D:
 
 
 def decision_for(state: GameState, player: Player) -> Decision | None:
+    fields = _decision_fields(state, player)
+    return None if fields is None else Decision(**fields)
+
+
+#: A decision's fields with their defaults, in order (``_decision_fields`` fills in the rest).
+_DECISION_DEFAULTS = {f.name: f.default for f in fields(Decision) if f.default is not MISSING}
+
+
+def _decision_fields(state: GameState, player: Player) -> dict[str, Any] | None:
+    """The decision ``player`` faces now as ``Decision``'s fields in their order (the owner a
+    ``Player``); None: none.  ``plain_views`` makes its plain form without the dataclass."""
     sentence = decision_sentence(state, player)
     if sentence is None:
         return None
     if state.phase is COMMIT:
-        return Decision(
-            kind="commit",
-            sentence=sentence,
-            hand=tuple(sorted(state.hands[player])),
-            can_exchange=not state.exchange_used[player],
-        )
-    return Decision(
-        kind="remove" if state.phase is REMOVE else "place",
-        sentence=sentence,
-        count=state.remaining,
-        range=state.range_value,
-        owner=state.target if state.phase is REMOVE else None,
-        squares=tuple(square_set(state.legal_mask())),
-    )
+        return {"kind": "commit", "sentence": sentence, **_DECISION_DEFAULTS,
+                "hand": tuple(sorted(state.hands[player])), "can_exchange": not state.exchange_used[player]}
+    removal = state.phase is REMOVE
+    return {"kind": "remove" if removal else "place", "sentence": sentence, **_DECISION_DEFAULTS,
+            "count": state.remaining, "range": state.range_value, "owner": state.target if removal else None,
+            "squares": square_tuple(state.legal_mask())}
+
+
+def _plain_decision(state: GameState, player: Player | None) -> dict[str, Any] | None:
+    """``decision_for(state, player).to_dict()`` (None: no decision, or a spectator)."""
+    decision = None if player is None else _decision_fields(state, player)
+    if decision is not None:
+        decision["owner"] = _NAME[decision["owner"]]
+    return decision
 
 
 @lru_cache(maxsize=1024)
@@ -288,13 +300,13 @@ def stones_of(temples: Sequence[Sequence[str | None]]) -> tuple[int, int]:
 def _plain(viewer: Player | None, round_: int, phase: Phase, pending: tuple[Player, ...], first: Player | None,
            active: Player | None, range_: int | None, red: dict[str, Any], blue: dict[str, Any],
            temples: tuple[tuple[str | None, ...], ...], outcome: Outcome | None,
-           decision: Decision | None) -> dict[str, Any]:
+           decision: dict[str, Any] | None) -> dict[str, Any]:
     """A view's plain form (``View.to_dict``), from its parts in plain form where they are shared."""
     ended = _NOT_OVER if outcome is None else outcome.to_dict()
     return {
         "viewer": _NAME[viewer],
         "round": round_,
-        "phase": phase.value,
+        "phase": _PHASE_NAMES[phase],
         "pending": _PENDING_NAMES[pending],
         "first": _NAME[first],
         "active": _NAME[active],
@@ -304,7 +316,7 @@ def _plain(viewer: Player | None, round_: int, phase: Phase, pending: tuple[Play
         "temples": temples,
         "winner": ended["winner"],
         "reason": ended["reason"],
-        "decision": None if decision is None else decision.to_dict(),
+        "decision": decision,
     }
 
 
@@ -326,8 +338,7 @@ def plain_views(state: GameState, receivers: Iterable[Player | None],
         red = own[RED] if receiver is RED else sides[RED][0]
         blue = own[BLUE] if receiver is BLUE else sides[BLUE][0]
         views[receiver] = _plain(receiver, state.round, state.phase, pending, state.first, state.active, range_,
-                                 red, blue, temples, outcome,
-                                 None if receiver is None else decision_for(state, receiver))
+                                 red, blue, temples, outcome, _plain_decision(state, receiver))
     return views
 
 

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from aton import BLUE, PLAYERS, RED, GameRecord, Resign, Rules, new_game, view
-from aton.board import ALL_SQUARES, index_of
+from aton.board import ALL_SQUARES, index_of, square_set, square_tuple
 from aton.cards import FULL_DECK, starting_deck
 from aton.game import OVER
 from aton.record import replay, summary
@@ -262,3 +262,8 @@ def test_a_record_with_the_seeds_decks_written_out_replays_the_same(seed, choice
     state, record = play_game(seed, Rules(), choices, checks=False)
     record.decks = (starting_deck(seed, RED), starting_deck(seed, BLUE))
     assert summary(replay(GameRecord.from_dict(record.to_dict()))) == summary(state)
+
+
+@given(st.integers(0, ALL_SQUARES))
+def test_a_square_set_from_its_temples_rows_is_the_same_squares_in_the_same_order(mask):
+    assert square_tuple(mask) == tuple(square_set(mask))
