@@ -485,9 +485,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def proc_cpu_seconds(pid: int) -> float:
+def proc_cpu_seconds(pid: int) -> tuple[float, float]:
+    """The process's CPU time so far: in user mode, and in the kernel (system calls: its sockets, its database)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+    return int(fields[11]) / os.sysconf("SC_CLK_TCK"), int(fields[12]) / os.sysconf("SC_CLK_TCK")  # utime, stime
 
 
 def machine_busy_seconds() -> float:
@@ -603,7 +604,7 @@ def main() -> None:
             slots_ready = sum(ready.get() for _ in workers)
             connect_s = time.monotonic() - t_connect
             rss_before = proc_status_kb(server.pid, "VmRSS")
-            cpu0, busy0 = proc_cpu_seconds(server.pid), machine_busy_seconds()
+            (user0, system0), busy0 = proc_cpu_seconds(server.pid), machine_busy_seconds()
             spy = None
             if a.py_spy:
                 spy = subprocess.Popen([a.py_spy_bin, "record", "--pid", str(server.pid), "--rate", "250",
@@ -612,7 +613,9 @@ def main() -> None:
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             go.set()
             time.sleep(a.seconds)
-            server_cpu = proc_cpu_seconds(server.pid) - cpu0
+            user1, system1 = proc_cpu_seconds(server.pid)
+            server_user, server_system = user1 - user0, system1 - system0
+            server_cpu = server_user + server_system
             machine_busy = machine_busy_seconds() - busy0
             parts = [results.get() for _ in workers]
             for p in workers:
@@ -659,7 +662,9 @@ def main() -> None:
           f"{rss_end / 1024:.1f} MB at the end)")
     print(f"CPU in the window: server {100 * server_cpu / a.seconds:.0f}% of one core, clients "
           f"{100 * total.cpu_seconds / a.seconds:.0f}% of one core in all ({os.cpu_count()} cores); "
-          f"server CPU per accepted move {1000 * server_cpu / max(1, total.acks_window):.2f} ms")
+          f"server CPU per accepted move {1000 * server_cpu / max(1, total.acks_window):.2f} ms "
+          f"({1000 * server_user / max(1, total.acks_window):.2f} user, "
+          f"{1000 * server_system / max(1, total.acks_window):.2f} system)")
     others = max(0.0, machine_busy - server_cpu - total.cpu_seconds)
     print(f"other processes on the machine: {100 * others / a.seconds:.0f}% of one core"
           + ("  <-- the machine was not quiet: figures are pessimistic" if others > 0.1 * a.seconds else ""))
