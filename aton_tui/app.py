@@ -120,7 +120,7 @@ class Launch:
         if self.serve is None or ipaddress.ip_address(self.serve).is_unspecified:
             return None
         return [self.serve]
-    #: what proves the player's account: the SSH gateway's voucher for their key (None: our own
+    #: what proves the player: the gateway's assertion and its session key (None: our own
     #: key for the server, from ``AtonApp.keys``)
     proof: Proof | None = None
 
@@ -299,7 +299,7 @@ class AtonApp(App):
         await self.session.run()
 
     def _proof(self) -> Proof | None:
-        """What proves our account to the server: over SSH the gateway's voucher (none: a guest),
+        """What proves our account to the server: over SSH the gateway's assertion (none: not handed one),
         else our key for this server, made on the first connection to it."""
         if self.launch.hosted:
             return self.launch.proof

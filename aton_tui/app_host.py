@@ -19,7 +19,7 @@ What keeps sessions apart though they share a process:
   forked client is: nothing of the game server's state is in this process, and a
   session's app holds nothing of another's (Textual keeps the running app in a
   context variable, one per session's task).
-- Each session's environment (its player's resume token and voucher, ``TERM`` and
+- Each session's environment (its player's resume token and gateway assertion, ``TERM`` and
   ``COLORTERM``) is handed to its app, never put in ``os.environ``; its colour depth is
   its console's, detected from that environment (``adapt_console``).  Size and input
   come from its own socket.

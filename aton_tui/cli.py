@@ -18,6 +18,7 @@ Only the play commands import Textual (and the server), so ``aton replay`` and
 from __future__ import annotations
 
 import argparse
+import base64
 import getpass
 import ipaddress
 import json
@@ -40,9 +41,9 @@ from bots.analysis import (
     save_beside,
     side_path,
 )
-from protocol import RELEASE
-from protocol.account_keys import Voucher, keys_directory
-from protocol.handoff import FINGERPRINT_VARIABLE, HOSTED_VARIABLE, RESUME_VARIABLE, VOUCHER_VARIABLE
+from protocol import RELEASE, gateway_assertions
+from protocol.account_keys import GatewayProof, keys_directory
+from protocol.handoff import ASSERTION_VARIABLE, HOSTED_VARIABLE, RESUME_VARIABLE, SESSION_KEY_VARIABLE
 from protocol.messages import BOT_LEVELS, CLOCKS
 from protocol.transport import DEFAULT_PORT, Endpoint, parse_endpoint, tls_for
 
@@ -297,14 +298,17 @@ def positive(kind: Callable[[str], float]) -> Callable[[str], float]:
     return parse
 
 
-def vouched(environ: Mapping[str, str]) -> Voucher | None:
-    """The SSH gateway's voucher for the player's key, if it handed one over (``protocol.handoff``)."""
-    fingerprint, voucher = environ.get(FINGERPRINT_VARIABLE), environ.get(VOUCHER_VARIABLE)
-    if not fingerprint or not voucher:
+def vouched(environ: Mapping[str, str]) -> GatewayProof | None:
+    """The gateway's assertion of the player and its session key, if it handed them over
+    (``protocol.handoff``)."""
+    assertion, session_key = environ.get(ASSERTION_VARIABLE), environ.get(SESSION_KEY_VARIABLE)
+    if not assertion or not session_key:
         return None
     try:
-        return Voucher(fingerprint, bytes.fromhex(voucher))
-    except ValueError:
+        blob = base64.urlsafe_b64decode(assertion.encode("ascii"))
+        player = gateway_assertions.parse(blob)[0].player
+        return GatewayProof(blob, gateway_assertions.decode_private(session_key), player or "")
+    except ValueError:  # (BadAssertion too) not what a gateway hands over: no proof
         return None
 
 

@@ -12,10 +12,9 @@ the server's name and the key's fingerprint, each length-prefixed.  A signature 
 connection's nonce is worth nothing on another, and one made for one key or server nothing
 for another.
 
-A client the SSH gateway started proves the key the gateway authenticated in the same way,
-with ``vouched`` (the fingerprint) instead of ``key``, and an HMAC-SHA256 of the same message
-under the voucher the gateway handed it (``protocol.handoff.VOUCHER_VARIABLE``) instead of a
-signature.
+A client a gateway (SSH, web) started proves the player the gateway authenticated in the same
+way, with ``gateway`` (the gateway's signed assertion, ``protocol.gateway_assertions``) instead
+of ``key``, and a signature by the session key the gateway handed it (``GatewayProof``).
 """
 
 from __future__ import annotations
@@ -23,11 +22,11 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-import hmac
 import os
 import re
 import struct
 from pathlib import Path
+from typing import Any
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -43,8 +42,8 @@ KEY_LINE_CHARS = 1600
 NONCE_BYTES = 32
 #: A fingerprint as ``ssh-keygen -l`` prints it: ``SHA256:`` and 43 characters of base64.
 FINGERPRINT_PATTERN = r"SHA256:[A-Za-z0-9+/]{43}"
+FINGERPRINT_CHARS = len("SHA256:") + 43
 PROOF_TAG = b"aton-account-proof/1"
-VOUCHER_TAG = b"aton-ssh-voucher/1"
 
 
 class BadKey(ValueError):
@@ -114,25 +113,23 @@ def verify_signature(line: str, message: bytes, signature: bytes) -> bool:
     return True
 
 
-def voucher_mac(voucher: bytes, message: bytes) -> bytes:
-    """A vouched client's answer to a challenge: HMAC-SHA256 of the proof message under the voucher."""
-    return hmac.new(voucher, message, hashlib.sha256).digest()
+class GatewayProof:
+    """What a client a gateway started proves its player with: the gateway's signed assertion
+    (``protocol.gateway_assertions``) and the session key it names.  ``fingerprint``: the player's
+    key's, as the assertion says it ("" for a guest), which the proof message binds."""
 
-
-class Voucher:
-    """What a client the SSH gateway started proves its player's key with: the key's fingerprint
-    and the gateway's voucher for it."""
-
-    def __init__(self, fingerprint: str, voucher: bytes) -> None:
+    def __init__(self, assertion: bytes, session_key: Ed25519PrivateKey, fingerprint: str) -> None:
+        self.assertion = assertion
+        self.session_key = session_key
         self.fingerprint = fingerprint
-        self.voucher = voucher
 
-    def claim(self) -> tuple[str | None, str | None]:
-        """What a hello says of this proof: its ``key`` and its ``vouched``."""
-        return None, self.fingerprint
+    def claim(self) -> dict[str, Any]:
+        """What a hello says of this proof."""
+        return {"gateway": self.assertion}
 
     def answer(self, message: bytes) -> bytes:
-        return voucher_mac(self.voucher, message)
+        """The session key's signature of ``message``."""
+        return self.session_key.sign(message)
 
 
 class AccountKey:
@@ -153,9 +150,9 @@ class AccountKey:
         """The key of a 32-byte seed (tests make one key per name this way)."""
         return cls(Ed25519PrivateKey.from_private_bytes(hashlib.sha256(seed).digest()))
 
-    def claim(self) -> tuple[str | None, str | None]:
-        """What a hello says of this proof: its ``key`` and its ``vouched``."""
-        return self.public_line, None
+    def claim(self) -> dict[str, Any]:
+        """What a hello says of this proof."""
+        return {"key": self.public_line}
 
     def answer(self, message: bytes) -> bytes:
         """The signature of ``message``."""
@@ -200,4 +197,4 @@ def keys_directory(data_dir: Path) -> Path:
 
 
 #: What a client proves an account with.
-Proof = AccountKey | Voucher
+Proof = AccountKey | GatewayProof

@@ -89,9 +89,8 @@ class Client:
         client.tls = tls
         client.entropy = entropy
         client.proof = proof
-        key, vouched = (None, None) if proof is None or m.minor_of(version) < m.ACCOUNTS else proof.claim()
-        client._hello = m.Hello(version=version, name=name, kind=kind, resume=resume, lobby=lobby, key=key,
-                                vouched=vouched)
+        claim = {} if proof is None or m.minor_of(version) < m.ACCOUNTS else proof.claim()
+        client._hello = m.Hello(version=version, name=name, kind=kind, resume=resume, lobby=lobby, **claim)
         await client._greet(timeout)
         return client
 

@@ -8,7 +8,7 @@ A gateway never imports the client: the two sides meet only here, through
 - the programs the gateway runs (``FORKSERVER_MODULE``, ``CLIENT_MODULE``) and the
   names those processes take (``/proc/PID/comm``);
 - the environment variables that hand a session over (``RESUME_VARIABLE``,
-  ``FINGERPRINT_VARIABLE``, ``VOUCHER_VARIABLE``, ``HOSTED_VARIABLE``);
+  ``ASSERTION_VARIABLE``, ``SESSION_KEY_VARIABLE``, ``HOSTED_VARIABLE``);
 - the messages of the fork server and of the app hosts (``aton_tui/app_host.py``: many
   sessions' clients as Textual apps in one process): one JSON object a ``SOCK_SEQPACKET``
   packet, at most ``MAX_PACKET`` bytes with at most ``MAX_FDS`` descriptors (``SCM_RIGHTS``),
@@ -42,11 +42,11 @@ APP_HOST_BLOCKED = 70
 # ---------------------------------------------------------------------- the environment
 
 RESUME_VARIABLE = "ATON_RESUME_TOKEN"  # the session the client takes back (the player's identity)
-#: The key the gateway authenticated (its ``SHA256:…`` fingerprint) and the gateway's voucher for it
-#: (hex), with which the client proves that key's account to the game server (docs/protocol.md,
-#: "Accounts"); absent for a guest.
-FINGERPRINT_VARIABLE = "ATON_ACCOUNT_FINGERPRINT"
-VOUCHER_VARIABLE = "ATON_ACCOUNT_VOUCHER"
+#: The gateway's signed assertion of the player (``protocol.gateway_assertions``, URL-safe base64) and
+#: the private half of the session key it names (``gateway_assertions.encode_private``), with which
+#: the client proves its player to the game server (docs/protocol.md, "Accounts").
+ASSERTION_VARIABLE = "ATON_GATEWAY_ASSERTION"
+SESSION_KEY_VARIABLE = "ATON_SESSION_KEY"
 HOSTED_VARIABLE = "ATON_HOSTED"  # set: the client runs on the server's machine for a remote player
 HOSTED_BY_SSH = "ssh"  # the value the SSH gateway gives it
 HOSTED_BY_WEB = "web"  # the value the web gateway gives it

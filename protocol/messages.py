@@ -17,6 +17,7 @@ from typing import Annotated, Any, ClassVar, TypeVar
 from .account_keys import KEY_LINE_CHARS, NONCE_BYTES
 from .clocks import TIME_CONTROLS
 from .errors import ErrorCode, ProtocolError
+from .gateway_assertions import ASSERTION_BYTES, SIGNATURE_BYTES
 from .names import NAME_CHARS
 from .schema import (
     Binary,
@@ -77,7 +78,7 @@ NEWER_ERRORS = {ErrorCode.BANNED.value: ErrorCode.NOT_ALLOWED.value, ErrorCode.M
 #: ``quick_match`` and ``play_bot``), and ratings are shown with names (see 'Ratings').
 RATINGS = 6
 RATED = Optional(Bool())
-#: Since this minor version a client may prove an account on ``hello`` (``key`` or ``vouched``,
+#: Since this minor version a client may prove an account on ``hello`` (``key`` or ``gateway``,
 #: ``challenge``, ``prove``) and manage it (``get_account``, ``rename``, ``add_key``,
 #: ``remove_key`` → ``account``); see 'Accounts'.
 ACCOUNTS = 6
@@ -185,9 +186,9 @@ class Hello(Message):
     #: The account key this client proves (since 1.6): an OpenSSH public key line of type
     #: ssh-ed25519; the server answers ``challenge``.  Without it (and ``vouched``) you play as a guest.
     key: Annotated[str | None, Optional(KEY_LINE)] = None
-    #: For a client started by the SSH gateway (since 1.6): the fingerprint of the key the gateway
-    #: authenticated, proved with the gateway's voucher; the server answers ``challenge``.
-    vouched: Annotated[str | None, Optional(FINGERPRINT)] = None
+    #: For a client a gateway started (since 1.6): the gateway's signed assertion of its player
+    #: (see 'Accounts'); the server answers ``challenge``, which the session key it names signs.
+    gateway: Annotated[bytes | None, Optional(Binary(SIGNATURE_BYTES + 1, ASSERTION_BYTES))] = None
 
 
 @_server("challenge")
@@ -204,11 +205,12 @@ class Challenge(Message):
 @_client("prove")
 @dataclass(frozen=True, slots=True)
 class Prove(Message):
-    """The answer to ``challenge`` (since 1.6): the Ed25519 signature (64 bytes) of the proof message,
-    or for ``vouched`` its HMAC-SHA256 under the gateway's voucher (32 bytes). ``welcome`` follows;
-    a proof that fails gets ``error`` ``proof_failed`` first, and you play as a guest."""
+    """The answer to ``challenge`` (since 1.6): the Ed25519 signature (64 bytes) of the proof message
+    by your key (for ``gateway``: by the session key of the assertion). ``welcome`` follows; a key's
+    proof that fails gets ``error`` ``proof_failed`` first, and you play as a guest; a gateway's is
+    refused (``error`` ``proof_failed``, then ``bye``)."""
 
-    signature: Annotated[bytes, Binary(32, 64)]
+    signature: Annotated[bytes, Binary(64, 64)]
     id: Annotated[int | None, REQUEST_ID] = None
 
 

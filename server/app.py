@@ -9,9 +9,9 @@ sent at the end of the loop turn, after the turn's writes are committed.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
-import re
 import secrets
 import ssl
 import time
@@ -21,10 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from aton.options import Rules
+from protocol import gateway_assertions
 from protocol import messages as m
 from protocol.account_keys import (
-    FINGERPRINT_PATTERN,
     NATIVE_KEY_TYPE,
     NONCE_BYTES,
     BadKey,
@@ -35,6 +37,7 @@ from protocol.account_keys import (
     verify_signature,
 )
 from protocol.errors import ErrorCode, ProtocolError
+from protocol.gateway_assertions import Assertion, BadAssertion
 from protocol.messages import PROTOCOL_MAJOR, PROTOCOL_VERSION, Direction
 from protocol.names import account_name, guest_name, name_key, unmarked
 from protocol.schema import invalid
@@ -46,18 +49,18 @@ from .config import ServerConfig, TLSSettings
 from .connection import Connection, Outbox
 from .fair_deal import DealSecrets, PendingDeal
 from .games import AtonGame, Termination
+from .gateway_keys import GATEWAY_KEY_FILE, GatewaySigner, load_or_create_gateway_key, read_trusted_gateways
 from .history import GameHistory, Reader
 from .hosted_bots import HostedBot, bot_name
 from .lobby import Lobby, check_may_play_rated, reserved_names
 from .metrics import ServerMetrics
-from .moderation import VIA_NATIVE, Ban, Moderation, Player
+from .moderation import VIA_NATIVE, VIA_SSH, Ban, Moderation, Player
 from .quotas import Quotas
 from .rates import BucketsByKey
 from .ratings import Ratings
 from .resume_tokens import ResumeTokens
 from .room import GameSeat, Room, Seal, Seat, token_hash
 from .store import Pause, Store, StoredGame
-from .vouchers import Vouchers
 from .web_logins import WebLogins
 
 log = logging.getLogger(__name__)
@@ -74,12 +77,14 @@ HandshakeFrame = TypeVar("HandshakeFrame", m.Hello, m.Prove)
 
 @dataclass(frozen=True)
 class PendingProof:
-    """A hello that claimed an account key, waiting for its ``prove``: the key's fingerprint and
-    the nonce it was challenged with."""
+    """A hello that claimed an account key, waiting for its ``prove``: the key's fingerprint ("" for
+    a gateway's guest), the nonce it was challenged with, and the gateway's assertion (None: the
+    client's own key)."""
 
     hello: m.Hello
     fingerprint: str
     nonce: bytes
+    assertion: Assertion | None = None
 
 
 class TLSUnavailable(Exception):
@@ -117,7 +122,14 @@ class ArbiterServer:
         self.history = GameHistory(self.store, self.limits)
         data_dir = None if config.db_path == ":memory:" else Path(config.db_path).parent
         self.tokens = ResumeTokens.in_directory(data_dir)
-        self.vouchers = Vouchers.in_directory(data_dir)  # the SSH gateway's, for the keys it authenticated
+        self.wall = wall
+        # what the in-process gateways (SSH, web) vouch for their players with; trusted, as are the
+        # gateways apart from the arbiter whose keys the operator listed (server.gateway_keys)
+        own_key = Ed25519PrivateKey.generate() if data_dir is None else \
+            load_or_create_gateway_key(data_dir / GATEWAY_KEY_FILE)
+        self.gateway_signer = GatewaySigner(own_key, config.gateway.assertion_seconds, wall)
+        self.trusted_gateways = frozenset({self.gateway_signer.public}) | (
+            read_trusted_gateways(Path(config.trusted_gateways)) if config.trusted_gateways else frozenset())
         self.web_logins: WebLogins | None = None  # the web gateway's sign-in codes, when there is one
         self.metrics = ServerMetrics()  # served by ``aton-server --metrics-port`` (server.ops_http)
         self.outbox = Outbox(before_sending=self.metrics.timed_commits(self.store.commit),
@@ -324,16 +336,16 @@ class ArbiterServer:
             conn.close("unsupported_version", f"protocol {hello.version} is not supported")
             return
         conn.protocol_minor = m.minor_of(hello.version)  # what it is told from now on, a refusal too
-        if (hello.key is None and hello.vouched is None) or conn.protocol_minor < m.ACCOUNTS:
+        if (hello.key is None and hello.gateway is None) or conn.protocol_minor < m.ACCOUNTS:
             self._admit(conn, hello, None)  # a guest (a client older than accounts cannot answer a challenge)
             return
         try:
-            fingerprint = self._claimed_key(hello)
+            fingerprint, assertion = self._claimed_key(hello)
         except ProtocolError as exc:
             self._refuse_hello(conn, exc, hello.id)
             return
         nonce = self.nonces.randbytes(NONCE_BYTES)
-        self.proofs[conn] = PendingProof(hello, fingerprint, nonce)
+        self.proofs[conn] = PendingProof(hello, fingerprint, nonce, assertion)
         conn.deliver(m.Challenge(nonce=nonce, server=self.config.server_name, reply_to=hello.id))
 
     def _handshake_frame(self, conn: Connection, raw: Any, kind: type[HandshakeFrame],
@@ -349,15 +361,19 @@ class ArbiterServer:
             return None
         return msg
 
-    @staticmethod
-    def _claimed_key(hello: m.Hello) -> str:
-        """The fingerprint of the key a hello claims (``key`` or ``vouched``)."""
-        if hello.vouched is not None:
+    def _claimed_key(self, hello: m.Hello) -> tuple[str, Assertion | None]:
+        """The fingerprint of the key a hello claims (``key``, or a gateway's assertion: "" for its
+        guest) and the assertion; ProtocolError if the assertion proves nothing (not one, signed by
+        a gateway key this server does not trust, forged, expired)."""
+        if hello.gateway is not None:
             if hello.key is not None:
-                raise invalid("vouched", "a hello proves either key or vouched, not both")
-            if not re.fullmatch(FINGERPRINT_PATTERN, hello.vouched):
-                raise invalid("vouched", "expected a key's fingerprint, SHA256: and 43 characters of base64")
-            return hello.vouched
+                raise invalid("gateway", "a hello proves either key or gateway, not both")
+            try:
+                assertion = gateway_assertions.verify(hello.gateway, self.trusted_gateways, self.wall())
+            except BadAssertion as exc:
+                log.info("a gateway assertion refused: %s", exc)
+                raise ProtocolError(ErrorCode.PROOF_FAILED, str(exc), field="gateway") from None
+            return assertion.player or "", assertion
         assert hello.key is not None
         try:
             key_type, blob = parse_key_line(hello.key)
@@ -365,7 +381,7 @@ class ArbiterServer:
             raise invalid("key", str(exc)) from None
         if key_type != NATIVE_KEY_TYPE:
             raise invalid("key", f"a hello proves an {NATIVE_KEY_TYPE} key")
-        return blob_fingerprint(blob)
+        return blob_fingerprint(blob), None
 
     def _proved(self, conn: Connection, pending: PendingProof, raw: Any) -> None:
         """The answer to a challenge: the key's account if it proves the key, else a guest."""
@@ -374,11 +390,20 @@ class ArbiterServer:
         if prove is None:
             return
         message = proof_message(pending.nonce, self.config.server_name, pending.fingerprint)
-        if hello.vouched is not None:
-            proved = self.vouchers.verify(pending.fingerprint, message, prove.signature)
-        else:
-            proved = hello.key is not None and verify_signature(hello.key, message, prove.signature)
-        if not proved:
+        assertion = pending.assertion
+        if assertion is not None:
+            if not gateway_assertions.verify_session_signature(assertion, message, prove.signature):
+                log.info("%s: a gateway client's proof failed (not its session key)", conn.address)
+                self._refuse_hello(conn, ProtocolError(
+                    ErrorCode.PROOF_FAILED, "the signature is not by the session key of the gateway's assertion"),
+                    prove.id)
+                return
+            conn.assertion = assertion
+            hello = self._as_asserted(hello, assertion)
+            if assertion.player is None:
+                self._admit(conn, hello, None)
+                return
+        elif not (hello.key is not None and verify_signature(hello.key, message, prove.signature)):
             log.info("%s: the proof of %s failed", conn.address, pending.fingerprint)
             conn.send_error(ProtocolError(
                 ErrorCode.PROOF_FAILED, f"the signature does not prove the key {pending.fingerprint}"
@@ -399,6 +424,16 @@ class ArbiterServer:
             self._refuse_hello(conn, exc, prove.id)
             return
         self._admit(conn, hello, account, notice, pending.fingerprint)
+
+    def _as_asserted(self, hello: m.Hello, assertion: Assertion) -> m.Hello:
+        """The hello of a gateway's client as its gateway asserted it: the name the player asked the
+        gateway for, and for a key's game client without a session of its own yet, the key's own
+        session (``ResumeTokens.for_key``), so that the key takes back its seats from any login
+        through any gateway."""
+        resume = hello.resume
+        if resume is None and assertion.player is not None and assertion.seats:
+            resume = self.tokens.for_key(assertion.player)
+        return dataclasses.replace(hello, name=assertion.name, resume=resume)
 
     def _admit(self, conn: Connection, hello: m.Hello, account: Account | None, notice: str | None = None,
                fingerprint: str | None = None) -> None:
@@ -475,7 +510,7 @@ class ArbiterServer:
                                limits=self.limits.public(), reply_to=hello.id,
                                games=tuple(room.game_id for room, _ in seats[:m.WELCOME_GAMES]),
                                guest=account is None, notice=notice))
-        self._record_login(conn, vouched=hello.vouched is not None)
+        self._record_login(conn)
         if conn.account is not None and conn.protocol_minor >= m.MODERATION:  # (chat_hidden is 1.6's)
             conn.muted = self.moderation.muted_by(conn.account.id)
             if conn.muted:
@@ -788,15 +823,24 @@ class ArbiterServer:
     # ------------------------------------------------------------------ moderation
 
     def _ban_of(self, conn: Connection) -> Ban | None:
-        """The ban over the connection's account or address, if any (the SSH gateway's own
-        address is not judged: the gateway judges its players' addresses itself)."""
-        address = None if conn.address in self.limits.exempt_addresses else conn.address
+        """The ban over the connection's account or address, if any: for a gateway's client the
+        address its gateway asserted, the player's (an in-process gateway's own address is not
+        judged otherwise: the gateway judges its players' addresses itself)."""
+        if conn.assertion is not None:
+            address: str | None = conn.assertion.address
+        else:
+            address = None if conn.address in self.limits.exempt_addresses else conn.address
         return self.moderation.ban_of(None if conn.account is None else conn.account.id, address)
 
-    def _record_login(self, conn: Connection, vouched: bool) -> None:
-        """Keep the login for the operator, unless it is an SSH session's client (``vouched`` by the
-        gateway, or from its address): the gateway records its players' own, with their addresses."""
-        if not vouched and conn.address not in self.limits.exempt_addresses:
+    def _record_login(self, conn: Connection) -> None:
+        """Keep the login for the operator.  An in-process gateway records its players' logins itself
+        (with their addresses, at the SSH login); a gateway apart from the arbiter cannot, so its
+        client's login is recorded here, with the address and the way its gateway asserted."""
+        assertion = conn.assertion
+        if assertion is not None:
+            if assertion.gateway != self.gateway_signer.public and assertion.via == VIA_SSH:
+                self.moderation.record_login(self._player(conn), assertion.address, VIA_SSH)
+        elif conn.address not in self.limits.exempt_addresses:
             self.moderation.record_login(self._player(conn), conn.address, VIA_NATIVE)
 
     def _apply_bans(self) -> None:

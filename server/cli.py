@@ -275,7 +275,7 @@ async def serve(server: ArbiterServer, stop: asyncio.Event, config: ServerConfig
         if web is not None:
             from .web import WebGateway  # only a web server pays for aiohttp and textual-serve
 
-            web_gateway = WebGateway(web, config.host, server.port, server.tokens, server.vouchers,
+            web_gateway = WebGateway(web, config.host, server.port, server.tokens, server.gateway_signer,
                                      config.server_name, moderation=server.moderation, metrics=server.metrics)
             await _start_gateway(web_gateway, web.host, web.port, gateways)
             server.web_logins = web_gateway.logins  # (the client's Account screen asks the game server for codes)
@@ -283,7 +283,7 @@ async def serve(server: ArbiterServer, stop: asyncio.Event, config: ServerConfig
         if ssh is not None:
             from .ssh import SSHGateway  # only an SSH server pays for asyncssh
 
-            gateway = SSHGateway(ssh, config.host, server.port, config.db_path, server.tokens, server.vouchers,
+            gateway = SSHGateway(ssh, config.host, server.port, config.db_path, server.tokens, server.gateway_signer,
                                  config.server_name, history=server.history, moderation=server.moderation,
                                  metrics=server.metrics, web_logins=server.web_logins)
             await _start_gateway(gateway, ssh.host, ssh.port, gateways)

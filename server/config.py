@@ -133,6 +133,16 @@ class TLSSettings:
 
 
 @dataclass(frozen=True)
+class GatewaySettings:
+    """What a gateway (SSH, web; beside the arbiter or apart from it) vouches for its players with
+    (``server.gateway_keys``; docs/hosting.md, "Gateways apart from the arbiter")."""
+
+    #: Seconds an assertion proves its player for: a session's client that reconnects to the
+    #: arbiter later than this after its login (the arbiter restarted) is refused and must log in again
+    assertion_seconds: float = 12 * 3600.0
+
+
+@dataclass(frozen=True)
 class ServerConfig:
     host: str = "127.0.0.1"
     port: int = 2866
@@ -157,6 +167,11 @@ class ServerConfig:
     #: Admit players who prove no account (guests, whose names are marked "~ann"); False: a
     #: ``hello`` without a key proved is refused (``aton-server --no-guests``).
     guests: bool = True
+    #: The gateways' keys this arbiter trusts besides its own in-process gateways' (an
+    #: authorized_keys-style file of ssh-ed25519 lines, ``aton-server --trusted-gateways``; None: none)
+    trusted_gateways: str | None = None
+    #: What the in-process gateways sign (``--ssh-port``, ``--web-port``)
+    gateway: GatewaySettings = field(default_factory=GatewaySettings)
 
 
 @dataclass(frozen=True)

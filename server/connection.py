@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.framing import FrameBuffer, decode_payload, encode_frame
+from protocol.gateway_assertions import Assertion
 
 from .accounts import Account
 from .config import Limits
@@ -156,6 +157,8 @@ class Connection(asyncio.Protocol):
         #: the players whose chat lines this session does not see (``mute``): name -> account (None: a guest)
         self.muted: dict[str, int | None] = {}
         self.key: str | None = None  # the fingerprint of the key it proved the account with
+        #: what the gateway that started this client asserted of its player (None: not a gateway's client)
+        self.assertion: Assertion | None = None
         self.protocol_minor = m.PROTOCOL_MINOR  # the client's (from its hello): frames are sent as it reads them
         self.lobby_subscribed = False
         self.greeted = False

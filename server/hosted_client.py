@@ -3,12 +3,13 @@
 Each gateway starts ``aton_tui.cli connect 127.0.0.1:PORT --name=NAME`` for its player: an
 ordinary protocol client of the game server, so it can never hold more than that player's view.
 What the gateway hands it is its environment and nothing else of the server's own: ``PATH``, a
-private home, the player's resume token and, for a key, the key's fingerprint and the gateway's
-voucher for it (``protocol.handoff``), with which it proves the key's account to the game server.
+private home, and the gateway's assertion of the player with its session key (``protocol.handoff``),
+with which it proves the player to the game server (and a guest's session, where the gateway knows it).
 """
 
 from __future__ import annotations
 
+import base64
 import os
 import sys
 import time
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from protocol import handoff
+from protocol.transport import Endpoint
 
 if TYPE_CHECKING:
     from .ssh.identity import Identity
@@ -23,12 +25,14 @@ if TYPE_CHECKING:
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
 
-def client_arguments(game_host: str, game_port: int, name: str) -> list[str]:
-    """``aton_tui.cli``'s arguments for one player's client of the game server.  The name is
-    the player's own choice: it is glued to its option, so that no name (``-x``, ``--help``)
-    can be read as an option of its own."""
-    address = f"[{game_host}]" if ":" in game_host else game_host
-    return ["connect", f"{address}:{game_port}", f"--name={name}"]
+def client_arguments(game_host: str, game_port: int, name: str, tls: bool = False,
+                     tls_ca: str | None = None) -> list[str]:
+    """``aton_tui.cli``'s arguments for one player's client of the game server (through TLS if
+    ``tls``, trusting the authorities of ``tls_ca`` if given).  The name is the player's own
+    choice: it is glued to its option, so that no name (``-x``, ``--help``) can be read as an
+    option of its own."""
+    args = ["connect", str(Endpoint(game_host, game_port, tls)), f"--name={name}"]
+    return [*args, "--tls-ca", tls_ca] if tls_ca else args
 
 
 def client_command(args: list[str]) -> list[str]:
@@ -62,12 +66,13 @@ def home_environment(home: str) -> dict[str, str]:
 
 
 def identity_environment(identity: Identity, hosted_by: str) -> dict[str, str]:
-    """Who the client plays for: the player's resume token and, for a key, its fingerprint and the
-    gateway's voucher; ``hosted_by``: the gateway (``protocol.handoff.HOSTED_BY_*``)."""
-    env = {handoff.RESUME_VARIABLE: identity.resume_token, handoff.HOSTED_VARIABLE: hosted_by}
-    if identity.fingerprint is not None and identity.voucher is not None:
-        env[handoff.FINGERPRINT_VARIABLE] = identity.fingerprint
-        env[handoff.VOUCHER_VARIABLE] = identity.voucher.hex()
+    """Who the client plays for: the gateway's assertion of the player and its session key, and
+    for a guest of a gateway beside the game server the session the gateway made for it (a key's
+    session is the game server's to derive); ``hosted_by``: the gateway (``protocol.handoff.HOSTED_BY_*``)."""
+    env = {handoff.ASSERTION_VARIABLE: base64.urlsafe_b64encode(identity.vouch.assertion).decode(),
+           handoff.SESSION_KEY_VARIABLE: identity.vouch.session_key, handoff.HOSTED_VARIABLE: hosted_by}
+    if identity.guest and identity.resume_token is not None:
+        env[handoff.RESUME_VARIABLE] = identity.resume_token
     return env
 
 

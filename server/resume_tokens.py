@@ -5,7 +5,7 @@ secret, in URL-safe base64 (43 characters).  No list of tokens is kept: a token 
 server's own if its tag is right, however long ago it was issued, and across restarts too,
 as the secret is kept in the data directory (``resume_secret``, mode 0600).  A token a
 client made up ("aaaa…") has no valid tag.  The SSH gateway asks for one stable token per
-key (``for_identity``), so that a key takes its seats back from any login.
+key (``for_key``), so that a key takes its seats back from any login through any gateway.
 """
 
 from __future__ import annotations
@@ -42,6 +42,11 @@ class ResumeTokens:
         """The same token for the same ``identity`` (an SSH key's fingerprint), and only for it."""
         body = hmac.new(self._secret, b"aton-identity/1\0" + identity.encode(), hashlib.sha256).digest()
         return self._signed(body[:BODY_BYTES])
+
+    def for_key(self, fingerprint: str) -> str:
+        """The session of the key ``fingerprint`` when a gateway vouches for it: the same whichever
+        gateway (SSH, web; in-process or apart) the player logs in through."""
+        return self.for_identity("ssh-key:" + fingerprint)
 
     def recognises(self, token: str) -> bool:
         """Whether this server issued ``token``."""

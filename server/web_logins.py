@@ -3,7 +3,7 @@
 A player logged in with a key (over SSH, or a native client that proved its key) asks for a
 code (``ssh HOST web-login``, or the client's Account screen, ``get_web_login``); the web
 gateway's page opened with it (``URL/?code=CODE``) runs that browser's client as the player
-of that key, with the gateway's voucher for it (``server.vouchers``), as the SSH gateway does.
+of that key, with the gateway's assertion of that key (``server.gateway_keys``), as the SSH gateway does.
 A code is worth one sign-in, for ``WebLimits.login_code_seconds``; the server keeps only its
 SHA-256, in memory (a restart spends every code).  Making codes is rate-limited per key, and
 wrong or spent codes per address, so that nobody can try codes by the thousand.

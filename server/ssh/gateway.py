@@ -29,16 +29,18 @@ from pathlib import Path
 
 import asyncssh
 
+from protocol import handoff
+
 from .. import background
 from ..accounts import Accounts
 from ..clock import Clock, LoopClock, Timer
 from ..config import INPROCESS_SESSIONS, ServerConfig, SSHConfig
+from ..gateway_keys import GatewaySigner
 from ..history import GameHistory
 from ..lobby import reserved_names
 from ..metrics import ServerMetrics
 from ..moderation import VIA_SSH, Ban, Moderation, Player
 from ..resume_tokens import ResumeTokens
-from ..vouchers import Vouchers
 from ..web_logins import WebLogins
 from . import forkserver
 from .app_hosts import AppHosts
@@ -164,7 +166,7 @@ class Link(asyncssh.SSHServer):
 
     def auth_completed(self) -> None:
         self.authenticated = True
-        self.identity = self.gateway.identify(self.username, self.key)
+        self.identity = self.gateway.identify(self.username, self.key, self.address)
         self.gateway.authenticated(self)
         self.banned = self.gateway.ban_of(self)
         if self.banned is not None:
@@ -236,12 +238,17 @@ class Link(asyncssh.SSHServer):
 class SSHGateway:
     """asyncssh server whose sessions run the Textual client against the game server."""
 
-    def __init__(self, config: SSHConfig, game_host: str, game_port: int, db_path: str, tokens: ResumeTokens,
-                 vouchers: Vouchers, server_name: str = ServerConfig.server_name, clock: Clock | None = None,
+    def __init__(self, config: SSHConfig, game_host: str, game_port: int, db_path: str, tokens: ResumeTokens | None,
+                 signer: GatewaySigner, server_name: str = ServerConfig.server_name, clock: Clock | None = None,
                  history: GameHistory | None = None, moderation: Moderation | None = None,
-                 metrics: ServerMetrics | None = None, web_logins: WebLogins | None = None) -> None:
-        """``tokens``: the game server's resume tokens (``ArbiterServer.tokens``); each key's is one of them.
-        ``vouchers``: the game server's (``ArbiterServer.vouchers``), with which the clients prove the keys.
+                 metrics: ServerMetrics | None = None, web_logins: WebLogins | None = None,
+                 arbiter_tls: bool = False, tls_ca: str | None = None) -> None:
+        """``game_host``, ``game_port``: the game server's address, which the clients reach through TLS
+        if ``arbiter_tls`` (trusting the authorities of ``tls_ca`` if given).
+        ``tokens``: the game server's resume tokens (``ArbiterServer.tokens``) beside it (None: a gateway
+        apart from it, ``aton-server gateway``), which the ``record`` and ``games`` commands read as.
+        ``signer``: the gateway's key (beside the game server ``ArbiterServer.gateway_signer``), with
+        which it vouches for its players (``server.gateway_keys``).
         ``history``: the game server's games (``ArbiterServer.history``), which the ``record`` and
         ``games`` commands read (``commands``); without it every command is refused.
         ``moderation``: the game server's (``ArbiterServer.moderation``): its bans keep players out
@@ -259,6 +266,8 @@ class SSHGateway:
         self.limits = config.limits
         self.game_host = local_address(game_host)
         self.game_port = game_port
+        self.arbiter_tls = arbiter_tls
+        self.tls_ca = tls_ca
         data_dir = Path(config.data_dir) if config.data_dir else \
             (Path(db_path).parent if db_path != ":memory:" else None)
         self.data_dir = data_dir
@@ -270,7 +279,7 @@ class SSHGateway:
             raise ValueError("the SSH gateway needs a data directory (or a host key) with an in-memory database")
         self.host_key = load_or_create_host_key(self.host_key_path)
         # a name the game server would refuse would lock the key out: it becomes a stand-in name
-        self.identities = Identities(tokens, vouchers, reserved_names(server_name))
+        self.identities = Identities(signer, handoff.HOSTED_BY_SSH, tokens, reserved_names(server_name))
         self.links: set[Link] = set()
         self.per_address: Counter[str] = Counter()  # connections from each address
         self.unauthenticated: Counter[str] = Counter()  # of which still logging in
@@ -382,10 +391,10 @@ class SSHGateway:
         if not link.authenticated:
             _decrement(self.unauthenticated, link.address)
 
-    def identify(self, username: str, key: asyncssh.SSHKey | None) -> Identity:
+    def identify(self, username: str, key: asyncssh.SSHKey | None, address: str) -> Identity:
         if key is None:
-            return self.identities.guest(username)
-        return self.identities.for_key(fingerprint(key), username)
+            return self.identities.guest(username, address)
+        return self.identities.for_key(fingerprint(key), username, address)
 
     # ------------------------------------------------------------------ moderation
 
@@ -420,7 +429,7 @@ class SSHGateway:
             sessions = [game for game in self.games if game.link is link]
             for game in sessions:
                 game.end(link.banned.line(), 1)
-            if self.moderation.expel is not None:
+            if self.moderation.expel is not None and link.identity.resume_token is not None:
                 self.moderation.expel(link.identity.resume_token, link.banned)
             if not sessions:
                 link.drop(link.banned.line())

@@ -1,15 +1,16 @@
-"""Who an SSH client is: its key's fingerprint, the name it asks for, its resume token, and the
-gateway's voucher for its key.
+"""Who an SSH client is: its key's fingerprint, the name it asks for, its session, and the
+gateway's assertion of it.
 
 A client that logs in with a public key is identified by the key's SHA-256 fingerprint: the
-key is an account key (``server.accounts``).  The gateway does not keep accounts itself: the
-game client it runs for the player proves the key to the game server with the gateway's
-voucher for it (``server.vouchers``), and the game server signs the key in: the account it
-belongs to, or on its first login a new account under the SSH user name (or, if another account
-has that name, a free variant, which the player is told).  The key's resume token is the game
-server's token for the fingerprint (``ResumeTokens.for_identity``), so the same key always
-resumes the same seats and no table of tokens has to be kept.  Guests get a new token of the
-game server's: their seats cannot be resumed by anyone.
+key is an account key (``server.accounts``).  The gateway does not keep accounts itself: it
+signs an assertion of the player (``server.gateway_keys``: the fingerprint, the name asked
+for, the address, a fresh session key), and the game client it runs for the player proves it
+to the game server, which signs the key in: the account it belongs to, or on its first login a
+new account under the SSH user name (or, if another account has that name, a free variant,
+which the player is told).  The key's session is the game server's token for the fingerprint
+(``ResumeTokens.for_key``), which the game server derives itself, so the same key resumes the
+same seats through any gateway and no table of tokens has to be kept.  A guest's client gets a
+new session of the game server's: its seats cannot be resumed by anyone.
 
 The host key (ed25519) is created on first start with mode 0600 and reused afterwards.
 """
@@ -26,9 +27,9 @@ import asyncssh
 from protocol.errors import ProtocolError
 from protocol.names import player_name
 
+from ..gateway_keys import GatewaySigner, Vouch
 from ..private_files import warn_if_readable, write_private
 from ..resume_tokens import ResumeTokens
-from ..vouchers import Vouchers
 
 log = logging.getLogger(__name__)
 
@@ -61,9 +62,11 @@ class Identity:
     """The player one SSH connection plays as."""
 
     name: str  # the name asked for (a new key's account takes it if it is free)
-    resume_token: str
+    vouch: Vouch  # the gateway's assertion of the player, and its session key
+    #: The player's session on the game server, where the gateway can know it (beside the arbiter:
+    #: the key's, or a new one for a guest); None for a gateway apart from it.
+    resume_token: str | None = None
     fingerprint: str | None = None  # None: a guest
-    voucher: bytes | None = None  # the gateway's voucher for the key (``server.vouchers``)
 
     @property
     def guest(self) -> bool:
@@ -85,28 +88,32 @@ def load_or_create_host_key(path: Path) -> asyncssh.SSHKey:
 
 
 class Identities:
-    """The identity of each login: a key's (its fingerprint, its stable resume token, the
-    voucher that proves it) or a guest's.
+    """The identity of each login: a key's (its fingerprint, the assertion that proves it) or a
+    guest's.
 
+    ``signer``: the gateway's key; ``via``: how players reach this gateway (``ssh``, ``web``);
+    ``tokens``: the game server's resume tokens when the gateway runs beside it (None: apart);
     ``reserved``: the names the game server keeps for itself (``server.lobby.reserved_names``),
     which no SSH user name becomes."""
 
-    def __init__(self, tokens: ResumeTokens, vouchers: Vouchers, reserved: tuple[str, ...] = ()) -> None:
+    def __init__(self, signer: GatewaySigner, via: str, tokens: ResumeTokens | None = None,
+                 reserved: tuple[str, ...] = ()) -> None:
+        self.signer = signer
+        self.via = via
         self.tokens = tokens
-        self.vouchers = vouchers
         self.reserved = reserved
 
-    def resume_token(self, fp: str) -> str:
-        """Stable per key, and one the game server recognises as its own."""
-        return self.tokens.for_identity("ssh-key:" + fp)
+    def for_key(self, fp: str, proposed: str | None, address: str) -> Identity:
+        """The player of this key, logged in from ``address``; ``proposed`` (the SSH user name) names
+        its account if it is new."""
+        name = self.name_for(proposed)
+        return Identity(name=name, vouch=self.signer.vouch(fp, name, address, self.via),
+                        resume_token=None if self.tokens is None else self.tokens.for_key(fp), fingerprint=fp)
 
-    def for_key(self, fp: str, proposed: str | None) -> Identity:
-        """The player of this key; ``proposed`` (the SSH user name) names its account if it is new."""
-        return Identity(name=self.name_for(proposed), resume_token=self.resume_token(fp), fingerprint=fp,
-                        voucher=self.vouchers.voucher(fp))
-
-    def guest(self, proposed: str | None) -> Identity:
-        return Identity(name=self.name_for(proposed), resume_token=self.tokens.issue())
+    def guest(self, proposed: str | None, address: str) -> Identity:
+        name = self.name_for(proposed)
+        return Identity(name=name, vouch=self.signer.vouch(None, name, address, self.via),
+                        resume_token=None if self.tokens is None else self.tokens.issue())
 
     def name_for(self, proposed: str | None) -> str:
         """The SSH user name if it can be a player's name, else a guest name."""

@@ -89,8 +89,8 @@ def child_environment(term: str | None, client_env: dict[str, str], identity: Id
 
 def session_environment(term: str | None, client_env: dict[str, str], identity: Identity) -> dict[str, str]:
     """What a session's client is told of its session, however it runs: the terminal, and the
-    player's resume token and, for a key, the key's fingerprint and the gateway's voucher for it
-    (``protocol.handoff``), with which it proves the key's account to the game server."""
+    gateway's assertion of the player with its session key (``protocol.handoff``), with which it
+    proves the player to the game server."""
     env = {"TERM": term or "xterm-256color", **identity_environment(identity, handoff.HOSTED_BY_SSH)}
     # OpenSSH forwards TERM but not COLORTERM: pass it on only when the client sent it.
     colorterm = client_env.get("COLORTERM", "")
@@ -375,7 +375,7 @@ class GameSession(asyncssh.SSHServerSession):
         player this login is (the key's account, whichever of its keys logged in, and the key's own
         session); any other is refused in one line."""
         identity, history = self.link.identity, self.gateway.history
-        if identity is None or history is None or not commands.is_command(command):
+        if identity is None or history is None or identity.resume_token is None or not commands.is_command(command):
             log.info("%s: command %r refused", self.link.who, command[:40])
             outcome = commands.Outcome(stderr=commands.REFUSED, status=1)
         elif command.split()[0] == "web-login":
@@ -426,7 +426,9 @@ class GameSession(asyncssh.SSHServerSession):
         """Start the client: in an app host; else forked by the fork server when there is one,
         else a new interpreter."""
         client_env = dict(self.chan.get_environment()) if self.chan else {}
-        args = client_arguments(self.gateway.game_host, self.gateway.game_port, identity.name)
+        gateway = self.gateway
+        args = client_arguments(gateway.game_host, gateway.game_port, identity.name, gateway.arbiter_tls,
+                                gateway.tls_ca)
         if isinstance(child, HostedClient):
             assert self.gateway.app_hosts is not None
             child.open(self.gateway.app_hosts, args, {**base_environment(),

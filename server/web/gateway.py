@@ -12,7 +12,7 @@ public server needs on top:
 - each session's client (``ClientService``) runs ``aton connect`` against the game server
   for its one player, like the SSH gateway's (``server.hosted_client``), with an environment
   of its own: a browser player is a guest, or the player of a key when the page was opened
-  with a sign-in code (``server.web_logins``), with the gateway's voucher for that key.
+  with a sign-in code (``server.web_logins``), with the gateway's assertion of that key (``server.gateway_keys``).
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from .. import background
 from ..accounts import Accounts
 from ..clock import Clock, LoopClock, Timer
 from ..config import ServerConfig, WebConfig
+from ..gateway_keys import GatewaySigner
 from ..hosted_client import InputBucket, client_arguments, client_command, player_environment
 from ..lobby import reserved_names
 from ..metrics import ServerMetrics
@@ -48,7 +49,6 @@ from ..moderation import Ban, Moderation
 from ..resume_tokens import ResumeTokens
 from ..ssh.gateway import local_address
 from ..ssh.identity import Identities, Identity
-from ..vouchers import Vouchers
 from ..web_logins import CODE_PATTERN, WebLogins
 from .client_service import ClientService
 
@@ -151,18 +151,18 @@ def _dimension(value: Any) -> int:
 class WebGateway(Server):
     """textual-serve's server for the game client, limited for the public (see the module's docstring)."""
 
-    def __init__(self, config: WebConfig, game_host: str, game_port: int, tokens: ResumeTokens, vouchers: Vouchers,
+    def __init__(self, config: WebConfig, game_host: str, game_port: int, tokens: ResumeTokens, signer: GatewaySigner,
                  server_name: str = ServerConfig.server_name, moderation: Moderation | None = None,
                  metrics: ServerMetrics | None = None, clock: Clock | None = None) -> None:
-        """``tokens``, ``vouchers``, ``moderation`` and ``metrics`` are the game server's
-        (``ArbiterServer``), as for the SSH gateway; ``clock`` runs the idle time-outs."""
+        """``tokens``, ``signer`` (``gateway_signer``), ``moderation`` and ``metrics`` are the game
+        server's (``ArbiterServer``), as for the SSH gateway; ``clock`` runs the idle time-outs."""
         super().__init__(handoff.CLIENT_MODULE, host=config.host, port=config.port, title="Aton",
                          public_url=config.public_url, templates_path=TEMPLATES)
         self.config = config
         self.limits = config.limits
         self.game_host = local_address(game_host)
         self.game_port = game_port
-        self.identities = Identities(tokens, vouchers, reserved_names(server_name))
+        self.identities = Identities(signer, handoff.HOSTED_BY_WEB, tokens, reserved_names(server_name))
         self.moderation = moderation
         self.metrics = metrics or ServerMetrics()
         self.clock = clock or LoopClock()
@@ -290,7 +290,7 @@ class WebGateway(Server):
         """A guest, or with a sign-in code the player of its key (if it is good and no ban covers them)."""
         fingerprint = None
         if code is None:
-            identity = self.identities.guest(None)
+            identity = self.identities.guest(None, session.address)
         else:
             assert self.logins is not None
             grant = self.logins.redeem(code, session.address)
@@ -298,7 +298,7 @@ class WebGateway(Server):
                 raise Refused("That sign-in link is spent or has expired (each works once, for a few minutes). "
                               f"Get a new one (ssh HOST web-login), or open {self.public_url}/ to play as a guest.")
             fingerprint = grant.fingerprint
-            identity = self.identities.for_key(fingerprint, grant.name)
+            identity = self.identities.for_key(fingerprint, grant.name, session.address)
         ban = self._ban_of(fingerprint, session.address)
         if ban is not None:
             raise Refused(ban.line())

@@ -1,6 +1,7 @@
 """Accounts on a real server (issue 15, point 1): a hello proves an account key by signing the
-server's challenge; a wrong key, a bad or replayed signature and a forged voucher leave the client
-a guest with a marked name; a stolen resume token takes nothing of an account's; names are owned;
+server's challenge; a wrong key and a bad or replayed signature leave the client a guest with
+a marked name (a gateway's assertions: test_gateway_assertions.py); a stolen resume token takes
+nothing of an account's; names are owned;
 ``--no-guests`` refuses what proves nothing; an account renames itself and manages its keys."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import asyncio
 import pytest
 
 from protocol import messages as m
-from protocol.account_keys import AccountKey, Voucher, proof_message
+from protocol.account_keys import AccountKey, proof_message
 from protocol.client import Client, ServerError
 from protocol.errors import ErrorCode
 from server.app import ArbiterServer
@@ -45,7 +46,7 @@ async def started(tmp_path, **config) -> ArbiterServer:
     return srv
 
 
-async def guest_after_failed_proof(port: int, proof: AccountKey | Voucher, name: str, shown: str) -> Client:
+async def guest_after_failed_proof(port: int, proof: AccountKey, name: str, shown: str) -> Client:
     """A client whose proof fails: told so, and a guest shown as ``shown``."""
     client = await Client.connect("127.0.0.1", port, name=name, lobby=False, proof=proof)
     assert client.proof_error is not None and client.proof_error.code == ErrorCode.PROOF_FAILED
@@ -101,19 +102,6 @@ async def test_a_signature_replayed_from_another_connection_proves_nothing(serve
     assert (welcome["type"], welcome["guest"], welcome["name"]) == ("welcome", True, "~ann-2")
     honest.close()
     thief.close()
-
-
-async def test_a_voucher_proves_its_own_key_only(server):
-    key_a, key_b = (AccountKey.generate() for _ in range(2))
-    vouched = await Client.connect("127.0.0.1", server.port, name="ann", lobby=False,
-                                   proof=Voucher(key_a.fingerprint, server.vouchers.voucher(key_a.fingerprint)))
-    assert vouched.name == "ann" and vouched.welcome is not None and not vouched.welcome.guest
-    # a's voucher (stolen from a's client) does not prove b's key, nor does a made-up one prove a's
-    for forged in (Voucher(key_b.fingerprint, server.vouchers.voucher(key_a.fingerprint)),
-                   Voucher(key_a.fingerprint, bytes(32))):
-        client = await guest_after_failed_proof(server.port, forged, "bob", "~bob")
-        await client.close()
-    await vouched.close()
 
 
 async def test_a_stolen_resume_token_takes_nothing_of_an_account(server):

@@ -51,7 +51,7 @@ class Stack:
     async def start(self) -> Stack:
         await self.server.start()
         self._gateway = SSHGateway(self.ssh, "127.0.0.1", self.server.port, self.db, self.server.tokens,
-                                   self.server.vouchers, clock=self.clock, history=self.server.history,
+                                   self.server.gateway_signer, clock=self.clock, history=self.server.history,
                                    moderation=self.server.moderation)
         await self._gateway.start()
         return self

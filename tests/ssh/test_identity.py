@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import stat
+import time
 
 import asyncssh
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from server.config import SSHConfig
+from protocol import gateway_assertions
+from protocol.account_keys import AccountKey
+from server.config import GatewaySettings, SSHConfig
+from server.gateway_keys import GatewaySigner
 from server.lobby import reserved_names
 from server.resume_tokens import ResumeTokens
 from server.ssh.gateway import SSHGateway
 from server.ssh.identity import HOST_KEY_FILE, Identities, valid_name
-from server.vouchers import Vouchers
 
 from ..server.test_accounts import database_before_accounts
 from .terminal import LOBBY, connect, open_terminal, server_fingerprint, sit_down_against_a_bot
@@ -28,47 +32,58 @@ def test_names_are_validated(proposed, expected):
     assert valid_name(proposed) == expected
 
 
-def test_a_key_has_its_own_token_and_voucher_and_asks_for_its_user_name(tmp_path):
-    tokens, vouchers = ResumeTokens(b"s" * 32), Vouchers(b"v" * 32)
-    ids = Identities(tokens, vouchers)
-    first = ids.for_key("SHA256:abc", "alice")
-    again = ids.for_key("SHA256:abc", "mallory")  # the account (on the game server) decides the name
-    other = ids.for_key("SHA256:def", "bad\x07name")
+def signer() -> GatewaySigner:
+    return GatewaySigner(Ed25519PrivateKey.generate(), GatewaySettings.assertion_seconds)
+
+
+def test_a_key_has_its_own_session_and_a_fresh_assertion_and_asks_for_its_user_name(tmp_path):
+    tokens, gateway = ResumeTokens(b"s" * 32), signer()
+    abc, def_ = (AccountKey.from_seed(seed).fingerprint for seed in (b"abc", b"def"))
+    ids = Identities(gateway, "ssh", tokens)
+    first = ids.for_key(abc, "alice", "192.0.2.1")
+    again = ids.for_key(abc, "mallory", "192.0.2.1")  # the account (on the game server) decides the name
+    other = ids.for_key(def_, "bad\x07name", "192.0.2.2")
     assert (first.name, again.name) == ("alice", "mallory")
-    assert first.resume_token == again.resume_token != other.resume_token
-    assert first.voucher == again.voucher == vouchers.voucher("SHA256:abc") != other.voucher
-    assert 16 <= len(first.resume_token) <= 64  # the protocol's bounds
+    assert first.resume_token == again.resume_token == tokens.for_key(abc) != other.resume_token
+    assert first.resume_token is not None and 16 <= len(first.resume_token) <= 64  # the protocol's bounds
     assert other.name.startswith("guest-")
-    assert Identities(ResumeTokens(b"t" * 32), vouchers).resume_token("SHA256:abc") != first.resume_token
-    assert Identities(tokens, Vouchers(b"w" * 32)).for_key("SHA256:abc", "alice").voucher != first.voucher
-    g1, g2 = ids.guest("carol"), ids.guest("carol")
-    assert g1.guest and g1.name == "carol" and g1.resume_token != g2.resume_token and g1.voucher is None
+    # every login gets an assertion of its own, with a session key of its own, that the arbiter takes
+    said = [gateway_assertions.verify(i.vouch.assertion, {gateway.public}, time.time()) for i in (first, again, other)]
+    assert [(a.player, a.name, a.address, a.via) for a in said] == [
+        (abc, "alice", "192.0.2.1", "ssh"), (abc, "mallory", "192.0.2.1", "ssh"),
+        (def_, other.name, "192.0.2.2", "ssh")]
+    assert len({a.session for a in said}) == 3 and first.vouch.session_key != again.vouch.session_key
+    g1, g2 = ids.guest("carol", "192.0.2.3"), ids.guest("carol", "192.0.2.3")
+    assert g1.guest and g1.name == "carol" and g1.resume_token != g2.resume_token
+    assert gateway_assertions.verify(g1.vouch.assertion, {gateway.public}, time.time()).player is None
     # every token is one the game server recognises as its own
-    assert all(tokens.recognises(i.resume_token) for i in (first, other, g1, g2))
+    assert all(tokens.recognises(str(i.resume_token)) for i in (first, other, g1, g2))
+    # a gateway apart from the game server knows no session: the game server derives a key's
+    apart = Identities(gateway, "ssh").for_key(abc, "alice", "192.0.2.1")
+    assert apart.resume_token is None and apart.fingerprint == abc
 
 
 def test_a_user_name_the_game_server_would_refuse_is_never_asked_for(tmp_path):
-    ids = Identities(ResumeTokens(b"s" * 32), Vouchers(b"v" * 32), reserved_names("aton-server"))
+    ids = Identities(signer(), "ssh", ResumeTokens(b"s" * 32), reserved_names("aton-server"))
     for n, proposed in enumerate(["Bot (easy)", "aton server", "\u3164", "p\u0430ypal", "alice "]):
-        assert ids.for_key(f"SHA256:{n}", proposed).name.startswith("guest-")
-        assert ids.guest(proposed).name.startswith("guest-")
+        assert ids.for_key(f"SHA256:{n}", proposed, "192.0.2.1").name.startswith("guest-")
+        assert ids.guest(proposed, "192.0.2.1").name.startswith("guest-")
 
 
 async def test_the_host_key_is_made_once_private_and_reused(tmp_path):
-    tokens, vouchers = ResumeTokens.in_directory(tmp_path), Vouchers.in_directory(tmp_path)
+    tokens, gateway = ResumeTokens.in_directory(tmp_path), signer()
 
     def start() -> SSHGateway:
         return SSHGateway(SSHConfig(port=0, data_dir=str(tmp_path)), "127.0.0.1", 1, str(tmp_path / "aton.db"), tokens,
-                          vouchers)
+                          gateway)
 
     first = start()
     assert stat.S_IMODE((tmp_path / HOST_KEY_FILE).stat().st_mode) == 0o600
     second = start()
     assert first.host_fingerprint == second.host_fingerprint
-    assert first.identities.resume_token("SHA256:x") == second.identities.resume_token("SHA256:x")
     chosen = tmp_path / "elsewhere" / "key"
     third = SSHGateway(SSHConfig(port=0, data_dir=str(tmp_path), host_key=str(chosen)), "127.0.0.1", 1,
-                       str(tmp_path / "aton.db"), tokens, vouchers)
+                       str(tmp_path / "aton.db"), tokens, gateway)
     assert chosen.exists() and third.host_fingerprint != first.host_fingerprint
     # and it is the key a client sees
     await third.start()

@@ -13,8 +13,10 @@ import asyncssh
 import pytest
 
 from aton.record import GameRecord, replay, summary
+from aton_tui.cli import vouched
 from protocol import messages as m
-from protocol.account_keys import Voucher
+from protocol.handoff import HOSTED_BY_SSH
+from server.hosted_client import identity_environment
 from server.rates import BucketsByKey
 from server.ssh.commands import REFUSED, USAGE_GAMES, USAGE_RECORD
 from server.ssh.identity import fingerprint
@@ -27,17 +29,16 @@ pytestmark = pytest.mark.skipif(not shutil.which("ssh"), reason="needs OpenSSH's
 
 async def player_of(stack: Stack, key: asyncssh.SSHKey, name: str) -> Recorder:
     """A protocol client of the game server in the session the key's SSH logins have (as its game client is)."""
-    token = stack.gateway.identities.resume_token(fingerprint(key))
+    token = stack.server.tokens.for_key(fingerprint(key))
     return await Recorder.connect(stack.server.port, name, kind="human", lobby=False, resume=token)
 
 
 async def client_of(stack: Stack, key: asyncssh.SSHKey, name: str) -> Recorder:
     """The game client an SSH login with ``key`` runs: in the key's session, proving the key's
-    account with the gateway's voucher for it (as ``server.ssh.session`` hands it over)."""
-    identity = stack.gateway.identities.for_key(fingerprint(key), name)
-    assert identity.voucher is not None
-    return await Recorder.connect(stack.server.port, name, kind="human", lobby=False, resume=identity.resume_token,
-                                  proof=Voucher(fingerprint(key), identity.voucher))
+    account with the gateway's assertion of it (as ``server.ssh.session`` hands it over)."""
+    identity = stack.gateway.identities.for_key(fingerprint(key), name, "127.0.0.1")
+    return await Recorder.connect(stack.server.port, name, kind="human", lobby=False,
+                                  proof=vouched(identity_environment(identity, HOSTED_BY_SSH)))
 
 
 @pytest.fixture

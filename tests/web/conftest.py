@@ -70,13 +70,13 @@ async def web_stack_factory(tmp_path: Path) -> AsyncIterator[Callable[..., Await
                                             limits=Limits(exempt_addresses=("127.0.0.1",))))
         await server.start()
         gateway = WebGateway(WebConfig(port=0, limits=WebLimits(**limits)), "127.0.0.1", server.port, server.tokens,
-                             server.vouchers, moderation=server.moderation, metrics=server.metrics, clock=clock)
+                             server.gateway_signer, moderation=server.moderation, metrics=server.metrics, clock=clock)
         await gateway.start()
         server.web_logins = gateway.logins
         stack = WebStack(server, gateway)
         if ssh:
             stack.ssh = SSHGateway(SSHConfig(port=0, data_dir=str(tmp_path), fork_server=False), "127.0.0.1",
-                                   server.port, db, server.tokens, server.vouchers, history=server.history,
+                                   server.port, db, server.tokens, server.gateway_signer, history=server.history,
                                    moderation=server.moderation, web_logins=server.web_logins)
             await stack.ssh.start()
         stacks.append(stack)

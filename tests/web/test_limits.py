@@ -14,6 +14,7 @@ import aiohttp
 import pytest
 from aiohttp import WSCloseCode, WSMsgType
 
+from aton_tui.cli import vouched
 from protocol import handoff
 from server.cli import main as server_main
 
@@ -103,8 +104,10 @@ async def test_the_client_gets_its_own_environment_and_nothing_of_the_servers(
         allowed = {"PATH", "PYTHONPATH", "LANG", "LC_ALL", "PYTHONIOENCODING", "HOME", "XDG_CONFIG_HOME",
                    "XDG_DATA_HOME", "XDG_CACHE_HOME", "TMPDIR", "TERM", handoff.RESUME_VARIABLE,
                    handoff.HOSTED_VARIABLE, "TEXTUAL_DRIVER", "TEXTUAL_FPS", "TEXTUAL_COLOR_SYSTEM", "TERM_PROGRAM",
-                   "TERM_PROGRAM_VERSION", "COLUMNS", "ROWS"}
-        assert set(env) <= allowed, set(env) - allowed  # a guest: no fingerprint, no voucher
+                   "TERM_PROGRAM_VERSION", "COLUMNS", "ROWS", handoff.ASSERTION_VARIABLE, handoff.SESSION_KEY_VARIABLE}
+        assert set(env) <= allowed, set(env) - allowed
+        proof = vouched(env)  # the gateway's assertion of a guest
+        assert proof is not None and proof.fingerprint == ""
         assert Path(f"/proc/{session.service.pid}/cwd").resolve() == Path(session.home).resolve()
         assert os.getpgid(session.service.pid) == session.service.pid  # a process group of its own
         pid, home = session.service.pid, session.home

@@ -1,0 +1,161 @@
+"""Gateways apart from the arbiter (issue 17, point 2): a gateway vouches for its player with an
+assertion signed by its gateway key; the arbiter checks it against the keys it trusts, its
+expiry, and the session key's signature over the challenge.  On a real arbiter: a trusted
+gateway's key player is an account whose seats the arbiter finds by the key alone (whichever
+gateway vouches), its guest a guest judged by its own address; a forged, altered, expired or
+untrusted assertion, and one replayed without its session key, are refused with a clear error."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from protocol import gateway_assertions
+from protocol.account_keys import AccountKey, GatewayProof
+from protocol.client import Client, ServerError
+from protocol.errors import ErrorCode
+from server.app import ArbiterServer
+from server.cli import main as server_main
+from server.config import GatewaySettings, ServerConfig
+from server.gateway_keys import BadTrustFile, GatewaySigner, Vouch, read_trusted_gateways
+
+from ..conftest import GAME_SEED
+from ..manual_clock import ManualClock
+
+PLAYER = AccountKey.from_seed(b"ann").fingerprint
+
+
+def gateway() -> GatewaySigner:
+    return GatewaySigner(Ed25519PrivateKey.generate(), GatewaySettings.assertion_seconds)
+
+
+def trust_file(path: Path, *signers: GatewaySigner) -> Path:
+    path.write_text("# the gateways of this arbiter\n\n" + "".join(f"{s.public_line} gw{n}\n"
+                                                                   for n, s in enumerate(signers)))
+    return path
+
+
+@pytest.fixture
+async def arbiter_and_gateways(tmp_path):
+    """An arbiter that trusts two gateways (gateway_a, gateway_b) of a trust file."""
+    gateway_a, gateway_b = gateway(), gateway()
+    srv = ArbiterServer(ServerConfig(host="127.0.0.1", port=0, db_path=str(tmp_path / "aton.db"), game_seed=GAME_SEED,
+                                     trusted_gateways=str(trust_file(tmp_path / "gateways", gateway_a, gateway_b))),
+                        clock=ManualClock())
+    await srv.start()
+    yield srv, gateway_a, gateway_b
+    await srv.stop()
+
+
+def with_assertion(proof: GatewayProof, assertion: bytes, fingerprint: str | None = None) -> GatewayProof:
+    """``proof`` sending another assertion (and binding another fingerprint, if given)."""
+    return GatewayProof(assertion, proof.session_key, proof.fingerprint if fingerprint is None else fingerprint)
+
+
+def proof_of(vouch: Vouch) -> GatewayProof:
+    """What the client a gateway starts proves its player with (as ``aton_tui.cli.vouched`` reads it)."""
+    player = gateway_assertions.parse(vouch.assertion)[0].player
+    return GatewayProof(vouch.assertion, gateway_assertions.decode_private(vouch.session_key), player or "")
+
+
+async def connect(srv: ArbiterServer, proof: GatewayProof, name: str = "whoever") -> Client:
+    return await Client.connect("127.0.0.1", srv.port, name=name, lobby=False, proof=proof)
+
+
+async def refused(srv: ArbiterServer, proof: GatewayProof) -> str:
+    """The error with which the arbiter refuses a gateway client's hello (``proof_failed``, then ``bye``)."""
+    with pytest.raises(ServerError) as caught:
+        await connect(srv, proof)
+    assert caught.value.error.code == ErrorCode.PROOF_FAILED
+    return caught.value.error.message
+
+
+async def test_a_trusted_gateways_key_player_is_the_account_and_its_session_whichever_gateway(arbiter_and_gateways):
+    srv, gateway_a, gateway_b = arbiter_and_gateways
+    through_a = await connect(srv, proof_of(gateway_a.vouch(PLAYER, "ann", "198.51.100.7", "ssh")))
+    assert through_a.welcome is not None and not through_a.welcome.guest and through_a.name == "ann"
+    # the arbiter derives the key's session itself: a gateway apart from it knows no token
+    assert through_a.resume_token == srv.tokens.for_key(PLAYER)
+    await through_a.close()
+    through_b = await connect(srv, proof_of(gateway_b.vouch(PLAYER, "mallory", "203.0.113.9", "ssh")))
+    assert through_b.name == "ann" and through_b.resume_token == srv.tokens.for_key(PLAYER)  # the account's name
+    # a command's client (``seats`` False) has a session of its own: it takes nothing over
+    command = await connect(srv, proof_of(gateway_b.vouch(PLAYER, "ann", "203.0.113.9", "ssh", seats=False)))
+    assert command.name == "ann" and command.resume_token != srv.tokens.for_key(PLAYER)
+    for client in (through_b, command):
+        await client.close()
+
+
+async def test_a_gateways_guest_is_a_guest_judged_by_its_own_address_and_recorded(arbiter_and_gateways, tmp_path):
+    srv, gateway_a, _ = arbiter_and_gateways
+    guest = await connect(srv, proof_of(gateway_a.vouch(None, "carol", "198.51.100.7", "ssh")))
+    assert guest.welcome is not None and guest.welcome.guest and guest.name == "~carol"
+    await guest.close()
+    logins = srv.store.db.execute("SELECT name, address, via FROM logins ORDER BY at").fetchall()
+    assert [tuple(row) for row in logins] == [("~carol", "198.51.100.7", "ssh")]  # the player's address, not ours
+    assert server_main(["admin", "ban", "198.51.100.0/24", "--db", srv.config.db_path]) == 0
+    srv.moderation.refresh()
+    with pytest.raises(ServerError) as caught:
+        await connect(srv, proof_of(gateway_a.vouch(None, "carol", "198.51.100.8", "ssh")))
+    assert caught.value.error.code == ErrorCode.BANNED
+    other = await connect(srv, proof_of(gateway_a.vouch(None, "dave", "192.0.2.1", "ssh")))  # from elsewhere
+    assert other.name == "~dave"
+    await other.close()
+
+
+async def test_an_untrusted_gateways_assertion_is_refused(arbiter_and_gateways):
+    srv, _, _ = arbiter_and_gateways
+    stranger = gateway()
+    message = await refused(srv, proof_of(stranger.vouch(PLAYER, "ann", "192.0.2.1", "ssh")))
+    assert message == f"the gateway key {stranger.fingerprint} is not one this server trusts"
+
+
+async def test_a_forged_or_altered_assertion_is_refused(arbiter_and_gateways):
+    srv, gateway_a, _ = arbiter_and_gateways
+    vouch = gateway_a.vouch(None, "mallory", "192.0.2.1", "ssh")
+    said, body, signature = gateway_assertions.parse(vouch.assertion)
+    # the same assertion, made to say another player: the gateway's signature no longer fits
+    altered = dataclasses.replace(said, player=PLAYER).body() + signature
+    message = await refused(srv, with_assertion(proof_of(vouch), altered, PLAYER))
+    assert message == "the gateway assertion's signature is not its gateway's (forged or altered)"
+    # naming a trusted gateway's key, signed by another
+    forged = said.body() + Ed25519PrivateKey.generate().sign(gateway_assertions.TAG + b"\0" + body)
+    message = await refused(srv, with_assertion(proof_of(vouch), forged))
+    assert message == "the gateway assertion's signature is not its gateway's (forged or altered)"
+    # not an assertion at all
+    message = await refused(srv, with_assertion(proof_of(vouch), b"\x80" * 100))
+    assert message.startswith("the gateway assertion is not one")
+
+
+async def test_an_expired_assertion_is_refused(arbiter_and_gateways):
+    srv, gateway_a, _ = arbiter_and_gateways
+    past = GatewaySigner(gateway_a.key, GatewaySettings.assertion_seconds, wall=lambda: time.time() - 2 * 86400)
+    message = await refused(srv, proof_of(past.vouch(PLAYER, "ann", "192.0.2.1", "ssh")))
+    assert message == "the gateway assertion has expired: log in to the gateway again"
+
+
+async def test_an_assertion_without_its_session_key_proves_nothing(arbiter_and_gateways):
+    srv, gateway_a, _ = arbiter_and_gateways
+    stolen = proof_of(gateway_a.vouch(PLAYER, "ann", "192.0.2.1", "ssh"))  # seen in a log, say
+    thief = GatewayProof(stolen.assertion, Ed25519PrivateKey.generate(), stolen.fingerprint)
+    message = await refused(srv, thief)
+    assert message == "the signature is not by the session key of the gateway's assertion"
+    assert srv.accounts.by_fingerprint(PLAYER) is None  # nothing was signed in
+
+
+def test_a_trust_file_says_what_is_wrong_with_it(tmp_path):
+    good = gateway()
+    assert read_trusted_gateways(trust_file(tmp_path / "ok", good)) == {good.public}
+    bad = tmp_path / "bad"
+    for text, why in ((f"{good.public_line}\nssh-ed25519 !!!\n", "line 2: the key is not valid base64"),
+                      (f'from="10.0.0.1" {good.public_line}\n', "line 1: keys of type 'from=\"10.0.0.1\"'"),
+                      (AccountKey.generate().public_line.replace("ssh-ed25519", "ssh-rsa") + "\n", "line 1:")):
+        bad.write_text(text)
+        with pytest.raises(BadTrustFile, match=why.replace("(", r"\(")):
+            read_trusted_gateways(bad)
+    with pytest.raises(BadTrustFile, match="cannot read the trusted gateways file"):
+        read_trusted_gateways(tmp_path / "missing")
