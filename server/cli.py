@@ -5,6 +5,8 @@
                 [--tls-cert FILE --tls-key FILE [--tls-port P] [--tls-host H]]
                 [--web-port P [web options]]
     aton-server export --db PATH --out DIR
+    aton-server gateway --arbiter HOST:PORT|tls://HOST:PORT [--tls-ca FILE] --ssh-port P [SSH options]
+                 an SSH gateway apart from the arbiter (docs/hosting.md, "Gateways apart from the arbiter")
     aton-server admin ACTION …   bans, chat mutes, logins and reports (server.admin)
 """
 
@@ -21,12 +23,13 @@ from typing import Any
 import platformdirs
 
 from protocol import RELEASE
-from protocol.transport import DEFAULT_PORT, DEFAULT_TLS_PORT
+from protocol.transport import DEFAULT_PORT, DEFAULT_TLS_PORT, Endpoint, parse_endpoint, tls_for
 
 from .admin import add_admin_parser, run_admin
 from .app import ArbiterServer, TLSUnavailable
 from .config import (
     SESSION_WAYS,
+    GatewaySettings,
     Limits,
     MetricsSettings,
     ServerConfig,
@@ -37,6 +40,7 @@ from .config import (
     WebLimits,
 )
 from .export import export_games
+from .gateway_keys import GATEWAY_KEY_FILE, BadTrustFile, GatewaySigner, load_or_create_gateway_key
 from .logging_setup import LOG_FORMATS, LOG_LEVELS, configure
 from .ops_http import OpsEndpoint
 from .store import NewerSchema, StoreFailed
@@ -72,6 +76,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_tls_arguments(parser)
     add_ssh_arguments(parser)
     add_web_arguments(parser)
+    parser.add_argument("--trusted-gateways", type=Path, default=None, metavar="FILE",
+                        help="trust the SSH gateways apart from this server whose keys FILE lists, one "
+                             "ssh-ed25519 line each, as authorized_keys does (aton-server gateway prints its key)")
+    parser.add_argument("--gateway-address", action="append", default=[], metavar="ADDRESS",
+                        help="an address gateways apart from this server connect from: its connections and games "
+                             "count toward the totals only, as the gateway limits its players by their addresses "
+                             "(repeat for each gateway machine)")
     commands = parser.add_subparsers(dest="command")
     export = commands.add_parser("export", help="write every stored game as an aton-record/1 file")
     export.add_argument("--db", type=Path, required=True, dest="export_db", metavar="PATH",
@@ -79,7 +90,28 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--out", type=Path, required=True, metavar="DIR",
                         help="the directory to write game-<id>.json into, one file per game (made if missing)")
     add_admin_parser(commands, default_db_path())
+    add_gateway_parser(commands)
     return parser
+
+
+def add_gateway_parser(commands: Any) -> None:
+    gateway = commands.add_parser(
+        "gateway", help="an SSH gateway apart from the arbiter, in a process (or on a machine) of its own",
+        description="Serve the game over SSH for the arbiter at --arbiter. The gateway keeps no database: its "
+                    "players' accounts and games live with the arbiter, which must trust its gateway key "
+                    "(aton-server --trusted-gateways; docs/hosting.md, 'Gateways apart from the arbiter').")
+    gateway.add_argument("--arbiter", required=True, metavar="ADDRESS",
+                         help="the arbiter's game protocol: HOST:PORT, or tls://HOST[:PORT] for TLS")
+    gateway.add_argument("--tls-ca", type=Path, default=None, metavar="FILE",
+                         help="with a tls:// arbiter: trust the authorities (or the certificate) of FILE "
+                              "instead of the system's")
+    gateway.add_argument("--data-dir", type=Path, default=None, metavar="DIR",
+                         help="where the gateway keeps its keys: its gateway key (gateway_ed25519_key, and .pub) "
+                              "and its SSH host key (default: the user data directory's aton-gateway)")
+    gateway.add_argument("--assertion-seconds", type=float, default=GatewaySettings.assertion_seconds,
+                         metavar="SECONDS", help="how long the gateway's word for a player's login holds "
+                         f"(default {GatewaySettings.assertion_seconds:g})")
+    add_ssh_arguments(gateway)
 
 
 #: The game server limits that have a flag: (Limits field, what it bounds); the flag is the
@@ -108,6 +140,7 @@ def limits(args: argparse.Namespace) -> Limits:
         from .ssh.gateway import local_address
 
         exempt = (local_address(args.host),)
+    exempt += tuple(args.gateway_address)
     return Limits(**{setting: getattr(args, setting) for setting, _ in LIMIT_FLAGS}, exempt_addresses=exempt)
 
 
@@ -177,7 +210,7 @@ def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
                      help=f"bytes a second one client may type, bursts up to 8x (default {d.input_rate})")
 
 
-def ssh_config(args: argparse.Namespace, db: Path) -> SSHConfig | None:
+def ssh_config(args: argparse.Namespace, data_dir: Path) -> SSHConfig | None:
     if args.ssh_port is None:
         return None
     limits = SSHLimits(max_sessions=args.ssh_max_sessions, max_per_address=args.ssh_max_per_address,
@@ -186,9 +219,9 @@ def ssh_config(args: argparse.Namespace, db: Path) -> SSHConfig | None:
                        reserved_logins=args.ssh_reserved_logins, banner_timeout=args.ssh_banner_timeout,
                        login_timeout=args.ssh_login_timeout, idle_timeout=args.ssh_idle_timeout,
                        input_rate=args.ssh_input_rate, input_burst=8 * args.ssh_input_rate)
-    return SSHConfig(host=args.ssh_host or args.host, port=args.ssh_port,
+    return SSHConfig(host=args.ssh_host or getattr(args, "host", SSHConfig.host), port=args.ssh_port,
                      host_key=str(args.ssh_host_key) if args.ssh_host_key else None,
-                     data_dir=str(db.parent), guests=not args.no_guests,
+                     data_dir=str(data_dir), guests=not args.no_guests,
                      sessions=args.ssh_sessions, app_hosts=max(1, args.ssh_app_hosts),
                      fork_server=not args.ssh_no_fork_server, limits=limits)
 
@@ -308,6 +341,54 @@ async def _start_gateway(gateway: Any, host: str, port: int, started: list[Any])
     started.append(gateway)
 
 
+def run_gateway_command(args: argparse.Namespace) -> int:
+    """``aton-server gateway``: check what it was given, then serve until SIGTERM or SIGINT."""
+    try:
+        arbiter = parse_endpoint(args.arbiter)
+        tls_for(arbiter, None if args.tls_ca is None else str(args.tls_ca))  # a CA file that cannot be used stops here
+    except ValueError as exc:
+        print(f"aton-server gateway: {exc}", file=sys.stderr)
+        return 2
+    if args.ssh_port is None:
+        print("aton-server gateway: --ssh-port is required (e.g. 2222; 0: any free port)", file=sys.stderr)
+        return 2
+    data_dir = args.data_dir or Path(platformdirs.user_data_dir("aton-gateway"))
+    ssh = ssh_config(args, data_dir)
+    assert ssh is not None
+    try:
+        asyncio.run(run_gateway(ssh, arbiter, None if args.tls_ca is None else str(args.tls_ca),
+                                GatewaySettings(assertion_seconds=args.assertion_seconds)))
+    except ListenError as exc:
+        print(f"aton-server gateway: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+async def run_gateway(ssh: SSHConfig, arbiter: Endpoint, tls_ca: str | None, settings: GatewaySettings) -> None:
+    """Serve SSH for the arbiter at ``arbiter`` until SIGTERM or SIGINT: the gateway signs its
+    players' assertions with its own key (made in ``ssh.data_dir`` on first start), which the
+    arbiter must trust; its sessions' clients connect to the arbiter themselves."""
+    from .ssh import SSHGateway  # only an SSH gateway pays for asyncssh
+
+    assert ssh.data_dir is not None  # (made 0700 with the gateway key in it)
+    key = load_or_create_gateway_key(Path(ssh.data_dir) / GATEWAY_KEY_FILE)
+    signer = GatewaySigner(key, settings.assertion_seconds)
+    gateway = SSHGateway(ssh, arbiter.host, arbiter.port, ":memory:", None, signer, arbiter_tls=arbiter.tls,
+                         tls_ca=tls_ca)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await _start_gateway(gateway, ssh.host, ssh.port, [])
+    print(f"ssh listening on {ssh.host}:{gateway.port}", flush=True)
+    print(f"gateway for {arbiter}, gateway key {signer.public_line} ({signer.fingerprint}): "
+          "the arbiter must trust it (aton-server --trusted-gateways FILE)", flush=True)
+    logging.getLogger("server.cli").info("gateway %s serves SSH for the arbiter at %s", signer.fingerprint, arbiter)
+    await stop.wait()
+    await gateway.stop("The gateway is restarting. Your games are kept: log in again in a minute.")
+    logging.getLogger("server.cli").info("stopped cleanly")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "export":
@@ -321,6 +402,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "admin":
         return run_admin(args)
     configure(args.log_level, args.log_format)
+    if args.command == "gateway":
+        return run_gateway_command(args)
     db = args.db or default_db_path()
     try:
         tls = tls_settings(args)
@@ -328,11 +411,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"aton-server: {exc}", file=sys.stderr)
         return 2
     config = ServerConfig(host=args.host, port=args.port, db_path=str(db), limits=limits(args),
-                          guests=not args.no_guests, tls=tls)
+                          guests=not args.no_guests, tls=tls,
+                          trusted_gateways=None if args.trusted_gateways is None else str(args.trusted_gateways))
     try:
         metrics = MetricsSettings(host=args.metrics_host, port=args.metrics_port)
-        asyncio.run(run_server(config, ssh_config(args, db), metrics, web_config(args)))
-    except (ListenError, TLSUnavailable, StoreFailed, NewerSchema) as exc:
+        asyncio.run(run_server(config, ssh_config(args, db.parent), metrics, web_config(args)))
+    except (ListenError, TLSUnavailable, StoreFailed, NewerSchema, BadTrustFile) as exc:
         print(f"aton-server: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:

@@ -98,7 +98,7 @@ def test_a_busy_ssh_port_is_a_clear_error(tmp_path):
 def test_the_ssh_login_flags_set_the_limits(tmp_path):
     args = build_parser().parse_args(["--ssh-port", "0", "--ssh-max-unauthenticated-per-address", "2",
                                       "--ssh-reserved-logins", "3", "--ssh-banner-timeout", "1.5"])
-    config = ssh_config(args, tmp_path / "aton.db")
+    config = ssh_config(args, tmp_path)
     assert config is not None
     limits = config.limits
     assert (limits.max_unauthenticated_per_address, limits.reserved_logins, limits.banner_timeout) == (2, 3, 1.5)

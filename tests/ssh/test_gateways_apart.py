@@ -1,0 +1,229 @@
+"""Gateways apart from the arbiter (issue 17, point 2), with real parts: an arbiter on a loopback
+port and ``aton-server gateway`` processes in front of it, each with its own gateway key that the
+arbiter trusts.  A key's player sits down through gateway A; A is killed (SIGKILL) mid-game,
+which ends only its own sessions; the same key logs in through gateway B and is back in the same
+seat of the same game.  A gateway whose key the arbiter does not trust gets its players nowhere."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from protocol import gateway_assertions
+from protocol.gateway_assertions import raw_key_fingerprint
+from server.app import ArbiterServer
+from server.config import ServerConfig
+from server.gateway_keys import GATEWAY_KEY_FILE, load_or_create_gateway_key
+from server.room import Room
+from server.ssh.identity import fingerprint
+
+from ..conftest import GAME_SEED
+from .terminal import LOBBY, Terminal, children_of, connect, open_terminal, sit_down_against_a_bot
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class GatewayProcess:
+    proc: subprocess.Popen
+    port: int
+    key: bytes  # its gateway key's public half, raw
+
+    def descendants(self) -> set[int]:
+        """Its processes: fork server or app host, and the clients below them."""
+        found, frontier = set(), {self.proc.pid}
+        while frontier:
+            below = set().union(*(children_of(pid) for pid in frontier)) - found
+            found |= below
+            frontier = below
+        return found
+
+
+def gateway_key(data_dir: Path) -> bytes:
+    """The gateway key of the gateway that will keep its keys in ``data_dir`` (made now, as its first
+    start would), raw."""
+    return gateway_assertions.public_raw(load_or_create_gateway_key(data_dir / GATEWAY_KEY_FILE))
+
+
+def start_gateway(arbiter_port: int, data_dir: Path, ssh_sessions: str) -> GatewayProcess:
+    """``aton-server gateway`` in a process of its own, for the arbiter on ``arbiter_port``."""
+    log_file = data_dir.with_name(data_dir.name + ".log")
+    log = log_file.open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "gateway", "--arbiter", f"127.0.0.1:{arbiter_port}", "--ssh-port", "0",
+         "--data-dir", str(data_dir), "--ssh-sessions", ssh_sessions, "--ssh-app-hosts", "1"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True)
+    assert proc.stdout is not None
+    first, second = proc.stdout.readline(), proc.stdout.readline()
+    assert first.startswith("ssh listening on 127.0.0.1:"), first + log_file.read_text()
+    public = gateway_key(data_dir)
+    assert gateway_assertions.raw_key_line(public) in second  # it says which key the arbiter must trust
+    return GatewayProcess(proc, int(first.rsplit(":", 1)[1]), public)
+
+
+def stop(gateway: GatewayProcess) -> None:
+    if gateway.proc.poll() is None:
+        gateway.proc.send_signal(signal.SIGTERM)
+        try:
+            gateway.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            gateway.proc.kill()
+            gateway.proc.wait()
+
+
+async def gone(pids: set[int], timeout: float = 15) -> None:
+    """Wait until none of ``pids`` runs (a zombie waiting for a parent that is not this test's counts as ended)."""
+    end = time.monotonic() + timeout
+    while True:
+        running = {pid for pid in pids if _state(pid) not in ("", "Z")}
+        if not running:
+            return
+        assert time.monotonic() < end, f"still running: {running}"
+        await asyncio.sleep(0.1)
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return ""
+
+
+def seat_of_account(server: ArbiterServer, account: int) -> tuple[Room, str]:
+    [(room, seat)] = [(room, seat) for room in server.rooms.values() if not room.game.is_over
+                      for seat, held in room.seats.items() if held.account == account]
+    return room, seat
+
+
+async def lobby_through(port: int, name: str, key: asyncssh.SSHKey,
+                        ) -> tuple[asyncssh.SSHClientConnection, asyncssh.SSHClientChannel, Terminal]:
+    conn = await connect(port, name, key)
+    chan, term = await open_terminal(conn)
+    await term.wait_for(LOBBY, timeout=30)
+    return conn, chan, term
+
+
+async def lobby_through_game(port: int, key: asyncssh.SSHKey,
+                             ) -> tuple[asyncssh.SSHClientConnection, asyncssh.SSHClientChannel, Terminal]:
+    """Log in with ``key`` and wait until the client is back at its table (its seat resumed)."""
+    conn = await connect(port, "alice", key)
+    chan, term = await open_terminal(conn)
+    await term.wait_for("(you)", timeout=30)
+    return conn, chan, term
+
+
+@pytest.fixture
+async def arbiter(tmp_path):
+    """An arbiter that trusts the gateways keeping their keys in ``tmp_path / "gateway-a"`` and ``"gateway-b"``."""
+    trusted = tmp_path / "trusted_gateways"
+    trusted.write_text("".join(f"{gateway_assertions.raw_key_line(gateway_key(tmp_path / name))} {name}\n"
+                               for name in ("gateway-a", "gateway-b")))
+    server = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "aton.db"), game_seed=GAME_SEED,
+                                        trusted_gateways=str(trusted)))
+    await server.start()
+    yield server
+    await server.stop()
+
+
+async def test_a_killed_gateways_player_resumes_the_same_game_through_another(arbiter, tmp_path, ssh_sessions):
+    server = arbiter
+    gateway_a = start_gateway(server.port, tmp_path / "gateway-a", ssh_sessions)
+    gateway_b = start_gateway(server.port, tmp_path / "gateway-b", ssh_sessions)
+    try:
+        alice = asyncssh.generate_private_key("ssh-ed25519")
+        _conn, chan, term = await lobby_through(gateway_a.port, "alice", alice)
+        await sit_down_against_a_bot(chan, term, timeout=30)
+        account = server.accounts.by_fingerprint(fingerprint(alice))
+        assert account is not None and account.name == "alice"  # the account lives with the arbiter
+        room, seat = seat_of_account(server, account.id)
+        playing = room.seats[seat].participant
+        assert playing is not None and playing.assertion.gateway == gateway_a.key
+        # someone on the other gateway meanwhile
+        bob = asyncssh.generate_private_key("ssh-ed25519")
+        _bob_conn, bob_chan, bob_term = await lobby_through(gateway_b.port, "bob", bob)
+
+        processes = gateway_a.descendants()
+        assert processes, "gateway A runs its sessions' clients below it"
+        gateway_a.proc.kill()  # SIGKILL, mid-game: nothing of it says goodbye
+        gateway_a.proc.wait()
+        await asyncio.wait_for(term.closed.wait(), 15)  # its player's SSH connection ends ...
+        await gone(processes)  # ... and its clients with it
+
+        _conn2, _chan2, back = await lobby_through_game(gateway_b.port, alice)
+        room_now, seat_now = seat_of_account(server, account.id)
+        assert (room_now.game_id, seat_now) == (room.game_id, seat)  # the same game, the same seat
+        resumed = room_now.seats[seat_now].participant
+        assert resumed is not None and resumed.assertion.gateway == gateway_b.key
+        assert "alice" in back.text()
+        # the other gateway's player never noticed: still in the lobby, still answered
+        assert not bob_term.closed.is_set()
+        since = len(bob_term.output)
+        bob_chan.write(b"?")  # the help
+        await bob_term.wait_for("Tab", timeout=15, since=since)
+    finally:
+        stop(gateway_a)
+        stop(gateway_b)
+
+
+async def test_a_gateway_that_loses_the_arbiter_tells_its_players_and_they_are_back_with_it(tmp_path, ssh_sessions):
+    trusted = tmp_path / "trusted_gateways"
+    trusted.write_text(gateway_assertions.raw_key_line(gateway_key(tmp_path / "gateway-a")) + "\n")
+    config = ServerConfig(port=0, db_path=str(tmp_path / "aton.db"), game_seed=GAME_SEED, trusted_gateways=str(trusted))
+    server = ArbiterServer(config)
+    await server.start()
+    gateway = start_gateway(server.port, tmp_path / "gateway-a", ssh_sessions)
+    try:
+        alice = asyncssh.generate_private_key("ssh-ed25519")
+        _conn, chan, term = await lobby_through(gateway.port, "alice", alice)
+        await sit_down_against_a_bot(chan, term, timeout=30)
+        room, seat = seat_of_account(server, server.accounts.by_fingerprint(fingerprint(alice)).id)
+        since, port = len(term.output), server.port
+        await server.stop()  # the arbiter goes away (a restart, a network cut): the gateway stays
+        await term.wait_for("Reconnecting", timeout=30, since=since)  # the player is told
+        server = ArbiterServer(dataclasses.replace(config, port=port))  # and back, on the same port
+        await server.start()
+        await until(lambda: seated_again(server, room.game_id, seat))
+        assert not term.closed.is_set()
+    finally:
+        stop(gateway)
+        await server.stop()
+
+
+def seated_again(server: ArbiterServer, game_id: int, seat: str) -> bool:
+    room = server.rooms.get(game_id)
+    return room is not None and room.seats[seat].participant is not None
+
+
+async def until(condition: Callable[[], bool], timeout: float = 60) -> None:
+    end = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < end, "never happened"
+        await asyncio.sleep(0.1)
+
+
+async def test_an_untrusted_gateways_players_are_refused_with_a_clear_line(arbiter, tmp_path):
+    stranger = start_gateway(arbiter.port, tmp_path / "gateway-c", "fork")  # its key is in no trust file
+    try:
+        _conn, _chan, term = await asyncio.wait_for(_terminal(stranger.port), 30)
+        await term.wait_for(f"Disconnected: proof_failed: the gateway key {raw_key_fingerprint(stranger.key)} is "
+                            "not one this server trusts", timeout=30)
+        assert not [c for c in arbiter.connections if c.greeted]  # nobody was let in
+    finally:
+        stop(stranger)
+
+
+async def _terminal(port: int) -> tuple[asyncssh.SSHClientConnection, asyncssh.SSHClientChannel, Terminal]:
+    conn = await connect(port, "mallory", asyncssh.generate_private_key("ssh-ed25519"))
+    chan, term = await open_terminal(conn)
+    return conn, chan, term
+
