@@ -26,6 +26,10 @@ from .identity import Identity
 #: How a command that is not one of these is answered, on stderr (status 1).
 REFUSED = ("aton: this server runs only `record GAME` (a game's record as JSON), `games` (your games) "
            "and `web-login` (a link that signs a web browser in as you); connect without a command to play")
+#: How they are answered by a gateway apart from the game server (``aton-server gateway``), which
+#: has no database to read them from (status 1).
+NOT_SERVED_APART = ("aton: this gateway does not serve `record`, `games` or `web-login`: connect to the game "
+                    "server's own gateway, or use the client's Profile and Account screens")
 USAGE_RECORD = "aton: usage: record GAME, with the game's number (e.g. record 42)"
 USAGE_GAMES = "aton: usage: games [--json] [PAGE], PAGE from 1 (the newest games)"
 USAGE_WEB_LOGIN = "aton: usage: web-login (no arguments)"

@@ -377,7 +377,8 @@ class GameSession(asyncssh.SSHServerSession):
         identity, history = self.link.identity, self.gateway.history
         if identity is None or history is None or identity.resume_token is None or not commands.is_command(command):
             log.info("%s: command %r refused", self.link.who, command[:40])
-            outcome = commands.Outcome(stderr=commands.REFUSED, status=1)
+            apart = self.gateway.history is None and commands.is_command(command)  # (aton-server gateway)
+            outcome = commands.Outcome(stderr=commands.NOT_SERVED_APART if apart else commands.REFUSED, status=1)
         elif command.split()[0] == "web-login":
             outcome = commands.web_login(command, identity, self.gateway.web_logins)
             log.info("%s: web-login %s", self.link.who, "refused" if outcome.status else "given")

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -25,10 +27,12 @@ from server.app import ArbiterServer
 from server.config import ServerConfig
 from server.gateway_keys import GATEWAY_KEY_FILE, load_or_create_gateway_key
 from server.room import Room
+from server.ssh.commands import NOT_SERVED_APART
 from server.ssh.identity import fingerprint
 
 from ..conftest import GAME_SEED
-from .terminal import LOBBY, Terminal, children_of, connect, open_terminal, sit_down_against_a_bot
+from .terminal import LOBBY, Terminal, children_of, connect, key_file, open_terminal, openssh, sit_down_against_a_bot
+from .test_openssh import screen_until, tmux
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -227,3 +231,31 @@ async def _terminal(port: int) -> tuple[asyncssh.SSHClientConnection, asyncssh.S
     chan, term = await open_terminal(conn)
     return conn, chan, term
 
+
+
+@pytest.mark.skipif(not (shutil.which("ssh") and shutil.which("tmux")), reason="needs OpenSSH's ssh and tmux")
+async def test_openssh_in_tmux_plays_through_a_gateway_apart_which_refuses_the_commands_it_cannot_serve(arbiter,
+                                                                                                      tmp_path):
+    gateway = start_gateway(arbiter.port, tmp_path / "gateway-b", "fork")
+    sock, name = f"aton-apart-{os.getpid()}", "apart"
+    key, ssh_key = key_file(tmp_path, "olive")
+    try:
+        status, out, err = await openssh(gateway.port, key, "games")
+        assert (status, out, err.strip()) == (1, b"", NOT_SERVED_APART)
+        command = ["ssh", "-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+                   "-o", "LogLevel=ERROR", "-o", "IdentityAgent=none", "-o", "IdentitiesOnly=yes", "-i", str(key),
+                   "-p", str(gateway.port), "olive@127.0.0.1"]
+        code, out = await tmux(sock, "-f", "/dev/null", "new-session", "-d", "-s", name, "-x", "100", "-y", "30",
+                               " ".join(command))
+        assert code == 0, out
+        await screen_until(sock, f"{name}:", "lobby of this server", timeout=30)
+        await tmux(sock, "send-keys", "-t", f"{name}:", "b")
+        await screen_until(sock, f"{name}:", "Strength", timeout=30)
+        await tmux(sock, "send-keys", "-t", f"{name}:", "Enter")
+        await screen_until(sock, f"{name}:", "(you)", timeout=30)  # at the table, against the arbiter's bot
+        account = arbiter.accounts.by_fingerprint(fingerprint(ssh_key))
+        assert account is not None and account.name == "olive"  # (the command made none: no client ran)
+        seat_of_account(arbiter, account.id)
+    finally:
+        await tmux(sock, "kill-server")
+        stop(gateway)
