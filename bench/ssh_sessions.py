@@ -1,7 +1,7 @@
 """SSH gateway benchmark: 1, 10, 50 and 500 concurrent SSH sessions on loopback, each way of running them.
 
     python bench/ssh_sessions.py [--ways fork,inprocess] [--sessions 1,10,50,500] [--presses 20]
-                                 [--app-hosts N] [--timeout S] [--no-fork-server]
+                                 [--app-hosts N] [--timeout S] [--no-fork-server] [--gateways N]
 
 For each way (``aton-server --ssh-sessions fork|inprocess``) it starts ``aton-server --port 0
 --ssh-port 0`` as a subprocess (temporary database; game server and gateway in that one
@@ -29,6 +29,11 @@ machine.  More sessions than ``--batch`` (50) log in a batch at a time, each bat
 one before is in its lobby: 500 at once on a small machine measure the lobby's updates
 (each login changes the players list of every client in the lobby), not the sessions'
 cost.  Only 127.0.0.1.
+
+``--gateways N`` runs the gateways apart from the arbiter instead: ``aton-server --port 0``
+(no SSH of its own, trusting the gateways' keys) and N ``aton-server gateway`` processes in
+front of it, the sessions spread over them in turn (as round-robin DNS would); memory and CPU
+are then those of the arbiter, every gateway and everything below them.
 """
 
 from __future__ import annotations
@@ -48,8 +53,10 @@ from pathlib import Path
 
 import asyncssh
 
+from protocol.gateway_assertions import public_raw, raw_key_line
 from protocol.handoff import APP_HOST_NAME, CLIENT_MODULE, CLIENT_NAME, FORKSERVER_NAME
 from server.config import SESSION_WAYS, SSHConfig
+from server.gateway_keys import GATEWAY_KEY_FILE, load_or_create_gateway_key
 
 ROOT = Path(__file__).resolve().parent.parent
 LOBBY = b"lobby of"
@@ -104,9 +111,14 @@ def clients(server: int) -> list[int]:
     return found
 
 
-def serving(server: int) -> list[int]:
-    """Every process that serves the sessions."""
-    return [server, *helpers(server), *clients(server)]
+def serving(roots: list[int]) -> list[int]:
+    """Every process that serves the sessions: the server processes (``roots``: the arbiter with its
+    gateway, or the arbiter and the gateways apart), their helpers and their clients."""
+    return [pid for root in roots for pid in (root, *helpers(root), *clients(root))]
+
+
+def clients_of(roots: list[int]) -> list[int]:
+    return [pid for root in roots for pid in clients(root)]
 
 
 def cpu_seconds(pid: int) -> float:
@@ -120,13 +132,13 @@ def cpu_seconds(pid: int) -> float:
 class CpuMeter:
     """CPU time of the serving processes since ``start``, clients that have ended included."""
 
-    def __init__(self, server: int) -> None:
-        self.server = server
+    def __init__(self, roots: list[int]) -> None:
+        self.roots = roots
         self.seen: dict[int, float] = {}
-        self.start = {pid: cpu_seconds(pid) for pid in serving(server)}
+        self.start = {pid: cpu_seconds(pid) for pid in serving(roots)}
 
     def sample(self) -> None:
-        for pid in serving(self.server):
+        for pid in serving(self.roots):
             self.seen[pid] = max(self.seen.get(pid, 0.0), cpu_seconds(pid))
 
     def used(self) -> float:
@@ -134,20 +146,20 @@ class CpuMeter:
         return sum(seconds - self.start.get(pid, 0.0) for pid, seconds in self.seen.items())
 
 
-async def helpers_warm(server: int, timeout: float = 90.0) -> list[int]:
-    """Wait until the server's helpers have done their imports: their CPU time stops growing."""
+async def helpers_warm(roots: list[int], timeout: float = 90.0) -> list[int]:
+    """Wait until the servers' helpers have done their imports: their CPU time stops growing."""
     end = time.monotonic() + timeout
     last, steady = -1.0, 0
     while time.monotonic() < end:
-        found = helpers(server)
-        if found:
+        found = [pid for root in roots for pid in helpers(root)]
+        if len({root for root in roots if helpers(root)}) == len(roots):
             ticks = sum(cpu_seconds(pid) for pid in found)
             steady = steady + 1 if ticks == last else 0
             last = ticks
             if steady >= 5:
                 return found
         await asyncio.sleep(0.1)
-    return helpers(server)
+    return [pid for root in roots for pid in helpers(root)]
 
 
 def pct(values: list[float], q: float) -> float:
@@ -223,14 +235,14 @@ async def key_to_redraw(active: Opened, key: bytes, presses: int) -> list[float]
     return latencies
 
 
-async def run_count(server: int, port: int, n: int, args: argparse.Namespace) -> dict:
+async def run_count(roots: list[int], ports: list[int], n: int, args: argparse.Namespace) -> dict:
     keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(n)]
-    memory_before = sum(pss(pid) for pid in serving(server))
-    meter = CpuMeter(server)
+    memory_before = sum(pss(pid) for pid in serving(roots))
+    meter = CpuMeter(roots)
     opened: list[Opened] = []
     end = time.monotonic() + args.timeout
     for first in range(0, n, args.batch):  # a batch at once, the next when all of it is in its lobby
-        batch = await asyncio.gather(*(open_session(port, i, keys[i])
+        batch = await asyncio.gather(*(open_session(ports[i % len(ports)], i, keys[i])
                                        for i in range(first, min(n, first + args.batch))))
         opened += batch
         while any(o.screen.first_lobby is None for o in batch) and time.monotonic() < end:
@@ -240,46 +252,72 @@ async def run_count(server: int, port: int, n: int, args: argparse.Namespace) ->
     firsts = [o.screen.first_lobby - o.started for o in opened if o.screen.first_lobby is not None]
     await quiet(screens, 1.0, args.timeout)
     cpu = meter.used()
-    processes = serving(server)
+    processes = serving(roots)
     memory = sum(pss(pid) for pid in processes)
     latencies = await key_to_redraw(opened[0], KEYS[args.key], args.presses)
     for o in opened:
         o.conn.close()
     await asyncio.gather(*(o.conn.wait_closed() for o in opened))
     end = time.monotonic() + 30
-    while clients(server) and time.monotonic() < end:
+    while clients_of(roots) and time.monotonic() < end:
         await asyncio.sleep(0.1)
     return {
         "missing": n - len(firsts), "first": firsts, "latency": latencies, "cpu": cpu / n,
         "memory": memory, "per_session": (memory - memory_before) / n, "processes": len(processes),
-        "left_behind": len(clients(server)),
+        "left_behind": len(clients_of(roots)),
     }
 
 
-def server_command(tmp: str, way: str, args: argparse.Namespace) -> list[str]:
+def ssh_options(way: str, args: argparse.Namespace) -> list[str]:
+    """The SSH gateway's options: limits out of the way, and the way its sessions run."""
     most = str(max(args.sessions))
     limits = ["--ssh-max-sessions", most, "--ssh-max-per-address", most, "--ssh-max-unauthenticated", most,
               "--ssh-max-unauthenticated-per-address", most, "--ssh-reserved-logins", "0", "--ssh-login-timeout", "300"]
-    cmd = [sys.executable, "-m", "server.cli", "--port", "0", "--ssh-port", "0", "--db", f"{tmp}/aton.db",
-           "--log-level", "warning", "--ssh-sessions", way, "--ssh-app-hosts", str(args.app_hosts), *limits]
-    if args.no_fork_server:
-        cmd.append("--ssh-no-fork-server")
-    return cmd
+    options = ["--ssh-port", "0", "--ssh-sessions", way, "--ssh-app-hosts", str(args.app_hosts), *limits]
+    return [*options, "--ssh-no-fork-server"] if args.no_fork_server else options
+
+
+SERVER = [sys.executable, "-m", "server.cli", "--log-level", "warning"]
+
+
+def start_servers(tmp: str, way: str, args: argparse.Namespace) -> tuple[list[subprocess.Popen], list[int]]:
+    """The arbiter with its SSH gateway, or (``--gateways N``) the arbiter and N gateways apart from it:
+    the processes, the arbiter's first, and the SSH ports."""
+    def started(cmd: list[str]) -> tuple[subprocess.Popen, str]:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        assert proc.stdout is not None
+        return proc, proc.stdout.readline()
+
+    if not args.gateways:
+        arbiter, _ = started([*SERVER, "--port", "0", "--db", f"{tmp}/aton.db", *ssh_options(way, args)])
+        assert arbiter.stdout is not None
+        return [arbiter], [int(arbiter.stdout.readline().rsplit(":", 1)[1])]
+    trusted = Path(tmp) / "trusted_gateways"
+    for n in range(args.gateways):  # each gateway's key, made before it starts, as its first start would
+        key = load_or_create_gateway_key(Path(tmp) / f"gateway{n}" / GATEWAY_KEY_FILE)
+        with trusted.open("a") as lines:
+            lines.write(f"{raw_key_line(public_raw(key))} gateway{n}\n")
+    arbiter, line = started([*SERVER, "--port", "0", "--db", f"{tmp}/aton.db", "--trusted-gateways", str(trusted),
+                             "--gateway-address", "127.0.0.1"])
+    arbiter_port = line.rsplit(":", 1)[1].strip()
+    gateways = [started([*SERVER, "gateway", "--arbiter", f"127.0.0.1:{arbiter_port}", "--data-dir",
+                         f"{tmp}/gateway{n}", *ssh_options(way, args)]) for n in range(args.gateways)]
+    return [arbiter, *(proc for proc, _ in gateways)], [int(line.rsplit(":", 1)[1]) for _, line in gateways]
 
 
 async def run_way(way: str, args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="aton-ssh-bench-") as tmp:
-        proc = subprocess.Popen(server_command(tmp, way, args), cwd=ROOT, stdout=subprocess.PIPE, text=True)
-        assert proc.stdout is not None
+        procs, ports = start_servers(tmp, way, args)
+        roots = [proc.pid for proc in procs]
         try:
-            proc.stdout.readline()
-            port = int(proc.stdout.readline().rsplit(":", 1)[1])
-            found = await helpers_warm(proc.pid) if way == "inprocess" or not args.no_fork_server else []
-            idle = sum(pss(pid) for pid in serving(proc.pid))
-            print(f"\n== --ssh-sessions {way}: cpus {os.cpu_count()}, load average {os.getloadavg()[0]:.1f}; "
-                  f"server {proc.pid} and {len(found)} helper(s), PSS {idle / 1024:.0f} MiB before any session")
+            gateways = roots[1:] or roots
+            found = await helpers_warm(gateways) if way == "inprocess" or not args.no_fork_server else []
+            idle = sum(pss(pid) for pid in serving(roots))
+            apart = f"; {args.gateways} gateway(s) apart from the arbiter" if args.gateways else ""
+            print(f"\n== --ssh-sessions {way}{apart}: cpus {os.cpu_count()}, load average {os.getloadavg()[0]:.1f}; "
+                  f"server(s) {roots} and {len(found)} helper(s), PSS {idle / 1024:.0f} MiB before any session")
             for n in args.sessions:
-                r = await run_count(proc.pid, port, n, args)
+                r = await run_count(roots, ports, n, args)
                 missing = f"  ({r['missing']} without a lobby in {args.timeout:g} s)" if r["missing"] else ""
                 batches = f" in batches of {args.batch}" if n > args.batch else " at once"
                 print(f"{n} session(s){batches}{missing}, load average {os.getloadavg()[0]:.1f} after")
@@ -291,8 +329,9 @@ async def run_way(way: str, args: argparse.Namespace) -> None:
                 print(f"  CPU per login         {r['cpu']:.3f} s; client processes left after closing: "
                       f"{r['left_behind']}")
         finally:
-            proc.send_signal(signal.SIGTERM)
-            proc.wait(timeout=60)
+            for proc in reversed(procs):
+                proc.send_signal(signal.SIGTERM)
+                proc.wait(timeout=60)
 
 
 async def main_async(args: argparse.Namespace) -> None:
@@ -312,6 +351,8 @@ def main() -> None:
     parser.add_argument("--app-hosts", type=int, default=SSHConfig.app_hosts,
                         help=f"app host processes for inprocess (default {SSHConfig.app_hosts})")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for every first frame")
+    parser.add_argument("--gateways", type=int, default=0, metavar="N",
+                        help="run N SSH gateways apart from the arbiter (aton-server gateway) instead of its own")
     parser.add_argument("--no-fork-server", action="store_true",
                         help="the fork way with --ssh-no-fork-server: each client a new interpreter")
     asyncio.run(main_async(parser.parse_args()))

@@ -33,7 +33,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from .account_keys import FINGERPRINT_CHARS, key_fingerprint
+from .account_keys import FINGERPRINT_CHARS, GatewayProof, key_fingerprint
 
 TAG = b"aton-gateway-assertion/1"
 FORMAT = "aton-gateway/1"
@@ -162,6 +162,13 @@ def decode_private(text: str) -> Ed25519PrivateKey:
     if len(raw) != RAW_KEY_BYTES:
         raise ValueError("not an Ed25519 private key")
     return Ed25519PrivateKey.from_private_bytes(raw)
+
+
+def proof(assertion: bytes, session_key: str) -> GatewayProof:
+    """What a gateway's client proves its player with, from what the gateway handed it (the
+    assertion, and ``encode_private``'s session key); ValueError (BadAssertion too) if they are not that."""
+    player = parse(assertion)[0].player
+    return GatewayProof(assertion, decode_private(session_key), player or "")
 
 
 def _raw_key(fields: dict[str, Any], name: str) -> bytes:

@@ -58,8 +58,7 @@ def with_assertion(proof: GatewayProof, assertion: bytes, fingerprint: str | Non
 
 def proof_of(vouch: Vouch) -> GatewayProof:
     """What the client a gateway starts proves its player with (as ``aton_tui.cli.vouched`` reads it)."""
-    player = gateway_assertions.parse(vouch.assertion)[0].player
-    return GatewayProof(vouch.assertion, gateway_assertions.decode_private(vouch.session_key), player or "")
+    return gateway_assertions.proof(vouch.assertion, vouch.session_key)
 
 
 async def connect(srv: ArbiterServer, proof: GatewayProof, name: str = "whoever") -> Client:
