@@ -429,10 +429,12 @@ class ArbiterServer:
         """The hello of a gateway's client as its gateway asserted it: the name the player asked the
         gateway for, and for a key's game client without a session of its own yet, the key's own
         session (``ResumeTokens.for_key``), so that the key takes back its seats from any login
-        through any gateway."""
+        through any gateway; for a key's command (``ssh HOST games``, no seats), the key's session of
+        commands, which its requests for games are counted in (``server.history``)."""
         resume = hello.resume
-        if resume is None and assertion.player is not None and assertion.seats:
-            resume = self.tokens.for_key(assertion.player)
+        if resume is None and assertion.player is not None:
+            player = assertion.player
+            resume = self.tokens.for_key(player) if assertion.seats else self.tokens.for_key_commands(player)
         return dataclasses.replace(hello, name=assertion.name, resume=resume)
 
     def _admit(self, conn: Connection, hello: m.Hello, account: Account | None, notice: str | None = None,

@@ -48,6 +48,12 @@ class ResumeTokens:
         gateway (SSH, web; in-process or apart) the player logs in through."""
         return self.for_identity("ssh-key:" + fingerprint)
 
+    def for_key_commands(self, fingerprint: str) -> str:
+        """The session of the key ``fingerprint``'s commands through a gateway apart from the game server
+        (``ssh HOST games``): one per key, so that its requests are counted together, and not its
+        game client's, which it would take over."""
+        return self.for_identity("ssh-key-commands:" + fingerprint)
+
     def recognises(self, token: str) -> bool:
         """Whether this server issued ``token``."""
         try:

@@ -40,7 +40,10 @@ from typing import TYPE_CHECKING
 import asyncssh
 from asyncssh.packet import PacketDecodeError, SSHPacket
 
-from protocol import handoff
+from protocol import gateway_assertions, handoff
+from protocol.client import Client, ServerError
+from protocol.errors import ProtocolError
+from protocol.transport import Endpoint, TLSFailed, tls_for
 
 from ..clock import Timer
 from ..config import SSHLimits
@@ -374,17 +377,49 @@ class GameSession(asyncssh.SSHServerSession):
         """A command instead of a game: ``record``, ``games`` or ``web-login`` (``commands``), as the
         player this login is (the key's account, whichever of its keys logged in, and the key's own
         session); any other is refused in one line."""
-        identity, history = self.link.identity, self.gateway.history
-        if identity is None or history is None or identity.resume_token is None or not commands.is_command(command):
+        identity = self.link.identity
+        if identity is None or not commands.is_command(command):
             log.info("%s: command %r refused", self.link.who, command[:40])
-            apart = self.gateway.history is None and commands.is_command(command)  # (aton-server gateway)
-            outcome = commands.Outcome(stderr=commands.NOT_SERVED_APART if apart else commands.REFUSED, status=1)
-        elif command.split()[0] == "web-login":
-            outcome = commands.web_login(command, identity, self.gateway.web_logins)
-            log.info("%s: web-login %s", self.link.who, "refused" if outcome.status else "given")
+            self._answered(commands.Outcome(stderr=commands.REFUSED, status=1))
+            return
+        self.ending = True
+        self.gateway.track(self._run_command(command, identity), f"command of {self.link.who}")
+
+    async def _run_command(self, command: str, identity: Identity) -> None:
+        gateway = self.gateway
+        if gateway.history is not None and identity.resume_token is not None:  # beside the game server
+            reader = Reader(session=token_hash(identity.resume_token), account=gateway.account_of(self.link))
+            answers = commands.HistoryAnswers(identity, reader, gateway.history, gateway.web_logins)
+            outcome = await commands.run(command, identity, answers)
         else:
-            reader = Reader(session=token_hash(identity.resume_token), account=self.gateway.account_of(self.link))
-            outcome = commands.run(command, reader, history)
+            outcome = await self._run_at_the_game_server(command, identity)
+        log.info("%s: %s %s", self.link.who, command.split()[0], "refused" if outcome.status else "answered")
+        self._answered(outcome)
+
+    async def _run_at_the_game_server(self, command: str, identity: Identity) -> commands.Outcome:
+        """A gateway apart from the game server asks it, on a connection of its own that proves the
+        player (a session of its own: the player's game client, if any, is left alone)."""
+        gateway = self.gateway
+        vouch = gateway.identities.signer.vouch(identity.fingerprint, identity.name, self.link.address,
+                                                handoff.HOSTED_BY_SSH, seats=False)
+        try:
+            client = await Client.connect(
+                gateway.game_host, gateway.game_port, name=identity.name, lobby=False,
+                proof=gateway_assertions.proof(vouch.assertion, vouch.session_key), timeout=commands.ARBITER_SECONDS,
+                tls=tls_for(Endpoint(gateway.game_host, gateway.game_port, gateway.arbiter_tls), gateway.tls_ca))
+        except ServerError as exc:  # banned, say
+            return commands.Outcome(stderr=f"aton: {exc.error.message}", status=1)
+        except (OSError, TimeoutError, TLSFailed, ConnectionError):
+            return commands.Outcome(stderr=commands.UNREACHABLE, status=1)
+        try:
+            return await commands.run(command, identity, commands.ArbiterAnswers(client))
+        except (OSError, TimeoutError, asyncio.IncompleteReadError, ProtocolError):
+            return commands.Outcome(stderr=commands.UNREACHABLE, status=1)
+        finally:
+            await client.close()
+
+    def _answered(self, outcome: commands.Outcome) -> None:
+        """Write a command's answer, and end the session with its status."""
         self.ending = True
         newline = "\r\n" if self.term is not None else "\n"  # a terminal's client is in raw mode
         if self.chan is not None and outcome.stderr:

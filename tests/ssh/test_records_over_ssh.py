@@ -5,6 +5,7 @@ in progress, bad arguments and any other command get one line on stderr and a no
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import shutil
 import sys
@@ -19,18 +20,13 @@ from protocol.handoff import HOSTED_BY_SSH
 from server.hosted_client import identity_environment
 from server.rates import BucketsByKey
 from server.ssh.commands import REFUSED, USAGE_GAMES, USAGE_RECORD
+from server.ssh.gateway import SSHGateway
 from server.ssh.identity import fingerprint
 
 from ..server.players import Recorder, bot_game
 from .terminal import Stack, client_children, key_file, openssh
 
 pytestmark = pytest.mark.skipif(not shutil.which("ssh"), reason="needs OpenSSH's ssh (.ci/run installs it)")
-
-
-async def player_of(stack: Stack, key: asyncssh.SSHKey, name: str) -> Recorder:
-    """A protocol client of the game server in the session the key's SSH logins have (as its game client is)."""
-    token = stack.server.tokens.for_key(fingerprint(key))
-    return await Recorder.connect(stack.server.port, name, kind="human", lobby=False, resume=token)
 
 
 async def client_of(stack: Stack, key: asyncssh.SSHKey, name: str) -> Recorder:
@@ -46,16 +42,31 @@ async def plain_stack(stack_factory):
     return await stack_factory(fork_server=False)  # these sessions never start a game client
 
 
-async def test_record_and_games_over_ssh(plain_stack, tmp_path):
+@pytest.fixture(params=["beside", "apart"])
+async def commands_port(request, plain_stack):
+    """Where the commands are asked: the SSH port of the gateway beside the game server, which reads
+    its database, or of a gateway apart from it (in this process, but with no database: it asks
+    the game server over the game protocol, as ``aton-server gateway`` does)."""
+    if request.param == "beside":
+        yield plain_stack.port
+        return
+    apart = SSHGateway(dataclasses.replace(plain_stack.ssh, port=0), "127.0.0.1", plain_stack.server.port, ":memory:",
+                       None, plain_stack.server.gateway_signer)
+    await apart.start()
+    yield apart.port
+    await apart.stop()
+
+
+async def test_record_and_games_over_ssh(plain_stack, commands_port, tmp_path):
     stack = plain_stack
     alice_key, alice = key_file(tmp_path, "alice")
     bob_key, bob = key_file(tmp_path, "bob")
-    alice_player, bob_player = await player_of(stack, alice, "alice"), await player_of(stack, bob, "bob")
+    alice_player, bob_player = await client_of(stack, alice, "alice"), await client_of(stack, bob, "bob")
     finished = await bot_game(alice_player, resign=True)
     bobs = await bot_game(bob_player, resign=True)
     going = await bot_game(alice_player, resign=False)
 
-    status, out, err = await openssh(stack.port, alice_key, "record", str(finished))
+    status, out, err = await openssh(commands_port, alice_key, "record", str(finished))
     assert (status, err) == (0, "")
     record = json.loads(out)
     assert summary(replay(GameRecord.from_dict(record)))["winner"] is not None
@@ -67,14 +78,14 @@ async def test_record_and_games_over_ssh(plain_stack, tmp_path):
     final = json.loads((await replayed.communicate())[0])
     assert final["winner"] == record["meta"]["result"]["winner"]
 
-    status, out, err = await openssh(stack.port, alice_key, "games")
+    status, out, err = await openssh(commands_port, alice_key, "games")
     assert (status, err) == (0, "")
     table = out.decode().splitlines()
     assert table[0].split() == ["game", "date", "(UTC)", "opponent", "result", "length"]
     assert [row.split()[0] for row in table[1:]] == [str(going), str(finished)]  # newest first, not bob's
     assert "Bot (random)" in table[2] and "lost (resign)" in table[2] and "1 round" in table[2]
     assert table[1].split()[-2:] == ["playing", "-"]
-    status, out, err = await openssh(stack.port, alice_key, "games", "--json")
+    status, out, err = await openssh(commands_port, alice_key, "games", "--json")
     assert (status, err) == (0, "")
     lines = [json.loads(line) for line in out.decode().splitlines()]
     assert [(g["game"], g["result"], g["opponent"]) for g in lines] == [
@@ -90,15 +101,16 @@ async def test_record_and_games_over_ssh(plain_stack, tmp_path):
         (("ls", "-la", "/"), 1, REFUSED), (("cat", "/etc/passwd"), 1, REFUSED), (("recordx",), 1, REFUSED),
     ]
     for command, expected_status, line in refusals:
-        status, out, err = await openssh(stack.port, alice_key, *command)
+        status, out, err = await openssh(commands_port, alice_key, *command)
         assert (status, out, err) == (expected_status, b"", line + "\n"), command
     assert client_children() == set()
     await asyncio.gather(alice_player.close(), bob_player.close())
     del bob_key
 
 
-async def test_a_public_game_is_served_over_ssh_to_anyone_and_requests_are_rate_limited(stack_factory, tmp_path):
-    stack = await stack_factory(fork_server=False)
+async def test_a_public_game_is_served_over_ssh_to_anyone_and_requests_are_rate_limited(plain_stack, commands_port,
+                                                                                         tmp_path):
+    stack = plain_stack
     a = await Recorder.connect(stack.server.port, "ann", kind="bot", lobby=False)
     b = await Recorder.connect(stack.server.port, "ben", kind="bot", lobby=False)
     await a.send(m.QuickMatch())
@@ -108,10 +120,10 @@ async def test_a_public_game_is_served_over_ssh_to_anyone_and_requests_are_rate_
     await b.send(m.Resign(game=game))
     await a.until(lambda f: f.view["winner"] is not None, kind=m.Update)
     stranger_key, _ = key_file(tmp_path, "stranger")
-    status, out, err = await openssh(stack.port, stranger_key, "record", str(game))  # anyone could have watched it
+    status, out, err = await openssh(commands_port, stranger_key, "record", str(game))  # anyone could have watched it
     assert (status, err) == (0, "") and json.loads(out)["meta"]["players"]["red"]["name"] in ("ann", "ben")
     stack.server.history.requests = BucketsByKey(rate=0.001, burst=2)  # the server's bucket, smaller
-    answers = [await openssh(stack.port, stranger_key, "games") for _ in range(3)]
+    answers = [await openssh(commands_port, stranger_key, "games") for _ in range(3)]
     assert [status for status, _, _ in answers] == [0, 0, 1]
     assert answers[-1] == (1, b"", "aton: too many requests for games and records: wait a few seconds\n")
     await asyncio.gather(a.close(), b.close())
