@@ -184,7 +184,7 @@ class Hello(Message):
     lobby: Annotated[bool | None, Optional(Bool())] = None
     id: Annotated[int | None, REQUEST_ID] = None
     #: The account key this client proves (since 1.6): an OpenSSH public key line of type
-    #: ssh-ed25519; the server answers ``challenge``.  Without it (and ``vouched``) you play as a guest.
+    #: ssh-ed25519; the server answers ``challenge``.  Without it (and ``gateway``) you play as a guest.
     key: Annotated[str | None, Optional(KEY_LINE)] = None
     #: For a client a gateway started (since 1.6): the gateway's signed assertion of its player
     #: (see 'Accounts'); the server answers ``challenge``, which the session key it names signs.

@@ -297,9 +297,11 @@ class Connection(asyncio.Protocol):
         if self.closing:
             # Half-close once the frames are written; what the peer still sends is read and
             # ignored until it closes too (closing with unread input would reset the
-            # connection and could destroy the bye before the peer reads it).
+            # connection and could destroy the bye before the peer reads it).  TLS cannot
+            # half-close: its connection is closed after the grace alone.
             try:
-                self.transport.write_eof()
+                if self.transport.can_write_eof():
+                    self.transport.write_eof()
             except OSError:  # the peer is gone already
                 self.abort()
                 return

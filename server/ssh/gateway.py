@@ -1,7 +1,8 @@
 """The SSH gateway: ``ssh -p 2222 host`` drops a player straight into the game.
 
 ``SSHGateway`` listens with asyncssh beside the game server (same process, same
-event loop), authenticates (any public key is an identity; guests log in with
+event loop), or apart from it (``aton-server gateway``: a process or a machine of its own,
+with no database), authenticates (any public key is an identity; guests log in with
 keyboard-interactive and no prompt unless turned off), enforces the limits, and
 gives each session with a terminal its own game client (``session.GameSession``):
 a process forked by the fork server it keeps running (``forkserver.ForkServerSupervisor``),
@@ -250,7 +251,7 @@ class SSHGateway:
         ``signer``: the gateway's key (beside the game server ``ArbiterServer.gateway_signer``), with
         which it vouches for its players (``server.gateway_keys``).
         ``history``: the game server's games (``ArbiterServer.history``), which the ``record`` and
-        ``games`` commands read (``commands``); without it every command is refused.
+        ``games`` commands read (``commands``); without it (a gateway apart) they ask the game server.
         ``moderation``: the game server's (``ArbiterServer.moderation``): its bans keep players out
         here too, and logins over SSH are recorded (None: neither).
         ``clock`` runs the gateway's own time-outs (the version line, a session to start, idleness;

@@ -25,6 +25,7 @@ from server.gateway_keys import BadTrustFile, GatewaySigner, Vouch, read_trusted
 
 from ..conftest import GAME_SEED
 from ..manual_clock import ManualClock
+from .players import RawPeer
 
 PLAYER = AccountKey.from_seed(b"ann").fingerprint
 
@@ -144,6 +145,17 @@ async def test_an_assertion_without_its_session_key_proves_nothing(arbiter_and_g
     message = await refused(srv, thief)
     assert message == "the signature is not by the session key of the gateway's assertion"
     assert srv.accounts.by_fingerprint(PLAYER) is None  # nothing was signed in
+
+
+async def test_a_hello_proves_a_key_or_a_gateways_assertion_not_both(arbiter_and_gateways):
+    srv, gateway_a, _ = arbiter_and_gateways
+    peer = await RawPeer.open(srv.port, hello=False)
+    peer.send({"type": "hello", "version": "1.6", "name": "mallory", "kind": "human", "lobby": False,
+               "key": AccountKey.generate().public_line,
+               "gateway": gateway_a.vouch(PLAYER, "ann", "192.0.2.1", "ssh").assertion})
+    error = await peer.read()
+    assert (error["type"], error["code"], error["field"]) == ("error", "invalid", "gateway")
+    assert [frame["type"] for frame in await peer.read_until_closed()] == ["bye"]
 
 
 def test_a_trust_file_says_what_is_wrong_with_it(tmp_path):

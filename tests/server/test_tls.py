@@ -138,6 +138,19 @@ async def test_two_bots_play_a_whole_game_over_tls(tls_server, authority):
 # ----------------------------------------------------------------------------- refusals
 
 
+async def test_a_server_with_tls_clients_stops_cleanly_and_tells_them(tmp_path, server_files, authority):
+    tls = TLSSettings(cert_file=str(server_files.cert_file), key_file=str(server_files.key_file), port=0)
+    srv = ArbiterServer(ServerConfig(host="127.0.0.1", port=0, db_path=str(tmp_path / "stopped.db"),
+                                     game_seed=GAME_SEED, tls=tls), clock=ManualClock())
+    await srv.start()
+    assert srv.tls_port is not None
+    client = await Client.connect("127.0.0.1", srv.tls_port, name="ann", lobby=False, tls=trusting(authority))
+    await srv.stop()  # (a TLS transport cannot half-close: write_eof raised NotImplementedError here)
+    bye = await client.recv(5)
+    assert isinstance(bye, m.Bye) and bye.code == "shutdown"
+    await client.close()
+
+
 async def test_a_certificate_no_trusted_authority_signed_is_refused_with_a_clear_error(tls_server, tmp_path):
     """The system's authorities (the default) do not know the test's; nor does another authority."""
     stranger = make_authority(tmp_path, "Other CA")

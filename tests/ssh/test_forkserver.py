@@ -21,6 +21,7 @@ import pytest
 
 from protocol.handoff import become_subreaper
 from server.config import FORKED_SESSIONS
+from server.gateway_keys import Vouch
 from server.ssh.forkserver import ForkServerSupervisor, ForkServerUnavailable
 from server.ssh.identity import Identity
 from server.ssh.session import PtyChild, child_environment, forkserver_environment
@@ -75,11 +76,15 @@ async def probe_server(monkeypatch):
     await server.stop()
 
 
+#: A gateway's word for the player, as the session hands it over (only passed on here, never checked)
+VOUCH = Vouch(assertion=b"the gateway's assertion", session_key="the-session-key")
+
+
 def session_environment(tmp_path: Path, term: str, colorterm: str | None = None) -> dict[str, str]:
     client_env = {"COLORTERM": colorterm} if colorterm else {}
     client_env["LD_PRELOAD"] = "/tmp/evil.so"  # a client may send anything: none of it is passed on
-    return child_environment(term, client_env, Identity(name="ann", resume_token="resume-token-0123456789"),
-                             str(tmp_path))
+    guest = Identity(name="ann", vouch=VOUCH, resume_token="resume-token-0123456789")
+    return child_environment(term, client_env, guest, str(tmp_path))
 
 
 async def facts_of(child: PtyChild, screen: Screen) -> dict:

@@ -24,12 +24,14 @@ import pytest
 from protocol import gateway_assertions
 from protocol.gateway_assertions import raw_key_fingerprint
 from server.app import ArbiterServer
-from server.config import ServerConfig
+from server.config import ServerConfig, TLSSettings
+from server.connection import Connection
 from server.gateway_keys import GATEWAY_KEY_FILE, load_or_create_gateway_key
-from server.room import Room
+from server.room import GameSeat, Room
 from server.ssh.identity import fingerprint
 
 from ..conftest import GAME_SEED
+from ..server.certificates import make_authority, make_server_files
 from .terminal import LOBBY, Terminal, children_of, connect, key_file, open_terminal, openssh, sit_down_against_a_bot
 from .test_openssh import screen_until, tmux
 
@@ -44,7 +46,8 @@ class GatewayProcess:
 
     def descendants(self) -> set[int]:
         """Its processes: fork server or app host, and the clients below them."""
-        found, frontier = set(), {self.proc.pid}
+        found: set[int] = set()
+        frontier = {self.proc.pid}
         while frontier:
             below = set().union(*(children_of(pid) for pid in frontier)) - found
             found |= below
@@ -58,13 +61,15 @@ def gateway_key(data_dir: Path) -> bytes:
     return gateway_assertions.public_raw(load_or_create_gateway_key(data_dir / GATEWAY_KEY_FILE))
 
 
-def start_gateway(arbiter_port: int, data_dir: Path, ssh_sessions: str) -> GatewayProcess:
-    """``aton-server gateway`` in a process of its own, for the arbiter on ``arbiter_port``."""
+def start_gateway(arbiter_port: int, data_dir: Path, ssh_sessions: str, arbiter: str = "127.0.0.1:{port}",
+                  *options: str) -> GatewayProcess:
+    """``aton-server gateway`` in a process of its own, for the arbiter on ``arbiter_port`` (at the
+    address ``arbiter`` makes of it), with ``options``."""
     log_file = data_dir.with_name(data_dir.name + ".log")
     log = log_file.open("w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "gateway", "--arbiter", f"127.0.0.1:{arbiter_port}", "--ssh-port", "0",
-         "--data-dir", str(data_dir), "--ssh-sessions", ssh_sessions, "--ssh-app-hosts", "1"],
+        [sys.executable, "-m", "server.cli", "gateway", "--arbiter", arbiter.format(port=arbiter_port), "--ssh-port",
+         "0", "--data-dir", str(data_dir), "--ssh-sessions", ssh_sessions, "--ssh-app-hosts", "1", *options],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True)
     assert proc.stdout is not None
     first, second = proc.stdout.readline(), proc.stdout.readline()
@@ -102,7 +107,7 @@ def _state(pid: int) -> str:
         return ""
 
 
-def seat_of_account(server: ArbiterServer, account: int) -> tuple[Room, str]:
+def seat_of_account(server: ArbiterServer, account: int) -> tuple[Room, GameSeat]:
     [(room, seat)] = [(room, seat) for room in server.rooms.values() if not room.game.is_over
                       for seat, held in room.seats.items() if held.account == account]
     return room, seat
@@ -150,7 +155,8 @@ async def test_a_killed_gateways_player_resumes_the_same_game_through_another(ar
         assert account is not None and account.name == "alice"  # the account lives with the arbiter
         room, seat = seat_of_account(server, account.id)
         playing = room.seats[seat].participant
-        assert playing is not None and playing.assertion.gateway == gateway_a.key
+        assert isinstance(playing, Connection) and playing.assertion is not None
+        assert playing.assertion.gateway == gateway_a.key
         # someone on the other gateway meanwhile
         bob = asyncssh.generate_private_key("ssh-ed25519")
         _bob_conn, bob_chan, bob_term = await lobby_through(gateway_b.port, "bob", bob)
@@ -166,7 +172,8 @@ async def test_a_killed_gateways_player_resumes_the_same_game_through_another(ar
         room_now, seat_now = seat_of_account(server, account.id)
         assert (room_now.game_id, seat_now) == (room.game_id, seat)  # the same game, the same seat
         resumed = room_now.seats[seat_now].participant
-        assert resumed is not None and resumed.assertion.gateway == gateway_b.key
+        assert isinstance(resumed, Connection) and resumed.assertion is not None
+        assert resumed.assertion.gateway == gateway_b.key
         assert "alice" in back.text()
         # the other gateway's player never noticed: still in the lobby, still answered
         assert not bob_term.closed.is_set()
@@ -189,7 +196,9 @@ async def test_a_gateway_that_loses_the_arbiter_tells_its_players_and_they_are_b
         alice = asyncssh.generate_private_key("ssh-ed25519")
         _conn, chan, term = await lobby_through(gateway.port, "alice", alice)
         await sit_down_against_a_bot(chan, term, timeout=30)
-        room, seat = seat_of_account(server, server.accounts.by_fingerprint(fingerprint(alice)).id)
+        account = server.accounts.by_fingerprint(fingerprint(alice))
+        assert account is not None
+        room, seat = seat_of_account(server, account.id)
         since, port = len(term.output), server.port
         await server.stop()  # the arbiter goes away (a restart, a network cut): the gateway stays
         await term.wait_for("Reconnecting", timeout=30, since=since)  # the player is told
@@ -202,7 +211,7 @@ async def test_a_gateway_that_loses_the_arbiter_tells_its_players_and_they_are_b
         await server.stop()
 
 
-def seated_again(server: ArbiterServer, game_id: int, seat: str) -> bool:
+def seated_again(server: ArbiterServer, game_id: int, seat: GameSeat) -> bool:
     room = server.rooms.get(game_id)
     return room is not None and room.seats[seat].participant is not None
 
@@ -237,16 +246,16 @@ async def _terminal(port: int) -> tuple[asyncssh.SSHClientConnection, asyncssh.S
 async def test_openssh_in_tmux_plays_through_a_gateway_apart_and_runs_a_command_there(arbiter, tmp_path):
     gateway = start_gateway(arbiter.port, tmp_path / "gateway-b", "fork")
     sock, name = f"aton-apart-{os.getpid()}", "apart"
-    key, ssh_key = key_file(tmp_path, "olive")
+    key_path, ssh_key = key_file(tmp_path, "olive")
     try:
-        status, out, err = await openssh(gateway.port, key, "games")  # asked of the arbiter, as alice
+        status, out, err = await openssh(gateway.port, key_path, "games")  # asked of the arbiter, as alice
         assert (status, out, err) == (0, b"You have no games on this server yet.\n", "")
         command = ["ssh", "-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-                   "-o", "LogLevel=ERROR", "-o", "IdentityAgent=none", "-o", "IdentitiesOnly=yes", "-i", str(key),
+                   "-o", "LogLevel=ERROR", "-o", "IdentityAgent=none", "-o", "IdentitiesOnly=yes", "-i", str(key_path),
                    "-p", str(gateway.port), "olive@127.0.0.1"]
-        code, out = await tmux(sock, "-f", "/dev/null", "new-session", "-d", "-s", name, "-x", "100", "-y", "30",
-                               " ".join(command))
-        assert code == 0, out
+        code, said = await tmux(sock, "-f", "/dev/null", "new-session", "-d", "-s", name, "-x", "100", "-y", "30",
+                                " ".join(command))
+        assert code == 0, said
         await screen_until(sock, f"{name}:", "lobby of this server", timeout=30)
         await tmux(sock, "send-keys", "-t", f"{name}:", "b")
         await screen_until(sock, f"{name}:", "Strength", timeout=30)
@@ -258,3 +267,26 @@ async def test_openssh_in_tmux_plays_through_a_gateway_apart_and_runs_a_command_
     finally:
         await tmux(sock, "kill-server")
         stop(gateway)
+
+
+async def test_a_gateway_reaches_the_arbiter_over_tls(tmp_path):
+    authority = make_authority(tmp_path)
+    files = make_server_files(tmp_path, authority)
+    trusted = tmp_path / "trusted_gateways"
+    trusted.write_text(gateway_assertions.raw_key_line(gateway_key(tmp_path / "gateway-a")) + "\n")
+    tls = TLSSettings(cert_file=str(files.cert_file), key_file=str(files.key_file), port=0)
+    server = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "aton.db"), game_seed=GAME_SEED, tls=tls,
+                                        trusted_gateways=str(trusted)))
+    await server.start()
+    assert server.tls_port is not None
+    gateway = start_gateway(server.tls_port, tmp_path / "gateway-a", "fork", "tls://localhost:{port}",
+                            "--tls-ca", str(authority.cert_file))
+    try:
+        alice = asyncssh.generate_private_key("ssh-ed25519")
+        await lobby_through(gateway.port, "alice", alice)
+        [client] = [c for c in server.connections if c.greeted]
+        assert client.assertion is not None and client.assertion.gateway == gateway.key
+        assert client.transport is not None and client.transport.get_extra_info("ssl_object") is not None  # TLS
+    finally:
+        stop(gateway)
+        await server.stop()

@@ -11,6 +11,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 
+from protocol import handoff
 from server.config import FORKED_SESSIONS, INPROCESS_SESSIONS
 from server.ssh.session import forkserver_environment
 
@@ -75,7 +76,10 @@ def check_forked_or_spawned(stack, pid: int, fork_server: bool) -> None:
         assert env == forkserver_environment()
     else:
         assert parent_of(pid) == os.getpid()
-        assert env["TERM"] == "xterm-256color" and "COLORTERM" not in env and "ATON_RESUME_TOKEN" in env
+        assert env["TERM"] == "xterm-256color" and "COLORTERM" not in env
+        # a key's session is the game server's to derive: its client is handed the gateway's word, no token
+        assert handoff.ASSERTION_VARIABLE in env and handoff.SESSION_KEY_VARIABLE in env
+        assert handoff.RESUME_VARIABLE not in env
 
 
 @pytest.mark.parametrize(("ssh_sessions", "fork_server"), [(FORKED_SESSIONS, True), (FORKED_SESSIONS, False),
@@ -109,7 +113,8 @@ async def test_a_key_login_plays_a_bot_resizes_and_leaves_nothing_behind(stack_f
     [pid] = stack.gateway.child_pids()
     if hosts is not None:  # an app in the app host: no process of its own
         assert client_children() == set() and pid == hosts.pids[0]
-        assert "ATON_RESUME_TOKEN" not in environ(pid)  # the session's environment is its app's alone
+        assert handoff.ASSERTION_VARIABLE not in environ(pid)  # the session's environment is its app's alone
+        assert handoff.SESSION_KEY_VARIABLE not in environ(pid)
     else:
         check_forked_or_spawned(stack, pid, fork_server)
 
