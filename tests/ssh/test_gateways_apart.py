@@ -284,6 +284,7 @@ async def test_a_gateway_reaches_the_arbiter_over_tls(tmp_path):
     try:
         alice = asyncssh.generate_private_key("ssh-ed25519")
         await lobby_through(gateway.port, "alice", alice)
+        await until(lambda: any(c.greeted for c in server.connections), timeout=30)  # (the lobby is drawn first)
         [client] = [c for c in server.connections if c.greeted]
         assert client.assertion is not None and client.assertion.gateway == gateway.key
         assert client.transport is not None and client.transport.get_extra_info("ssl_object") is not None  # TLS
