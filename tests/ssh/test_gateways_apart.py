@@ -121,6 +121,18 @@ async def lobby_through(port: int, name: str, key: asyncssh.SSHKey,
     return conn, chan, term
 
 
+async def seated_against_a_bot(server: ArbiterServer, port: int) -> tuple[
+        asyncssh.SSHKey, tuple[asyncssh.SSHClientConnection, Terminal], int, tuple[Room, GameSeat]]:
+    """alice, with a new key, logs in through the gateway on ``port`` and sits down against a bot: her
+    key, her connection and terminal, her account (the arbiter's) and her game and seat."""
+    alice = asyncssh.generate_private_key("ssh-ed25519")
+    conn, chan, term = await lobby_through(port, "alice", alice)
+    await sit_down_against_a_bot(chan, term, timeout=30)
+    account = server.accounts.by_fingerprint(fingerprint(alice))
+    assert account is not None and account.name == "alice"  # the account lives with the arbiter
+    return alice, (conn, term), account.id, seat_of_account(server, account.id)
+
+
 async def lobby_through_game(port: int, key: asyncssh.SSHKey,
                              ) -> tuple[asyncssh.SSHClientConnection, asyncssh.SSHClientChannel, Terminal]:
     """Log in with ``key`` and wait until the client is back at its table (its seat resumed)."""
@@ -148,12 +160,7 @@ async def test_a_killed_gateways_player_resumes_the_same_game_through_another(ar
     gateway_a = start_gateway(server.port, tmp_path / "gateway-a", ssh_sessions)
     gateway_b = start_gateway(server.port, tmp_path / "gateway-b", ssh_sessions)
     try:
-        alice = asyncssh.generate_private_key("ssh-ed25519")
-        _conn, chan, term = await lobby_through(gateway_a.port, "alice", alice)
-        await sit_down_against_a_bot(chan, term, timeout=30)
-        account = server.accounts.by_fingerprint(fingerprint(alice))
-        assert account is not None and account.name == "alice"  # the account lives with the arbiter
-        room, seat = seat_of_account(server, account.id)
+        alice, (_conn, term), account, (room, seat) = await seated_against_a_bot(server, gateway_a.port)
         playing = room.seats[seat].participant
         assert isinstance(playing, Connection) and playing.assertion is not None
         assert playing.assertion.gateway == gateway_a.key
@@ -169,7 +176,7 @@ async def test_a_killed_gateways_player_resumes_the_same_game_through_another(ar
         await gone(processes)  # ... and its clients with it
 
         _conn2, _chan2, back = await lobby_through_game(gateway_b.port, alice)
-        room_now, seat_now = seat_of_account(server, account.id)
+        room_now, seat_now = seat_of_account(server, account)
         assert (room_now.game_id, seat_now) == (room.game_id, seat)  # the same game, the same seat
         resumed = room_now.seats[seat_now].participant
         assert isinstance(resumed, Connection) and resumed.assertion is not None
@@ -193,12 +200,7 @@ async def test_a_gateway_that_loses_the_arbiter_tells_its_players_and_they_are_b
     await server.start()
     gateway = start_gateway(server.port, tmp_path / "gateway-a", ssh_sessions)
     try:
-        alice = asyncssh.generate_private_key("ssh-ed25519")
-        _conn, chan, term = await lobby_through(gateway.port, "alice", alice)
-        await sit_down_against_a_bot(chan, term, timeout=30)
-        account = server.accounts.by_fingerprint(fingerprint(alice))
-        assert account is not None
-        room, seat = seat_of_account(server, account.id)
+        _alice, (_conn, term), _account, (room, seat) = await seated_against_a_bot(server, gateway.port)
         since, port = len(term.output), server.port
         await server.stop()  # the arbiter goes away (a restart, a network cut): the gateway stays
         await term.wait_for("Reconnecting", timeout=30, since=since)  # the player is told
