@@ -41,6 +41,7 @@ from protocol.game_frames import GameStateFrame, UpdateFrame
 from protocol.transport import Endpoint
 from server.clock import Clock, LoopClock
 
+from .atlas_zeus.screen import AtlasZeusScreen
 from .commands import MACHINE_ACTIONS, AtonCommands
 from .discovery import Advertiser, DiscoveryUnavailable, Finder
 from .guided_game import GuidedGame
@@ -56,7 +57,7 @@ from .screens.account import AccountScreen
 from .screens.dialogs import Choice, Choices, Confirm, Prompt
 from .screens.end import FROM_THE_LOBBY, EndScreen, offer_sentence
 from .screens.game import GameScreen
-from .screens.help import HELP_PAGE, RULES_PAGE, HelpScreen
+from .screens.help import ATLAS_ZEUS, ATON, AZ_RULES_PAGE, HELP_PAGE, RULES_PAGE, HelpScreen
 from .screens.leaderboard import LeaderboardScreen
 from .screens.learn import FINISHED, LearnScreen, LessonOffer
 from .screens.lobby import LobbyScreen
@@ -581,12 +582,21 @@ class AtonApp(App):
                 window.loaded = len(window.entries)  # asked once, until the page comes
                 self.lobby_page(name, window.offset)
 
-    def _game_screen(self) -> GameScreen | None:
+    def _game_screen(self) -> GameScreen | AtlasZeusScreen | None:
         """The screen of the game we play or watch (not the lesson's, which has its own game)."""
         for screen in reversed(self.screen_stack):
-            if isinstance(screen, GameScreen) and screen.model is self.model:
+            if isinstance(screen, GameScreen | AtlasZeusScreen) and screen.model is self.model:
                 return screen
         return None
+
+    def _new_game_screen(self, model: GameModel) -> GameScreen | AtlasZeusScreen:
+        """The screen for ``model``'s game: Aton's, or Atlas & Zeus's (``options["game"]``)."""
+        return AtlasZeusScreen(model) if self._game_of(model) == ATLAS_ZEUS else GameScreen(model)
+
+    @staticmethod
+    def _game_of(model: GameModel | None) -> str:
+        """Which game ``model`` is: "aton" (also an older server's) or "atlas-zeus"."""
+        return str(model.options.get("game", ATON)) if model is not None else ATON
 
     def _game_state(self, frame: GameStateFrame) -> None:
         screen = self._game_screen()
@@ -597,7 +607,7 @@ class AtonApp(App):
         self.model = GameModel.from_state(frame, self.clock())
         self._set_notice("")
         self._close_game_screens()
-        self.push_screen(GameScreen(self.model))
+        self.push_screen(self._new_game_screen(self.model))
 
     def _close_game_screens(self) -> None:
         while not isinstance(self.screen, LobbyScreen):
@@ -655,6 +665,15 @@ class AtonApp(App):
         except NotConnected as exc:
             self.notify(str(exc), severity="error")
             return None
+
+    async def act(self, game: int, move: dict) -> int | None:
+        """Send a decision of Atlas & Zeus; its request id (None: it could not be sent)."""
+        self.notify("This client cannot send moves of Atlas & Zeus to the server yet.", severity="error")
+        return None
+
+    async def program(self, game: int, move: dict) -> int | None:
+        """Seal a programming of Atlas & Zeus (opened when the server asks); its request id."""
+        return await self.act(game, move)
 
     def join_table(self, table: int) -> None:
         self.run_worker(self.send(m.JoinTable(table=table)))
@@ -751,12 +770,18 @@ class AtonApp(App):
     def action_help(self, page: str = HELP_PAGE) -> None:
         if isinstance(self.screen, HelpScreen):
             return
-        keymaps = [("Playing", GameScreen.BINDINGS), ("The end of a game", EndScreen.BINDINGS),
+        game = self._game_of(self.model)
+        playing = ("Playing Atlas & Zeus", AtlasZeusScreen.BINDINGS) if game == ATLAS_ZEUS else \
+            ("Playing", GameScreen.BINDINGS)
+        keymaps = [playing, ("The end of a game", EndScreen.BINDINGS),
                    ("The lobby", LobbyScreen.BINDINGS), ("A profile", ProfileScreen.BINDINGS),
                    ("The leaderboard", LeaderboardScreen.BINDINGS),
                    ("Reviewing a game", ReplayScreen.BINDINGS),
                    ("Everywhere", [*self.BINDINGS, PALETTE_KEY])]
-        self.push_screen(HelpScreen(keymaps, self.settings, pause_left=self._pause_left(), page=page))
+        in_a_game = self._game_screen() is not None and self.screen is self._game_screen()
+        rules = (game,) if in_a_game else (ATON, ATLAS_ZEUS)  # outside a game: the rules of every game
+        self.push_screen(HelpScreen(keymaps, self.settings, pause_left=self._pause_left(), page=page, game=game,
+                                    rules=rules))
 
     def action_account(self) -> None:
         """The Account screen: the name, the keys, rename, add and remove keys."""
@@ -780,8 +805,8 @@ class AtonApp(App):
             self.notify(text, title="Sign a browser in", timeout=login.seconds)
 
     def action_rules(self) -> None:
-        """The help, open at its Rules page."""
-        self.action_help(RULES_PAGE)
+        """The help, open at the Rules page of the game played (Aton's outside a game)."""
+        self.action_help(AZ_RULES_PAGE if self._game_of(self.model) == ATLAS_ZEUS else RULES_PAGE)
 
     def _pause_left(self) -> float | None:
         """The seconds our clock may still stand still in this game (None: it never does)."""
@@ -895,7 +920,7 @@ class AtonApp(App):
 
     def action_back_to_game(self) -> None:
         if self.model is not None and self._game_screen() is None:
-            self.push_screen(GameScreen(self.model))
+            self.push_screen(self._new_game_screen(self.model))
 
     def action_lobby(self) -> None:
         model = self.model

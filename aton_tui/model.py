@@ -27,6 +27,9 @@ from protocol.events import (
 )
 from protocol.game_frames import GameStateFrame, Numbered, SeatClock, Seated, UpdateFrame, rating_text
 
+#: The decisions a player seals (Aton's commitment, Atlas & Zeus's programming): once sealed
+#: the view still asks for them until both are opened, but there is nothing left to decide.
+SEALED_DECISIONS = frozenset({"commit", "program"})
 #: A clock with less time than this left is low: drawn in red, and the bell rings once.
 LOW_CLOCK_MS = 10_000
 
@@ -173,7 +176,7 @@ class GameModel:
         decision = self.view.decision
         if decision is None or self.seat is None or self.is_over:
             return None
-        if decision.kind == "commit" and self.commitments.get(self.seat, "none") != "none":
+        if decision.kind in SEALED_DECISIONS and self.commitments.get(self.seat, "none") != "none":
             return None
         return decision
 
