@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from itertools import combinations, permutations, product
+from itertools import permutations, product
 from typing import TYPE_CHECKING
 
 from .cards import MARKER_CARDS, Card
@@ -206,7 +206,7 @@ class GameState:
         if kind == "program":
             return self.programs(player)
         assert self.waiting is not None
-        return list(self._card_options(player, self.waiting.card, kind))
+        return list(self._card_options(player, kind))
 
     def programs(self, player: Player, taken: Iterable[int] = ()) -> list[Move]:
         """Every distinct programming of ``player``'s hand on the slots open to them."""
@@ -214,17 +214,20 @@ class GameState:
         return [Program(tuple(zip(slots, cards, strict=True)))
                 for slots in self.program_slots(player, taken) for cards in sorted(orders)]
 
-    def _card_options(self, player: Player, card: Card, kind: str) -> Iterator[Move]:
-        """The legal choices of a card decision (generated, then checked by ``_why_not``)."""
-        for move in self._candidates(player, card, kind):
+    def _card_options(self, player: Player, kind: str) -> Iterator[Move]:
+        """The legal choices of a card decision, generated lazily (the first one is enough to
+        know that the card has a target)."""
+        if kind == "transfer":
+            yield from self._transfers(player)
+            return
+        for move in self._candidates(player, kind):
             if self._why_not(player, move, kind) is None:
                 yield move
 
-    def _candidates(self, player: Player, card: Card, kind: str) -> Iterator[Move]:
+    def _candidates(self, player: Player, kind: str) -> Iterator[Move]:
+        """Every move of a card decision's shape on this ring, legal or not (``_why_not`` decides)."""
         ring = self.ring
-        if kind == "transfer":
-            yield from self._transfer_candidates(player)
-        elif kind == "harpoon":
+        if kind == "harpoon":
             yield from (Harpoon(p) for p in self.alive(player.other))
         elif kind == "turtle":
             yield from (Turtle(p) for p in self.alive(player))
@@ -245,26 +248,45 @@ class GameState:
         elif kind == "flee":
             yield from (Flee(p) for p in self.people_on(self.lava[0]))
 
-    def _transfer_candidates(self, player: Player) -> Iterator[Transfer]:
-        """Step sets within the points: each person's destinations at distance 1..points."""
+    def _transfers(self, player: Player) -> Iterator[Transfer]:
+        """Every legal Transfer of ``player`` (§5.1), built step by step within the points: each
+        step leaves and reaches an island without a Net at distance 1..points; only the
+        capacity of the destinations is left to check on the whole set."""
         points = self.options.transfer_points
         ring = self.ring
-        reach: dict[str, list[tuple[int, int]]] = {}
+        reach: list[tuple[str, list[tuple[int, int]]]] = []
         for person in self.alive(player):
-            here = self.location[person]
-            assert here is not None
+            here = self._island_of(person)
             if self.netted(here):
                 continue
-            dests = [(i, distance(ring, here, i)) for i in ring if i != here and not self.netted(i)]
-            dests = [(i, d) for i, d in dests if d <= points]
+            dests = [(i, d) for i in ring if i != here and not self.netted(i)
+                     and (d := distance(ring, here, i)) <= points]
             if dests:
-                reach[person] = dests
-        movers = list(reach)
-        for count in range(1, min(MAX_STEPS, points) + 1):
-            for group in combinations(movers, count):
-                for choice in product(*(reach[p] for p in group)):
-                    if sum(d for _, d in choice) <= points:
-                        yield Transfer(tuple((p, i) for p, (i, _) in zip(group, choice, strict=True)))
+                reach.append((person, dests))
+        occupancy = Counter(island for island in self.location.values() if island is not None)
+        small = {i for i in ring if self.capacity(i) is not None}
+
+        def fits(steps: tuple[tuple[str, int], ...]) -> bool:
+            for _, island in steps:
+                if island in small:
+                    staying = occupancy[island] - sum(1 for p, _ in steps if self.location[p] == island)
+                    if staying + sum(1 for _, i in steps if i == island) > 1:
+                        return False
+            return True
+
+        def extend(first: int, steps: tuple[tuple[str, int], ...], left: int) -> Iterator[Transfer]:
+            for k in range(first, len(reach)):
+                person, dests = reach[k]
+                for island, cost in dests:
+                    if cost > left:
+                        continue
+                    longer = (*steps, (person, island))
+                    if fits(longer):
+                        yield Transfer(longer)
+                    if len(longer) < MAX_STEPS and left > cost:
+                        yield from extend(k + 1, longer, left - cost)
+
+        yield from extend(0, (), points)
 
     # ------------------------------------------------------------ checking
 
@@ -549,7 +571,7 @@ class GameState:
     def _start_card(self, owner: Player, card: Card, events: list[Event]) -> None:
         kind = DECISION_OF_CARD.get(card)
         if kind is not None:
-            if next(self._card_options(owner, card, kind), None) is None:
+            if next(self._card_options(owner, kind), None) is None:
                 self._without_effect(owner, card, events)
             else:
                 assert self.resolving is not None
