@@ -253,8 +253,8 @@ class Ring(Widget):
         if target == self.cursor:
             return self._style("cursor")
         style = kind + self._style(mark.clan)
-        if mark.moved:
-            style += self._style("moved", partial=True)
+        if mark.moved:  # never faded: the player must see where the step goes
+            return style + self._style("moved", partial=True)
         if target in self.targets:
             return style + self._style("target", partial=True)
         return self._fade(style) if faded or self._choosing() else style

@@ -319,10 +319,11 @@ class AtlasZeusScreen(Screen):
         if choice.kind == "transfer":
             steps = ", ".join(f"{p} → {i}" for p, i in choice.steps) or "no step yet"
             left = f"{choice.left} of {choice.points} points left"
-            doing = "to where" if choice.person is not None else "who moves"
+            doing = f"{choice.person} goes to" if choice.person is not None else "Who moves"
+            done = "; d: done" if choice.steps else ""
             return self._fitting(
-                f"▶ {decision.sentence} {steps} ({left}).  {doing}: {point}; Enter, d when done.",
-                f"▶ Transfer: {steps} ({left}). {doing}: {point}; Enter, d done.",
+                f"▶ {decision.sentence} Steps: {steps} ({left}). {doing}: {point}? Enter{done}.",
+                f"▶ Transfer: {steps} ({left}). {doing}: {point}? Enter{done}.",
                 f"▶ Transfer {steps}; {point}")
         if choice.kind == "fish" and choice.person is not None:
             return self._fitting(f"▶ Flying fish: {choice.person} flies to {point}; Enter (Backspace: another person).",
