@@ -8,6 +8,7 @@ arbiter shows them).  ``AZFramesApp`` is the real client fed those frames, clock
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 
@@ -68,7 +69,7 @@ class ScriptedAZ:
     def step(self) -> None:
         """The player to move chooses with the seeded choices."""
         player = self.state.pending()[0]
-        moves = self.state.legal_moves(player)
+        moves = sorted(self.state.legal_moves(player), key=lambda move: json.dumps(move.to_dict()))  # any order
         events: list = []
         self.state.play(player, self.rng.choice(moves), events)
         self._publish(events)
