@@ -667,13 +667,24 @@ class AtonApp(App):
             return None
 
     async def act(self, game: int, move: dict) -> int | None:
-        """Send a decision of Atlas & Zeus; its request id (None: it could not be sent)."""
-        self.notify("This client cannot send moves of Atlas & Zeus to the server yet.", severity="error")
-        return None
+        """Send a decision of Atlas & Zeus; its request id (None, and a notice: it could not be sent)."""
+        try:
+            if self.session is None:
+                raise NotConnected("not connected yet")
+            return await self.session.act(game, move)
+        except NotConnected as exc:
+            self.notify(str(exc), severity="error")
+            return None
 
     async def program(self, game: int, move: dict) -> int | None:
         """Seal a programming of Atlas & Zeus (opened when the server asks); its request id."""
-        return await self.act(game, move)
+        try:
+            if self.session is None:
+                raise NotConnected("not connected yet")
+            return await self.session.program(game, move)
+        except NotConnected as exc:
+            self.notify(str(exc), severity="error")
+            return None
 
     def join_table(self, table: int) -> None:
         self.run_worker(self.send(m.JoinTable(table=table)))

@@ -71,6 +71,10 @@ class ServerConnection(Protocol):
 
     def has_sealed(self, game: int) -> bool: ...
 
+    async def act(self, game: int, move: dict) -> int | None: ...
+
+    async def program(self, game: int, move: dict) -> int | None: ...
+
     async def run(self) -> None: ...
 
     async def close(self) -> None: ...
@@ -196,6 +200,14 @@ class Session:
 
     def has_sealed(self, game: int) -> bool:
         return self.client is not None and self.client.has_sealed(game)
+
+    async def act(self, game: int, move: dict) -> int | None:
+        """A decision of Atlas & Zeus (the request id)."""
+        raise NotConnected("this client cannot send moves of Atlas & Zeus yet")
+
+    async def program(self, game: int, move: dict) -> int | None:
+        """Seal a programming of Atlas & Zeus; the client opens it when the server asks."""
+        raise NotConnected("this client cannot send moves of Atlas & Zeus yet")
 
     async def close(self) -> None:
         self._closing = True

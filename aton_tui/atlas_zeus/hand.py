@@ -46,7 +46,7 @@ class Hand(Widget):
             super().__init__()
             self.index = index
 
-    def _rows(self, width: int) -> list[list[tuple[int, int]]]:
+    def rows(self, width: int) -> list[list[tuple[int, int]]]:
         """The cards' (index, x) on each line: the label first, then the cards, wrapped."""
         rows: list[list[tuple[int, int]]] = [[]]
         x = cell_len(self.label) + 2
@@ -67,13 +67,13 @@ class Hand(Widget):
         return textwrap.wrap(f"{card.title}: {card.effect}", max(10, width))
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(self._rows(width)) + len(self._effect(width))
+        return len(self.rows(width)) + len(self._effect(width))
 
     def on_click(self, event: Click) -> None:
         at = event.get_content_offset(self)
         if at is None:
             return
-        rows = self._rows(self.content_size.width)
+        rows = self.rows(self.content_size.width)
         if at.y < len(rows):
             for index, x in rows[at.y]:
                 if x <= at.x < x + cell_len(card_label(self.cards[index])):
@@ -86,7 +86,7 @@ class Hand(Widget):
     def render_line(self, y: int) -> Strip:
         base = self.rich_style
         width = self.size.width
-        rows = self._rows(width)
+        rows = self.rows(width)
         if y < len(rows):
             segments: list[Segment] = []
             x = 0
