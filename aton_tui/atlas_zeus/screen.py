@@ -97,6 +97,7 @@ class AtlasZeusScreen(Screen):
         self.end_shown = False
         self.end_screen: EndScreen | None = None
         self.footer_state: tuple = ()
+        self.deciding = False  # whether we had a decision at the last drawing (the bell rings on a new one)
         self.ready = False
 
     @property
@@ -243,6 +244,11 @@ class AtlasZeusScreen(Screen):
         self._tell_the_player()
 
     def _tell_the_player(self) -> None:
+        """The bell when a decision of ours comes, and whose move it is in the terminal's title."""
+        deciding = self.model.decision is not None
+        if deciding and not self.deciding:
+            self.aton.ring()
+        self.deciding = deciding
         self.aton.show_title(self._title())
 
     def _title(self) -> str:
@@ -442,7 +448,8 @@ class AtlasZeusScreen(Screen):
 
     async def _send(self, move: dict) -> None:
         self.refusal = ""
-        if move["kind"] == "program":
+        face_up = self.seat is not None and clan_view(self.view, self.seat).open_hand
+        if move["kind"] == "program" and not face_up:  # sealed; under Open hand it goes in the clear
             self.sealed = dict(self.draft.on_track) if self.draft is not None else {}
             self.sent = await self.aton.program(self.model.game, move)
         else:
