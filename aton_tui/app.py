@@ -741,6 +741,8 @@ class AtonApp(App):
             return playing and not over
         if action == "save_record":
             return model is not None and not self.launch.hosted
+        if action == "review":  # the replay viewer knows Aton's games only
+            return self._game_of(model) == ATON
         if action == "back_to_game":
             return model is not None and not over and self._game_screen() is None
         if action in ("play_bot", "quick_match", "new_table", "join_invite"):

@@ -472,7 +472,7 @@ class AtlasZeusScreen(Screen):
         offer = model.opponent if model.rematch_offered_to_us else None
         return EndScreen(result, can_rematch=model.seat is not None,
                          can_save=self.aton.check_action("save_record", ()) is True, offer=offer,
-                         ratings=ratings_line(model))
+                         ratings=ratings_line(model), can_review=False)
 
     def _note_rematch(self, events: list) -> None:
         """An offer of a rematch, or its refusal, said on the end screen while it is open."""
