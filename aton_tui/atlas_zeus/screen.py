@@ -34,7 +34,7 @@ from ..model import GameModel
 from ..narrate import player_name
 from ..screens.dialogs import Prompt
 from ..screens.end import EndScreen, Result, headline, ratings_line
-from ..sizes import LARGE
+from ..sizes import LARGE, ROOMY_HEIGHT
 from ..widgets.fitted_footer import FittedFooter
 from ..widgets.game_log import GameLog
 from ..widgets.notice import Notice
@@ -134,6 +134,7 @@ class AtlasZeusScreen(Screen):
     def on_resize(self, event: Resize) -> None:
         width, height = event.size
         self.set_class(width >= LARGE.width and height >= LARGE.height, "-large")
+        self.set_class(height < ROOMY_HEIGHT, "-compact")
         if self.ready:
             self.call_after_refresh(self._refit)
 
