@@ -140,9 +140,10 @@ class Ring(Widget):
     def layout_now(self) -> Layout:
         return Layout.fit(len(self.islands), self.size.width, self.size.height)
 
-    def target_at(self, x: int, y: int) -> Target | None:
-        """The person (on a people line) or the island under a point of the widget."""
-        layout = self.layout_now()
+    def target_at(self, x: int, y: int, layout: Layout | None = None) -> Target | None:
+        """The person (on a people line) or the island under a point of the widget (laid out as
+        now, or as ``layout``)."""
+        layout = layout or self.layout_now()
         found = layout.position_at(x, y)
         if found is None:
             return None
