@@ -262,8 +262,9 @@ GAME_TAGS = {"atlas-zeus": "A&Z "}
 
 
 def game_tag(entry: dict) -> str:
-    """"A&Z " for a table or a game of Atlas & Zeus, nothing for Aton's (or an older server's)."""
-    return GAME_TAGS.get(str(entry.get("game", "aton")), "")
+    """"A&Z " for a table or a game of Atlas & Zeus, nothing for Aton's (or an older server's).
+    A table's or a game's ``kind`` names its game (since protocol 1.7)."""
+    return GAME_TAGS.get(str(entry.get("kind", "aton")), "")
 
 
 def game_columns(games: list[dict], width: int, padding: int) -> tuple[tuple[str, ...], Rows]:
