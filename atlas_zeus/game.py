@@ -210,9 +210,9 @@ class GameState:
 
     def programs(self, player: Player, taken: Iterable[int] = ()) -> list[Move]:
         """Every distinct programming of ``player``'s hand on the slots open to them."""
-        orders = set(permutations(self.hands[player], CARDS_PER_PROGRAM))
-        return [Program(tuple(zip(slots, cards, strict=True)))
-                for slots in self.program_slots(player, taken) for cards in sorted(orders)]
+        orders = sorted(set(permutations(self.hands[player], CARDS_PER_PROGRAM)))
+        return [Program.in_slot_order(tuple(zip(slots, cards, strict=True)))
+                for slots in self.program_slots(player, taken) for cards in orders]
 
     def _card_options(self, player: Player, kind: str) -> Iterator[Move]:
         """The legal choices of a card decision, generated lazily (the first one is enough to

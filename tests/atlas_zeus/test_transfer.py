@@ -136,3 +136,43 @@ def test_the_decision_describes_points_and_reachable_islands():
     # 1 and 16 only by swapping; 4 is small and empty
     assert decision.movable == {"R5": (1, 2, 3, 13, 14, 15), "R6": (2, 3, 4, 14, 15, 16)}
     assert view(state, BLUE).decision is None
+
+
+def every_step_set(state, player):
+    """Every set of 1..3 steps of ``player``'s people to islands within reach of the points,
+    legal or not: the brute force that ``legal_moves`` must agree with."""
+    from itertools import combinations, product
+
+    from atlas_zeus.ring import distance
+    points = state.options.transfer_points
+    near = {p: [i for i in state.ring if 0 < distance(state.ring, state.location[p], i) <= points]
+            for p in state.alive(player)}
+    for count in (1, 2, 3):
+        for group in combinations(near, count):
+            for islands in product(*(near[p] for p in group)):
+                yield Transfer(tuple(zip(group, islands, strict=True)))
+
+
+def test_the_legal_transfers_are_exactly_those_check_accepts():
+    """On the Transfers met in seeded random games: the generator agrees with ``check``."""
+    import random
+
+    from atlas_zeus import new_game
+    met = 0
+    for seed in range(6):
+        state, chooser = new_game(seed), random.Random(seed)
+        while not state.is_over and met < 4 * (seed + 1):
+            (player,) = state.pending()
+            moves = state.legal_moves(player)
+            if state.decision_kind(player) == "transfer":
+                met += 1
+                accepted = set()
+                for move in every_step_set(state, player):
+                    try:
+                        state.check(player, move)
+                    except IllegalMove:
+                        continue
+                    accepted.add(move)
+                assert set(moves) == accepted and len(moves) == len(accepted)
+            state.play(player, chooser.choice(moves))
+    assert met >= 10
