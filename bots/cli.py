@@ -1,12 +1,13 @@
 """``aton-bot``: run bots.
 
-    aton-bot tournament A B --games N [--seed S] [--budget-ms MS] [--cpu-time] [--jobs J] [--json]
-                            [--sprt ELO0,ELO1 [--alpha A] [--beta B]] [--load MODULE_OR_FILE]
+    aton-bot tournament A B --games N [--game aton|atlas-zeus] [--seed S] [--budget-ms MS] [--cpu-time]
+                            [--jobs J] [--json] [--sprt ELO0,ELO1 [--alpha A] [--beta B]] [--load MODULE_OR_FILE]
     aton-bot list
 
 A and B are strategy names (``random``, ``greedy``, ``mcts``), level names
 (``easy``, ``normal``, ``hard``) or specs with options, e.g.
-``mcts:budget_ms=100`` or ``mcts:iterations=400``.  ``--budget-ms`` sets the
+``mcts:budget_ms=100`` or ``mcts:iterations=400``.  With ``--game atlas-zeus`` they are
+Atlas & Zeus strategies (``random``, ``greedy``, e.g. ``greedy:samples=4``).  ``--budget-ms`` sets the
 per-decision time budget of every strategy that has one; ``--cpu-time`` counts those budgets
 (and the time per decision reported) in CPU time of the process, not wall time, so that a
 loaded machine does not shorten the searches.
@@ -38,15 +39,16 @@ from protocol.client import ServerError
 from protocol.messages import CLOCKS
 from protocol.transport import Endpoint, TLSFailed, parse_endpoint, tls_for
 
+from .atlas_zeus import STRATEGY_NAMES
 from .match_statistics import Sprt, format_elo
 from .network import NetworkBot
 from .strategy import LEVELS, STRATEGIES, accepts_option, available, make_strategy, parse_spec
-from .tournament import run_tournament
+from .tournament import GAMES, run_tournament
 
 
-def _with_budget(spec: str, budget_ms: int | None) -> dict:
+def _with_budget(spec: str, budget_ms: int | None, game: str = "aton") -> dict:
     name, _ = parse_spec(spec)
-    if budget_ms is not None and accepts_option(name, "budget_ms"):
+    if budget_ms is not None and game == "aton" and accepts_option(name, "budget_ms"):
         return {"budget_ms": budget_ms}
     return {}
 
@@ -83,8 +85,8 @@ def _tournament(args: argparse.Namespace) -> int:
     try:
         sprt = None if args.sprt is None else Sprt(args.sprt[0], args.sprt[1], alpha=args.alpha, beta=args.beta)
         load_modules(args.load)
-        a_extra = _with_budget(args.a, args.budget_ms)
-        b_extra = _with_budget(args.b, args.budget_ms)
+        a_extra = _with_budget(args.a, args.budget_ms, args.game)
+        b_extra = _with_budget(args.b, args.budget_ms, args.game)
 
         def progress(done: int, result) -> None:
             if args.progress:
@@ -94,7 +96,7 @@ def _tournament(args: argparse.Namespace) -> int:
         result = run_tournament(
             args.a, args.b, args.games, seed=args.seed,
             a_options=a_extra, b_options=b_extra, jobs=args.jobs, progress=progress, sprt=sprt,
-            cpu_time=args.cpu_time,
+            cpu_time=args.cpu_time, game=args.game,
         )
     except (ValueError, TypeError, ImportError, OSError) as exc:
         print(f"aton-bot: {exc}", file=sys.stderr)
@@ -109,7 +111,8 @@ def _tournament(args: argparse.Namespace) -> int:
     statistics = result.statistics
     score_low, score_high = statistics.score_interval()
     elo_low, elo_high = statistics.elo_interval()
-    print(f"{args.a} (A) vs {args.b} (B): {result.games} games, seed {args.seed}")
+    game = "" if args.game == "aton" else f" of {args.game}"
+    print(f"{args.a} (A) vs {args.b} (B): {result.games} games{game}, seed {args.seed}")
     print(f"  A wins {result.a_wins}, B wins {result.b_wins}, draws {result.draws}")
     print(f"  A win rate {100 * summary['a_win_rate']:.1f}%  "
           f"(95% CI {100 * low:.1f}%–{100 * high:.1f}%)")
@@ -148,6 +151,9 @@ def _list(args: argparse.Namespace) -> int:
     for name, (base, options) in LEVELS.items():
         shown = ", ".join(f"{k}={v}" for k, v in options.items())
         print(f"  {name:10} {base}{' ' + shown if shown else ''}")
+    print("Atlas & Zeus strategies (--game atlas-zeus):")
+    for name in STRATEGY_NAMES:
+        print(f"  {name}")
     return 0
 
 
@@ -162,6 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("b", metavar="B")
     t.add_argument("--games", type=int, default=100,
                    help="number of games, even (default 100); with --sprt the most to play")
+    t.add_argument("--game", choices=GAMES, default="aton", help="the game to play (default aton)")
     t.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     t.add_argument("--budget-ms", type=int, default=None,
                    help="per-decision time budget for strategies that search")

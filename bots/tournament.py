@@ -1,7 +1,8 @@
 """In-process games between strategies: the engine drives, each bot sees only its view.
 
-``play_game(red, blue, seed)`` plays one game; ``run_tournament(a, b, games, seed)``
-plays A against B, alternating colours: games 2k and 2k+1 use the same decks
+``play_game(red, blue, seed)`` plays one game of Aton (``bots.atlas_zeus.play`` one of
+Atlas & Zeus); ``run_tournament(a, b, games, seed, game=...)`` plays A against B at either
+game, alternating colours: games 2k and 2k+1 use the same decks
 (seed derived from the tournament seed and k) with A red in the first and blue in
 the second, which halves the luck of the deal.  Each bot's rng is seeded from the
 tournament seed and the game number, so a tournament with fixed iteration counts
@@ -15,40 +16,30 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from aton.game import GameState, new_game
 from aton.moves import Exchange, Move
 from aton.options import DEFAULT_RULES, Rules
-from aton.outcome import Outcome, Termination
 from aton.players import PLAYERS, RED, Player
 from aton.views import View, view
 
+from .atlas_zeus import strategy_named
+from .atlas_zeus.play import play_game as play_atlas_zeus
+from .game_result import GameResult
 from .match_statistics import MatchStatistics, Sprt, SprtVerdict
 from .strategy import Strategy, accepts_option, make_strategy, parse_spec
 
-__all__ = ["GameResult", "TournamentResult", "derive_seed", "play_game", "run_tournament", "wilson"]
+__all__ = ["GAMES", "GameResult", "TournamentResult", "derive_seed", "play_game", "run_tournament", "wilson"]
+
+#: The games a tournament plays: Aton (the default) and Atlas & Zeus.
+GAMES = ("aton", "atlas-zeus")
 
 
 def derive_seed(*parts: object) -> int:
     """A 48-bit seed derived from the parts (stable across runs and Python versions)."""
     digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
     return int.from_bytes(digest[:6], "big")
-
-
-@dataclass
-class GameResult:
-    seed: int
-    winner: Player | None  # None: a draw
-    termination: Termination
-    rounds: int
-    scores: tuple[int, int]
-    decisions: tuple[int, int]  # per colour
-    think_s: tuple[float, float]  # time spent in each bot, per colour
-    elapsed_s: float
-
-    @property
-    def outcome(self) -> Outcome:
-        return Outcome(self.termination, self.winner)
 
 
 def _wants_events(bot: Strategy) -> bool:
@@ -164,7 +155,7 @@ class TournamentResult:
         if winner is None:
             self.draws += 1
             points = 0.5
-        elif winner is a_colour:
+        elif winner == a_colour:  # (the colour's number: the game's own Player enum)
             self.a_wins += 1
             points = 1.0
         else:
@@ -232,12 +223,24 @@ def game_plan(games: int, seed: int) -> list[tuple[int, int, Player]]:
 
 
 def _play_one(args: tuple) -> tuple[int, Player, GameResult]:
-    (a_spec, a_opts), (b_spec, b_opts), seed, i, game_seed, a_colour, rules_dict, cpu_time = args
+    game, (a_spec, a_opts), (b_spec, b_opts), seed, i, game_seed, a_colour, rules_dict, cpu_time = args
     clock = time.process_time if cpu_time else time.perf_counter
-    a = make_strategy(a_spec, seed=derive_seed("aton-bot", seed, i, "a"), **_clocked(a_spec, a_opts, cpu_time))
-    b = make_strategy(b_spec, seed=derive_seed("aton-bot", seed, i, "b"), **_clocked(b_spec, b_opts, cpu_time))
+    a = _strategy(game, a_spec, derive_seed("aton-bot", seed, i, "a"), a_opts, cpu_time)
+    b = _strategy(game, b_spec, derive_seed("aton-bot", seed, i, "b"), b_opts, cpu_time)
     red, blue = (a, b) if a_colour is RED else (b, a)
+    if game == "atlas-zeus":
+        return i, a_colour, play_atlas_zeus(red, blue, game_seed, clock=clock)
     return i, a_colour, play_game(red, blue, game_seed, rules=Rules.from_dict(rules_dict), clock=clock)
+
+
+def _strategy(game: str, name: str, seed: int, options: dict, cpu_time: bool) -> Any:
+    """A strategy of ``game`` by name, seeded, with its options (ValueError or TypeError for
+    an unknown name or option)."""
+    if game == "atlas-zeus":
+        return strategy_named(name, seed, **options)
+    if game != "aton":
+        raise ValueError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
+    return make_strategy(name, seed=seed, **_clocked(name, options, cpu_time))
 
 
 def _clocked(name: str, options: dict, cpu_time: bool) -> dict:
@@ -259,8 +262,12 @@ def run_tournament(
     progress: Callable[[int, TournamentResult], None] | None = None,
     sprt: Sprt | None = None,
     cpu_time: bool = False,
+    game: str = "aton",
 ) -> TournamentResult:
-    """Play ``games`` games of strategy A against B (names or "name:key=value,..." specs).
+    """Play ``games`` games of strategy A against B (names or "name:key=value,..." specs) at
+    ``game`` (one of ``GAMES``: Aton's strategies and levels for "aton", those of
+    ``bots.atlas_zeus.STRATEGY_NAMES`` for "atlas-zeus", played with the engine's default
+    options; ``rules`` are Aton's).
 
     With a sequential test ``sprt`` the match stops after the first pair at which the test
     decides; ``games`` is then the most it plays.  With ``cpu_time`` the strategies that have a
@@ -272,11 +279,11 @@ def run_tournament(
     a_opts = {**a_spec_opts, **(a_options or {})}
     b_opts = {**b_spec_opts, **(b_options or {})}
     # fail early on unknown names or options
-    make_strategy(a_name, seed=0, **a_opts)
-    make_strategy(b_name, seed=0, **b_opts)
+    _strategy(game, a_name, 0, a_opts, cpu_time)
+    _strategy(game, b_name, 0, b_opts, cpu_time)
     result = TournamentResult(a=a, b=b, seed=seed, sprt=sprt)
     tasks = [
-        ((a_name, a_opts), (b_name, b_opts), seed, i, game_seed, colour, rules.to_dict(), cpu_time)
+        (game, (a_name, a_opts), (b_name, b_opts), seed, i, game_seed, colour, rules.to_dict(), cpu_time)
         for i, game_seed, colour in game_plan(games, seed)
     ]
     start = time.perf_counter()
@@ -285,16 +292,16 @@ def run_tournament(
 
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             outcomes = pool.imap(_play_one, tasks)  # in order, so pairs complete in order
-            for done, (number, colour, game) in enumerate(outcomes, 1):
-                result.add(game, colour, number)
+            for done, (number, colour, played) in enumerate(outcomes, 1):
+                result.add(played, colour, number)
                 if progress:
                     progress(done, result)
                 if result.decided:
                     break  # leaving the pool's block ends the games still running
     else:
         for done, task in enumerate(tasks, 1):
-            number, colour, game = _play_one(task)
-            result.add(game, colour, number)
+            number, colour, played = _play_one(task)
+            result.add(played, colour, number)
             if progress:
                 progress(done, result)
             if result.decided:
