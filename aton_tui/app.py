@@ -37,7 +37,14 @@ from protocol.account_keys import AccountKey, Proof, key_file_name
 from protocol.errors import ErrorCode
 from protocol.events import RematchOffered, RematchStarted
 from protocol.fairness import Verdict
-from protocol.game_frames import GameStateFrame, UpdateFrame
+from protocol.game_frames import (
+    AnyStateFrame,
+    AnyUpdateFrame,
+    GameStateFrame,
+    UpdateFrame,
+    ZeusStateFrame,
+    ZeusUpdateFrame,
+)
 from protocol.transport import Endpoint
 from server.clock import Clock, LoopClock
 
@@ -48,7 +55,7 @@ from .guided_game import GuidedGame
 from .lesson import COME_BACK, LESSON_OVER
 from .lobby_model import LobbyModel
 from .local_server import LocalServer
-from .model import GameModel
+from .model import GameModel, ZeusModel
 from .rating_choices import bot_level_choice, guest_note, is_rated, own_ratings, rated_choice
 from .record_file import record_filename, save_record
 from .replay_model import Perspective, ReplayModel
@@ -192,7 +199,7 @@ class AtonApp(App):
         self.wall_clock = wall_clock
         self.pacing = pacing or LoopClock()  # the timers of the game's playback (tests drive them by hand)
         self.lobby = LobbyModel()
-        self.model: GameModel | None = None
+        self.model: GameModel | ZeusModel | None = None
         self.session: ServerConnection | None = None
         self.local = LocalServer(launch.serve, launch.port, launch.db_path) if launch.serve else None
         self.status = Status("connecting")
@@ -440,9 +447,9 @@ class AtonApp(App):
     async def _first_request(self) -> None:
         launch = self.launch
         if launch.start == "bot":
-            await self.send(m.PlayBot(level=launch.level, clock=launch.clock))
+            await self.send(m.PlayBot(level=launch.level, clock=launch.clock, game=launch.game))
         elif launch.start == "table":
-            await self.send(m.CreateTable(clock=launch.clock))
+            await self.send(m.CreateTable(clock=launch.clock, game=launch.game))
 
     def on_frame(self, event: Frame) -> None:
         frame = event.frame
@@ -456,9 +463,9 @@ class AtonApp(App):
             self.lobby.apply(frame)
             if self._lobby_redraw is None:  # a burst of updates (a busy server) is drawn once
                 self._lobby_redraw = self.set_timer(LOBBY_REDRAW_DELAY, self._refresh_lobby)
-        elif isinstance(frame, GameStateFrame):
+        elif isinstance(frame, GameStateFrame | ZeusStateFrame):
             self._game_state(frame)
-        elif isinstance(frame, UpdateFrame):
+        elif isinstance(frame, UpdateFrame | ZeusUpdateFrame):
             self._update(frame)
         elif isinstance(frame, m.Ack):
             self._reply(frame.reply_to, None)
@@ -590,22 +597,29 @@ class AtonApp(App):
                 return screen
         return None
 
-    def _new_game_screen(self, model: GameModel) -> GameScreen | AtlasZeusScreen:
-        """The screen for ``model``'s game: Aton's, or Atlas & Zeus's (``options["game"]``)."""
-        return AtlasZeusScreen(model) if self._game_of(model) == ATLAS_ZEUS else GameScreen(model)
+    @staticmethod
+    def _new_game_screen(model: GameModel | ZeusModel) -> GameScreen | AtlasZeusScreen:
+        """The screen for ``model``'s game: Aton's, or Atlas & Zeus's."""
+        return AtlasZeusScreen(model) if isinstance(model, ZeusModel) else GameScreen(model)
 
     @staticmethod
-    def _game_of(model: GameModel | None) -> str:
-        """Which game ``model`` is: "aton" (also an older server's) or "atlas-zeus"."""
-        return str(model.options.get("game", ATON)) if model is not None else ATON
+    def _game_of(model: GameModel | ZeusModel | None) -> str:
+        """Which game ``model`` is: "aton" (also outside a game) or "atlas-zeus"."""
+        return ATLAS_ZEUS if isinstance(model, ZeusModel) else ATON
 
-    def _game_state(self, frame: GameStateFrame) -> None:
+    def _game_state(self, frame: AnyStateFrame) -> None:
         screen = self._game_screen()
         self.syncing = False
-        if self.model is not None and self.model.game == frame.game and screen is not None:
-            screen.apply(self.model.resync(frame, self.clock()), fresh=True)
-            return
-        self.model = GameModel.from_state(frame, self.clock())
+        model = self.model
+        if model is not None and model.game == frame.game and screen is not None:
+            if isinstance(model, ZeusModel) and isinstance(frame, ZeusStateFrame):
+                screen.apply(model.resync(frame, self.clock()), fresh=True)
+                return
+            if isinstance(model, GameModel) and isinstance(frame, GameStateFrame):
+                screen.apply(model.resync(frame, self.clock()), fresh=True)
+                return
+        self.model = ZeusModel.from_state(frame, self.clock()) if isinstance(frame, ZeusStateFrame) else \
+            GameModel.from_state(frame, self.clock())
         self._set_notice("")
         self._close_game_screens()
         self.push_screen(self._new_game_screen(self.model))
@@ -615,11 +629,15 @@ class AtonApp(App):
             self.pop_screen()
         self.show_title("Aton · lobby")
 
-    def _update(self, frame: UpdateFrame) -> None:
+    def _update(self, frame: AnyUpdateFrame) -> None:
         model, screen = self.model, self._game_screen()
         if model is None or frame.game != model.game:
             return
-        events = model.advance(frame, self.clock())
+        # (a frame of another game than the model's is no news of it)
+        if isinstance(model, ZeusModel):
+            events = model.advance(frame, self.clock()) if isinstance(frame, ZeusUpdateFrame) else []
+        else:
+            events = model.advance(frame, self.clock()) if isinstance(frame, UpdateFrame) else []
         if events is None:
             if not self.syncing:  # frames were lost: ask for the whole state once
                 self.syncing = True

@@ -15,7 +15,7 @@ a slot, an island or a person does what its key would.
 from __future__ import annotations
 
 from contextlib import suppress
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from textual.app import ComposeResult
@@ -30,7 +30,7 @@ from protocol import messages as m
 from protocol.events import ChatSaid, RematchDeclined, RematchOffered
 from protocol.game_frames import Numbered
 
-from ..model import GameModel
+from ..model import ZeusModel
 from ..narrate import player_name
 from ..screens.dialogs import Prompt
 from ..screens.end import EndScreen, Result, headline, ratings_line
@@ -51,6 +51,8 @@ if TYPE_CHECKING:
     from ..app import AtonApp
 
 CLANS = ("red", "blue")
+#: ``sent`` while a move is being sent and its request id is not known yet
+SENDING = -1
 #: the lines the decision's sentence may take (it wraps)
 DECISION_ROWS = 2
 
@@ -83,10 +85,12 @@ class AtlasZeusScreen(Screen):
     #: keys that leave a narrow footer first (help lists them all)
     FOOTER_SPARE = ("back", "show_end", "chat", "done", "slot")
 
-    def __init__(self, model: GameModel) -> None:
+    def __init__(self, model: ZeusModel) -> None:
         super().__init__()
         self.model = model
-        self.sent: int | None = None  # request id of a move not yet answered by an update
+        self.sent: int | None = None  # request id of a move not yet answered by an update (SENDING: not known yet)
+        self.sent_at = 0  # the game's version when it was sent
+        self.early: dict[int, m.Error | None] = {}  # answers that came while it was being sent
         self.acked = False
         self.refusal = ""  # the server's sentence for the move it refused last
         self.deciding_for: tuple | None = None  # the decision the draft or the choice below is for
@@ -106,7 +110,7 @@ class AtlasZeusScreen(Screen):
 
     @property
     def view(self) -> View:
-        return cast(View, self.model.view)
+        return self.model.view
 
     @property
     def seat(self) -> str | None:
@@ -167,8 +171,16 @@ class AtlasZeusScreen(Screen):
             self._maybe_end()
 
     def reply(self, request: int, error: m.Error | None) -> None:
-        """The server answered a request of ours (ack, or a refusal: its sentence is shown)."""
+        """The server answered a request of ours (ack, or a refusal: its sentence is shown).  An
+        answer may come while the move is still being sent (its id not known yet): it is kept."""
+        if self.sent == SENDING:
+            self.early[request] = error
+            return
         if request != self.sent:
+            return
+        if error is None and self.model.version > self.sent_at:
+            self.sent = None  # the update that answers it came first
+            self.refresh_view()
             return
         if error is None:
             self.acked = True
@@ -188,7 +200,7 @@ class AtlasZeusScreen(Screen):
     @property
     def decision(self) -> Decision | None:
         """What the player can decide now (nothing while a move is on its way)."""
-        return cast("Decision | None", self.model.decision) if self.sent is None else None
+        return self.model.decision if self.sent is None else None
 
     def _take_decision(self) -> None:
         """A new decision: a fresh draft or choice for it (the same one is kept as it is)."""
@@ -449,12 +461,17 @@ class AtlasZeusScreen(Screen):
 
     async def _send(self, move: dict) -> None:
         self.refusal = ""
+        self.sent, self.sent_at, self.early = SENDING, self.model.version, {}
+        self.refresh_view()
         face_up = self.seat is not None and clan_view(self.view, self.seat).open_hand
         if move["kind"] == "program" and not face_up:  # sealed; under Open hand it goes in the clear
             self.sealed = dict(self.draft.on_track) if self.draft is not None else {}
-            self.sent = await self.aton.program(self.model.game, move)
+            request = await self.aton.program(self.model.game, move)
         else:
-            self.sent = await self.aton.act(self.model.game, move)
+            request = await self.aton.act(self.model.game, move)
+        self.sent = request
+        if request is not None and request in self.early:
+            self.reply(request, self.early.pop(request))
         self.refresh_view()
 
     def action_show_end(self) -> None:

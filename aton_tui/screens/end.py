@@ -18,7 +18,7 @@ from aton.outcome import Outcome
 from aton.players import Player
 from protocol.game_frames import rating_text
 
-from ..model import GameModel
+from ..model import GameModel, ZeusModel
 from ..narrate import player_name, rating_change, result_sentence
 from ..widgets.symbols import SEAT_SYMBOL
 
@@ -49,7 +49,7 @@ def aton_result(outcome: Outcome, seat: Player | None, scores: tuple[int, int]) 
                   f"Final score:  ● Red {red}  —  ■ Blue {blue}")
 
 
-def ratings_line(model: GameModel) -> str:
+def ratings_line(model: GameModel | ZeusModel) -> str:
     """What the game did to the players' ratings: "Rated: ● ann 1562? (+62) · ■ bob 1438? (−62)",
     "Casual game: no rating changes.", or nothing (a server without ratings)."""
     changes = model.rating_changes()

@@ -19,7 +19,7 @@ from aton.players import BLUE as ATON_BLUE
 from aton.players import RED as ATON_RED
 from aton_tui.app import AtonApp, Frame, Launch, StatusChanged
 from aton_tui.session import Status
-from protocol.game_frames import GameStateFrame, Numbered, SeatClock, Seated, UpdateFrame
+from protocol.game_frames import Numbered, SeatClock, Seated, ZeusStateFrame, ZeusUpdateFrame
 
 from .conftest import quiet_settings
 from .scripted import FROZEN_NOW, RecordingSession
@@ -35,7 +35,7 @@ class ScriptedAZ:
         self.state: GameState = new_game(seed)
         self.rng = random.Random(choices)
         self.version = 0
-        self.updates: list[UpdateFrame] = []
+        self.updates: list[ZeusUpdateFrame] = []
         self.first = self.game_state()
 
     def _clocks(self) -> dict:
@@ -51,18 +51,18 @@ class ScriptedAZ:
             return {ATON_BLUE: "sealed"}
         return {}
 
-    def game_state(self) -> GameStateFrame:
+    def game_state(self) -> ZeusStateFrame:
         commitments = {ATON_RED: "none", ATON_BLUE: "none", **self._sealed()}
-        return GameStateFrame(game=GAME, version=self.version, seat=ATON_RED, players=PLAYERS, options=OPTIONS,
-                              view=view(self.state, RED), commitments=commitments,  # type: ignore[arg-type]
+        return ZeusStateFrame(game=GAME, version=self.version, seat=ATON_RED, players=PLAYERS, options=OPTIONS,
+                              view=view(self.state, RED), commitments=commitments,
                               clocks=self._clocks(), log=())
 
     def _publish(self, events: list) -> None:
         numbered = tuple(Numbered(self.version + 1 + i, e.for_viewer(RED)) for i, e in enumerate(events))
         self.version += len(events)
         commitments = {ATON_RED: "none", ATON_BLUE: "none", **self._sealed()}
-        self.updates.append(UpdateFrame(game=GAME, version=self.version, events=numbered,
-                                        view=view(self.state, RED),  # type: ignore[arg-type]
+        self.updates.append(ZeusUpdateFrame(game=GAME, version=self.version, events=numbered,
+                                        view=view(self.state, RED),
                                         commitments=commitments,
                                         clocks=self._clocks()))
 
@@ -82,7 +82,7 @@ class ScriptedAZ:
         raise AssertionError("the scripted game did not reach the wanted point")
 
     @property
-    def frames(self) -> list[GameStateFrame | UpdateFrame]:
+    def frames(self) -> list[ZeusStateFrame | ZeusUpdateFrame]:
         return [self.first, *self.updates]
 
 
@@ -97,7 +97,7 @@ def red_to(kind: str, round_at_least: int = 1) -> Callable[[ScriptedAZ], bool]:
 class AZFramesApp(AtonApp):
     """The client fed fixed frames of Atlas & Zeus instead of a connection; time stands still."""
 
-    def __init__(self, frames: list[GameStateFrame | UpdateFrame], **settings) -> None:
+    def __init__(self, frames: list[ZeusStateFrame | ZeusUpdateFrame], **settings) -> None:
         super().__init__(Launch(name="Ada"), quiet_settings(**settings),
                          clock=lambda: FROZEN_NOW, wall_clock=lambda: 1_700_000_000.0)
         self.frames = frames

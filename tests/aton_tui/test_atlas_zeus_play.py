@@ -47,13 +47,14 @@ async def play_to_the_end(pilot: Pilot, act: Callable[[Pilot, AtlasZeusScreen], 
         decision = screen.decision
         assert decision is not None
         seen[decision.kind] = seen.get(decision.kind, 0) + 1
+        moved_on = sent_or_moved_on(app, screen)
         await act(pilot, screen)
-        await wait_until(pilot, sent_or_moved_on(app, screen), what="the move sent")
+        await wait_until(pilot, moved_on, what=f"the {decision.kind} sent")
     return seen
 
 
 def sent_or_moved_on(app: AtonApp, screen: AtlasZeusScreen) -> Callable[[], bool]:
-    """Whether the move is on its way, or the game moved on (answered at once, or over)."""
+    """Whether the move is on its way, or the game moved on since now (answered at once, or over)."""
     version = app.model.version if app.model is not None else 0
     return lambda: (screen.sent is not None or isinstance(app.screen, EndScreen)
                     or (app.model is not None and app.model.version != version))
@@ -95,15 +96,15 @@ async def by_clicks(pilot: Pilot, screen: AtlasZeusScreen) -> None:
     assert choice is not None
     for _ in range(3 if choice.kind == "transfer" else 2):
         targets = choice.targets()
-        if screen.sent is not None or not targets:
-            break
+        if screen.sent is not None or screen.choice is not choice or not targets:
+            break  # sent, or answered already (a new decision, or none)
         target = targets[-1]
         if target[0] == "slot":
             track = screen.query_one(Track)
             await click_content(pilot, track, track.slot_x(int(target[1])) + 1, 1)
         else:
             await click_target(pilot, screen, target)
-    if screen.sent is None and choice.kind == "transfer":
+    if screen.sent is None and screen.choice is choice and choice.kind == "transfer":
         await pilot.press("d")
 
 
