@@ -56,7 +56,7 @@ from .lesson import COME_BACK, LESSON_OVER
 from .lobby_model import LobbyModel
 from .local_server import LocalServer
 from .model import GameModel, ZeusModel
-from .rating_choices import bot_level_choice, guest_note, is_rated, own_ratings, rated_choice
+from .rating_choices import GAME_TITLES, PLAY, bot_level_choice, guest_note, own_ratings, rated_choice, rated_game
 from .record_file import record_filename, save_record
 from .replay_model import Perspective, ReplayModel
 from .saved_sessions import SavedSessions
@@ -906,37 +906,42 @@ class AtonApp(App):
     def action_play_bot(self) -> None:
         ratings = self._own_ratings()
         level, why = bot_level_choice(self.lobby, m.BOT_LEVELS, self.launch.clock, self.launch.level, ratings)
-        choices = (level, Choice("clock", "Clock", m.CLOCKS, self.launch.clock),
+        choices = (self._game_choice(), level, Choice("clock", "Clock", m.CLOCKS, self.launch.clock),
                    Choice("seat", "Colour", ("random", "red", "blue"), "random"), *rated_choice(ratings))
 
         def chosen(result: dict | None) -> None:
             if result:
                 seat = None if result["seat"] == "random" else result["seat"]
                 self.run_worker(self.send(m.PlayBot(level=result["level"], clock=result["clock"], seat=seat,
-                                                    rated=is_rated(result))))
+                                                    rated=rated_game(result), game=result[PLAY])))
 
         self.push_screen(Choices("Play a bot", choices, note=why or guest_note(ratings)), chosen)
+
+    def _game_choice(self) -> Choice:
+        """The "Play" row of a dialog that starts a game: Aton or Atlas & Zeus (this run's game first)."""
+        return Choice(PLAY, "Play", m.GAMES, self.launch.game, tuple(GAME_TITLES[game] for game in m.GAMES))
 
     def action_quick_match(self) -> None:
         ratings = self._own_ratings()
 
         def chosen(result: dict | None) -> None:
             if result:
-                self.run_worker(self.send(m.QuickMatch(clock=result["clock"], rated=is_rated(result))))
+                self.run_worker(self.send(m.QuickMatch(clock=result["clock"], rated=rated_game(result),
+                                                       game=result[PLAY])))
 
-        self.push_screen(Choices("Quick match", (Choice("clock", "Clock", m.CLOCKS, "normal"), *rated_choice(ratings)),
-                                 accept="Find", note=guest_note(ratings)), chosen)
+        choices = (self._game_choice(), Choice("clock", "Clock", m.CLOCKS, "normal"), *rated_choice(ratings))
+        self.push_screen(Choices("Quick match", choices, accept="Find", note=guest_note(ratings)), chosen)
 
     def action_new_table(self) -> None:
         ratings = self._own_ratings()
-        choices = (Choice("clock", "Clock", m.CLOCKS, "normal"),
+        choices = (self._game_choice(), Choice("clock", "Clock", m.CLOCKS, "normal"),
                    Choice("access", "Table", ("public", "private (invite code)"), "public"), *rated_choice(ratings))
 
         def chosen(result: dict | None) -> None:
             if result:
                 private = result["access"] != "public"
                 self.run_worker(self.send(m.CreateTable(clock=result["clock"], private=private,
-                                                        rated=is_rated(result))))
+                                                        rated=rated_game(result), game=result[PLAY])))
 
         self.push_screen(Choices("Open a table", choices, accept="Open", note=guest_note(ratings)), chosen)
 
