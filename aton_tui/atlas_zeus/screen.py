@@ -14,6 +14,7 @@ a slot, an island or a person does what its key would.
 
 from __future__ import annotations
 
+import textwrap
 from contextlib import suppress
 from typing import TYPE_CHECKING
 
@@ -379,9 +380,10 @@ class AtlasZeusScreen(Screen):
         return "Resolving…"
 
     def _fitting(self, *lines: str) -> str:
-        """The first of ``lines`` that fits the decision's two lines (the last one if none does)."""
-        room = DECISION_ROWS * (self.size.width - 2) - DECISION_ROWS  # a wrap may waste a column or so
-        return next((line for line in lines if cell_len(line) <= room), lines[-1])
+        """The first of ``lines`` that fits the decision's two lines, wrapped at words (the last
+        one if none does)."""
+        width = max(10, self.size.width - 2)
+        return next((line for line in lines if len(textwrap.wrap(line, width)) <= DECISION_ROWS), lines[-1])
 
     # ------------------------------------------------------------------ keys and clicks
 
