@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from textual.widgets import DataTable
 
+from aton_tui.cli import build_parser
 from aton_tui.screens.lobby import LobbyScreen
 from aton_tui.widgets.choice_row import ChoiceRow
 from protocol import messages as m
@@ -55,3 +56,12 @@ async def test_the_lobby_tags_a_table_and_a_game_of_atlas_zeus():
         games = app.screen.query_one("#games", DataTable)
         assert "A&Z normal" in [str(cell) for cell in tables.get_row_at(0)]
         assert any("A&Z blitz" in str(cell) for cell in games.get_row_at(0))
+
+
+def test_aton_takes_the_game_to_play_against_the_bot_or_to_host():
+    """``aton --game atlas-zeus`` and ``aton host --game atlas-zeus`` (the whole games above start
+    from the same ``Launch.game``); Aton when not said."""
+    parser = build_parser()
+    assert parser.parse_args(["--game", "atlas-zeus"]).game == "atlas-zeus"
+    assert parser.parse_args(["host", "--game", "atlas-zeus"]).game == "atlas-zeus"
+    assert parser.parse_args([]).game == "aton" and parser.parse_args(["host"]).game == "aton"
