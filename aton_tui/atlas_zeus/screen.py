@@ -324,12 +324,12 @@ class AtlasZeusScreen(Screen):
     def _program_line(self, decision: Decision) -> str:
         draft = self.draft
         assert draft is not None
-        slots = ", ".join(str(s) for s in draft.slots)
         if draft.complete:
-            return self._fitting(f"▶ {decision.sentence} Ready: Enter seals it (Backspace takes a card back).",
+            return self._fitting(f"▶ {decision.sentence} Ready: Enter seals them (Backspace takes a card back).",
                                  "▶ Ready: Enter seals your programming.")
-        return self._fitting(f"▶ {decision.sentence} ← → a card, then its slot ({slots}); Enter seals.",
-                             f"▶ {decision.sentence} ← → a card, then 1–6.", f"▶ {decision.sentence}")
+        return self._fitting(f"▶ {decision.sentence} ← → lights a card, its slot's key (or a click) puts it "
+                             "there; Enter seals.",
+                             f"▶ {decision.sentence} ← → a card, then its slot.", f"▶ {decision.sentence}")
 
     def _choice_line(self, decision: Decision) -> str:
         choice = self.choice
