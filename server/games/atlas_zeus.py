@@ -21,6 +21,7 @@ from atlas_zeus.moves import RESIGN, Move, Program, move_from_dict
 from atlas_zeus.options import DEFAULT_OPTIONS, Options
 from atlas_zeus.outcome import Outcome, Termination
 from atlas_zeus.players import PLAYERS, Player
+from atlas_zeus.record import GAME, GameRecord
 from atlas_zeus.views import View, view
 from bots.atlas_zeus import strategy_named
 from protocol import messages as m
@@ -31,8 +32,6 @@ from protocol.schema import invalid
 from .hosted import Forfeit, RefusedMove, events_by_receiver
 from .kind import GameKind, StoredMoves
 
-#: The record's format (``record``).
-RECORD_FORMAT = "atlas-zeus-record/1"
 #: The strategy (``bots.atlas_zeus``) each of the server's bot levels plays in this game.
 BOT_STRATEGIES = {"random": "random", "easy": "greedy", "normal": "greedy", "hard": "greedy"}
 
@@ -54,14 +53,12 @@ def claimed_slots(claim: object) -> tuple[int, ...]:
 class AtlasZeusGame:
     """Atlas & Zeus behind the ``HostedGame`` interface; the engine decides everything."""
 
-    name: ClassVar[str] = "atlas-zeus"
+    name: ClassVar[str] = GAME
     seats: tuple[Player, ...] = PLAYERS
 
     def __init__(self, seed: int, options: Options = DEFAULT_OPTIONS) -> None:
-        self.seed = seed
-        self.options = options
         self.state: GameState = new_game(seed, options)
-        self.moves: list[tuple[Player, Move]] = []
+        self.history = GameRecord(seed=seed, options=options)
         #: The programmings the arbiter holds sealed, by seat: their claims (``claimed_slots``).
         self.claims: dict[Player, object] = {}
 
@@ -164,7 +161,7 @@ class AtlasZeusGame:
             self.state.play(seat, move, events)
         except IllegalMove as exc:
             raise RefusedMove(str(exc)) from None
-        self.moves.append((seat, move))
+        self.history.add(seat, move)
         return events
 
     def default_move(self, seat: Player) -> Move:
@@ -219,13 +216,16 @@ class AtlasZeusGame:
         return move_from_dict(data)
 
     def record(self, meta: dict) -> dict:
-        return record_of(self.seed, self.options.to_dict(), [(str(p), mv.to_dict()) for p, mv in self.moves], meta)
+        self.history.meta = dict(meta)
+        return self.history.to_dict()
 
 
 def record_of(seed: int, options: dict, moves: StoredMoves, meta: dict) -> dict:
     """The ``atlas-zeus-record/1`` of stored moves."""
-    return {"format": RECORD_FORMAT, "seed": seed, "options": options,
-            "moves": [{"player": seat, "move": move} for seat, move in moves], "meta": meta}
+    record = GameRecord(seed=seed, options=Options.from_dict(options), meta=meta)
+    for seat, move in moves:
+        record.add(Player.parse(seat), move_from_dict(move))
+    return record.to_dict()
 
 
 def bot_move(level: str, seed: int, view_data: dict, budget_ms: float | None = None) -> dict:

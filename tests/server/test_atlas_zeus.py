@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 
+from atlas_zeus.record import GameRecord, replay
 from protocol import messages as m
 from protocol.clocks import ATLAS_ZEUS_TIME_CONTROLS
 from protocol.framing import encode_frame
@@ -71,9 +72,10 @@ async def test_a_whole_game_between_two_clients_with_a_spectator_who_sees_no_sec
     request = await red.send(m.GetRecord(game=game))
     record = (await red.until(lambda f: f.reply_to == request, kind=m.GameRecordReply)).record
     assert record["format"] == "atlas-zeus-record/1"
-    assert [mv["move"] for mv in record["moves"] if mv["player"] == "red"] == red.accepted
-    outcome = red.view["outcome"]
-    assert outcome is not None and record["meta"]["result"]["winner"] == outcome["winner"]
+    assert [{k: v for k, v in mv.items() if k != "player"} for mv in record["moves"] if mv["player"] == "red"] \
+        == red.accepted
+    replayed = replay(GameRecord.from_dict(record)).outcome()
+    assert replayed is not None and replayed.to_dict() == red.view["outcome"]
 
 
 async def test_the_second_player_programs_on_the_free_slots_and_sees_the_first_face_down(server):
@@ -227,3 +229,5 @@ async def test_the_game_survives_a_sigkill_of_the_server(tmp_path):
     assert record["format"] == "atlas-zeus-record/1"
     outcome = red.view["outcome"]
     assert outcome is not None and record["meta"]["result"]["winner"] == outcome["winner"]
+    replayed = replay(GameRecord.from_dict(record)).outcome()
+    assert replayed is not None and replayed.to_dict() == outcome
