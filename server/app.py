@@ -51,7 +51,7 @@ from .games import Forfeit, GameKind, HostedGame, game_kind
 from .gateway_keys import GATEWAY_KEY_FILE, GatewaySigner, load_or_create_gateway_key, read_trusted_gateways
 from .history import GameHistory, Reader
 from .hosted_bots import HostedBot, bot_name
-from .lobby import Lobby, check_may_play_rated, reserved_names
+from .lobby import Lobby, check_client_plays, check_may_play_rated, reserved_names
 from .metrics import ServerMetrics
 from .moderation import VIA_NATIVE, VIA_SSH, Ban, Moderation, Player
 from .quotas import Quotas
@@ -610,6 +610,7 @@ class ArbiterServer:
             self._leave(conn, msg)
         elif isinstance(msg, m.Watch):
             room = self._room(conn, msg.game)
+            check_client_plays(conn, room.game.name)
             room.watch(conn, msg.id)
             self.lobby.set_status(conn.name, "watching")
         elif isinstance(msg, m.Sync):

@@ -13,7 +13,7 @@ from protocol.clocks import ATLAS_ZEUS_TIME_CONTROLS
 from protocol.framing import encode_frame
 from server.export import export_games
 
-from .players import Recorder
+from .players import RawPeer, Recorder
 from .test_crash_safety import ServerProcess
 from .zeus_players import GAME, ZeusPlayer, play_until_dropped, zeus_pair
 
@@ -157,6 +157,20 @@ async def test_the_lobby_shows_each_table_and_game_with_its_game(server):
     entry = await watcher.until(lambda u: u.section == "games" and u.op == "add", kind=m.LobbyUpdate)
     assert entry.item["game"] == zeus_table and entry.item["kind"] == GAME
     assert entry.item["round"] == 1 and entry.item["people"] == {"red": 8, "blue": 8}
+
+
+async def test_a_client_older_than_1_7_may_not_sit_down_at_atlas_zeus(server):
+    host = await ZeusPlayer.join(server.port, "athena", 1, kind="bot", lobby=False)
+    await host.send(m.CreateTable(game=GAME))
+    table = (await host.expect(m.TableCreated)).table
+    old = RawPeer(*await asyncio.open_connection("127.0.0.1", server.port))
+    old.send({"type": "hello", "version": "1.6", "name": "oldie", "kind": "human", "lobby": False})
+    assert (await old.read())["type"] == "welcome"
+    old.send({"type": "join_table", "table": table, "id": 7})
+    refused = await old.read()
+    assert (refused["type"], refused["code"], refused["reply_to"]) == ("error", "not_allowed", 7)
+    assert "update it (protocol 1.7 or later)" in refused["message"]
+    old.close()
 
 
 async def test_a_quick_match_pairs_players_of_the_same_game_only(server):
