@@ -149,11 +149,12 @@ async def test_the_lobby_shows_each_table_and_game_with_its_game(server):
         update = await watcher.expect(m.LobbyUpdate)
         if update.section == "tables" and update.op == "add":
             tables[update.item["host"]] = update.item["kind"]
+            assert ("rating" in update.item) == (update.item["kind"] == "aton"), "ratings are Aton's"
     assert tables == {"ra": "aton", "athena": GAME}
     guest = await ZeusPlayer.join(server.port, "hermes", 2, kind="bot", lobby=False)
     await guest.send(m.JoinTable(table=zeus_table))
     state = await guest.expect(m.GameState)
-    assert state.options["game"] == GAME
+    assert state.options["game"] == GAME and "rating" not in state.players["red"], "ratings are Aton's"
     entry = await watcher.until(lambda u: u.section == "games" and u.op == "add", kind=m.LobbyUpdate)
     assert entry.item["game"] == zeus_table and entry.item["kind"] == GAME
     assert entry.item["round"] == 1 and entry.item["people"] == {"red": 8, "blue": 8}
