@@ -215,6 +215,11 @@ async def test_a_programming_that_times_out_is_sealed_by_the_server_face_down(se
     assert [e["type"] for e in update.events][:2] == ["timeout", "committed"]
     assert sum(slot["owner"] == first.seat and slot["card"] is None for slot in update.view["track"]) == 3
     assert update.clocks[first.seat]["strikes"] == 1 and update.clocks[second.seat]["for"] == "commit"
+    own = await first.until(lambda f: any(e["type"] == "timeout" for e in f.events), kind=m.Update)
+    mine = [slot for slot in own.view["track"] if slot["owner"] == first.seat]
+    assert len(mine) == 3 and all(slot["card"] is not None and not slot["face_up"] for slot in mine), \
+        "the player sees the programming the server sealed for them"
+    assert not leaks(first.seat, own) and not leaks(second.seat, update)
 
 
 async def test_the_game_survives_a_sigkill_of_the_server(tmp_path):
@@ -246,3 +251,30 @@ async def test_the_game_survives_a_sigkill_of_the_server(tmp_path):
     assert outcome is not None and record["meta"]["result"]["winner"] == outcome["winner"]
     replayed = replay(GameRecord.from_dict(record)).outcome()
     assert replayed is not None and replayed.to_dict() == outcome
+
+
+async def test_a_sealed_programming_survives_a_sigkill_and_is_opened_after_it(tmp_path):
+    db = str(tmp_path / "crash.db")
+    first_server = ServerProcess(db)
+    red, blue = await zeus_pair(first_server.port)
+    first = red if red.view["initiative"] == "red" else blue
+    second = blue if first is red else red
+    await first.act()
+    claimed = await second.until(lambda f: f.view["decision"] is not None, kind=m.Update)
+    taken = [slot["slot"] for slot in claimed.view["track"] if slot["owner"] == first.seat]
+    first_server.kill()  # the initiative's programming is sealed and stored, not yet opened
+    second_server = ServerProcess(db)
+    try:
+        for player in (red, blue):
+            player.acted_on = -1
+            await player.client.reconnect("127.0.0.1", second_server.port)
+            state = await player.expect(m.GameState)
+            assert state.commitments == {first.seat: "sealed", second.seat: "none"}
+            assert [slot["slot"] for slot in state.view["track"] if slot["owner"] == first.seat] == taken
+        assert second.view["decision"]["kind"] == "program" and first.view["decision"] is None
+        assert first.client.has_sealed(first.game), "the client keeps its programming to open it"
+        await asyncio.gather(red.play(), blue.play())
+        assert red.view["outcome"] == blue.view["outcome"] is not None
+        assert not red.errors() and not blue.errors()
+    finally:
+        assert second_server.terminate() == 0

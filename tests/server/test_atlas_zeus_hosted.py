@@ -42,7 +42,13 @@ def test_the_initiative_seals_then_the_other_on_the_free_slots_then_both_play_in
         game.claim(second, None, program.slots)
     answer = first_program(game, second)
     assert set(answer.slots).isdisjoint(program.slots)
-    game.set_seals({first: claim, second: game.claim(second, answer, None)})
+    made = game.claim(second, answer, None)  # sealed by the server (a time-out, a hosted bot)
+    game.set_seals({first: claim, second: made})
+    for viewer, cards in ((second, {slot: card.value for slot, card in answer.cards}), (first, {}), (None, {})):
+        shown = {s["slot"]: s["card"] for s in game.view(viewer)["track"]
+                 if s["owner"] == str(second) and s["card"] is not None}
+        assert shown == cards, "the server's seal shows its cards to their owner only"
+        assert not any(s["face_up"] for s in game.view(viewer)["track"])
     assert game.pending() == (first, second)
     with pytest.raises(RefusedMove, match="not on the slots you sealed"):
         game.check(first, Program(tuple(zip(answer.slots, (c for _, c in program.cards), strict=True))))
