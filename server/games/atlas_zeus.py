@@ -33,7 +33,11 @@ from .hosted import Forfeit, RefusedMove, events_by_receiver
 from .kind import GameKind, StoredMoves
 
 #: The strategy (``bots.atlas_zeus``) each of the server's bot levels plays in this game.
-BOT_STRATEGIES = {"random": "random", "easy": "greedy", "normal": "greedy", "hard": "greedy"}
+BOT_STRATEGIES = {"random": "random", "easy": "random", "normal": "greedy", "hard": "greedy"}
+#: The levels that think in a worker process: the greedy strategy's one-ply look-ahead takes a
+#: few milliseconds a decision, and a few hundred at worst, too long to hold the event loop (it
+#: has no budget of its own: this one only orders it among the other games' searches).
+SEARCH_BUDGET_MS = {"normal": 500.0, "hard": 500.0}
 
 
 def claimed_program(claim: object) -> Program | None:
@@ -257,5 +261,6 @@ def restore(seed: int, options: dict, moves: StoredMoves) -> AtlasZeusGame:
 
 
 KIND = GameKind(name=AtlasZeusGame.name, title="Atlas & Zeus", seats=PLAYERS, seat_named=Player.parse, new=new,
-                restore=restore, record_of=record_of, bot_move=bot_move, searching_levels=frozenset(), fair_decks=False,
+                restore=restore, record_of=record_of, bot_move=bot_move, search_budget_ms=SEARCH_BUDGET_MS,
+                fair_decks=False,
                 rated=False, time_controls=ATLAS_ZEUS_TIME_CONTROLS)
