@@ -51,7 +51,7 @@ from .games import Forfeit, GameKind, HostedGame, game_kind
 from .gateway_keys import GATEWAY_KEY_FILE, GatewaySigner, load_or_create_gateway_key, read_trusted_gateways
 from .history import GameHistory, Reader
 from .hosted_bots import HostedBot, bot_name
-from .lobby import Lobby, check_may_play_rated, reserved_names
+from .lobby import Lobby, check_client_plays, check_may_play_rated, reserved_names
 from .metrics import ServerMetrics
 from .moderation import VIA_NATIVE, VIA_SSH, Ban, Moderation, Player
 from .quotas import Quotas
@@ -586,7 +586,8 @@ class ArbiterServer:
             self._check_new_game(conn, replaces_waiting=True)
             rated = self._rated(conn, msg.rated, "a rated table", game_kind(msg.game))
             table = self.lobby.create_table(conn, self._new_id(), msg.clock, msg.private, rated,
-                                            self._shown_rating(conn, msg.clock), game=msg.game)
+                                            self._shown_rating(account_id(conn), msg.clock, game_kind(msg.game)),
+                                            game=msg.game)
             conn.deliver(m.TableCreated(table=table.table, clock=table.clock, private=table.private,
                                         invite=table.invite, reply_to=msg.id, rated=rated, game=msg.game))
         elif isinstance(msg, (m.JoinTable, m.JoinInvite)):
@@ -610,6 +611,7 @@ class ArbiterServer:
             self._leave(conn, msg)
         elif isinstance(msg, m.Watch):
             room = self._room(conn, msg.game)
+            check_client_plays(conn, room.game.name)
             room.watch(conn, msg.id)
             self.lobby.set_status(conn.name, "watching")
         elif isinstance(msg, m.Sync):
@@ -663,8 +665,10 @@ class ArbiterServer:
                                     "ask without rated", field="rated")
         return bool(asked)
 
-    def _shown_rating(self, conn: Connection, clock: str) -> dict | None:
-        return self.ratings.shown_for(account_id(conn), clock)
+    def _shown_rating(self, account: int | None, clock: str, kind: GameKind) -> dict | None:
+        """The rating an account shows beside its name in a game of ``kind`` (None: none, for a
+        guest, or in a game that is never rated: ratings are Aton's)."""
+        return self.ratings.shown_for(account, clock) if kind.rated else None
 
     def _account_info(self, conn: Connection, reply_to: int | None) -> m.AccountInfo:
         account = conn.account
@@ -1004,7 +1008,7 @@ class ArbiterServer:
         was made have their grace period to come back; those ``gone`` for good, the seats of
         players banned meanwhile, forfeit it at once as having left).  It is rated if asked and
         between two different accounts."""
-        seats = {seat: self._seat_for(p, clock) for seat, p in participants.items()}
+        seats = {seat: self._seat_for(p, clock, kind) for seat, p in participants.items()}
         accounts = [held.account for held in seats.values()]
         rated = rated and None not in accounts and len(set(accounts)) == len(accounts)
         game, rules = kind.new(seed)
@@ -1032,16 +1036,16 @@ class ArbiterServer:
                 room.forfeit(seat, Forfeit.ABANDONED)
         return room
 
-    def _seat_for(self, participant, clock: str) -> Seat:
+    def _seat_for(self, participant, clock: str, kind: GameKind) -> Seat:
         # seated at once, so that everyone's first frame shows both players present
         if isinstance(participant, HostedBot):
             bot = self.bot_accounts[participant.level].id
             return Seat(name=participant.name, kind="hosted", level=participant.level, account=bot,
-                        rating=self.ratings.shown_for(bot, clock), participant=participant)
+                        rating=self._shown_rating(bot, clock, kind), participant=participant)
         account = account_id(participant)
         return Seat(name=participant.name, kind="bot" if participant.kind == "bot" else "human",
                     token_hash=token_hash(participant.token), account=account,
-                    rating=self.ratings.shown_for(account, clock), participant=participant)
+                    rating=self._shown_rating(account, clock, kind), participant=participant)
 
     def _make_room(self, game_id: int, game: HostedGame, options: dict, seats: dict[GameSeat, Seat],
                    pause: Pause | None = None, **state) -> Room:
@@ -1125,10 +1129,11 @@ class ArbiterServer:
                 log.exception("game %s could not be restored", stored.id)
 
     def _restore(self, stored: StoredGame) -> None:
-        game = game_kind(stored.game).restore(stored.seed, stored.rules, stored.moves)
+        kind = game_kind(stored.game)
+        game = kind.restore(stored.seed, stored.rules, stored.moves)
         seats: dict[GameSeat, Seat] = {game.seat_named(name): Seat(**info) for name, info in stored.seats.items()}
         for held in seats.values():
-            held.rating = self.ratings.shown_for(held.account, stored.options["clock"])
+            held.rating = self._shown_rating(held.account, stored.options["clock"], kind)
         seals = {}
         for order, (name, info) in enumerate(stored.seals.items()):
             move = None if info["move"] is None else game.decode_move(info["move"])

@@ -19,7 +19,7 @@ here by three rules (the settings are ``server.config.HostedBotSettings``):
   seat's time runs out, waiting or thinking, is answered by the light level at once.
 
 Levels that do not search answer at once, without a queue (in Atlas & Zeus, every level:
-``GameKind.searching_levels``).  Time is the server's ``Clock``, the one its rooms' deadlines are on.
+``GameKind.search_budget_ms``).  Time is the server's ``Clock``, the one its rooms' deadlines are on.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from bots.strategy import LEVELS
 
 from .clock import Clock, Timer
 from .config import HostedBotSettings
-from .games import game_kind
+from .games import GAMES, game_kind
 from .games.aton import SEARCH_BUDGET_MS
 
 log = logging.getLogger(__name__)
@@ -107,7 +107,8 @@ class BotScheduler:
     """Answers hosted bots' decisions: searches in turn between games, within their clocks."""
 
     def __init__(self, settings: HostedBotSettings, clock: Clock, think: Thinker | None = None) -> None:
-        if settings.light_level not in LEVELS or settings.light_level in SEARCH_BUDGET_MS:
+        if settings.light_level not in LEVELS or any(settings.light_level in kind.search_budget_ms
+                                                      for kind in GAMES.values()):
             raise ValueError(f"the light level must be a level that does not search, not {settings.light_level!r}")
         self.settings = settings
         self.workers = settings.worker_count()
@@ -139,7 +140,7 @@ class BotScheduler:
         if self._closed:
             decision.answer.cancel()  # the server is stopping: the bot will play after its restart
             return decision
-        if level not in game_kind(kind).searching_levels:
+        if level not in game_kind(kind).search_budget_ms:
             self._start(decision)
             self._settle(decision, level)
             return decision
@@ -219,7 +220,7 @@ class BotScheduler:
         reserve, whichever is least.
         """
         s = self.settings
-        budget = min(SEARCH_BUDGET_MS[decision.level], self._round_share_ms)
+        budget = min(game_kind(decision.kind).search_budget_ms[decision.level], self._round_share_ms)
         if decision.deadline is not None:
             before_reserve = decision.deadline - s.reserve_seconds - self.clock.now()
             budget = min(budget, 1000 * s.clock_share * before_reserve)

@@ -43,6 +43,13 @@ def check_may_play_rated(conn: Connection, what: str) -> None:
         raise ProtocolError(ErrorCode.NOT_ALLOWED, f"{what}: rated games are for players with an account; "
                             "a guest plays casual games")
 
+def check_client_plays(conn: Connection, game: str) -> None:
+    """Refuse a client older than 1.7 a game other than Aton, the one game it knows."""
+    if game != m.GAMES[0] and conn.protocol_minor < m.TWO_GAMES:
+        raise ProtocolError(ErrorCode.NOT_ALLOWED, f"that is a game of {game}, which your client does not know: "
+                            f"update it (protocol 1.{m.TWO_GAMES} or later)")
+
+
 INVITE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1")
 
 
@@ -353,6 +360,7 @@ class Lobby:
     def _sit_down(self, conn: Connection, table: OpenTable) -> None:
         if table.host is conn:
             raise ProtocolError(ErrorCode.NOT_ALLOWED, "you cannot join your own table")
+        check_client_plays(conn, table.game)
         if table.rated:
             check_may_play_rated(conn, "this table is rated")
             if conn.account == table.host.account:

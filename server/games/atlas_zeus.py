@@ -21,6 +21,7 @@ from atlas_zeus.moves import RESIGN, Move, Program, move_from_dict
 from atlas_zeus.options import DEFAULT_OPTIONS, Options
 from atlas_zeus.outcome import Outcome, Termination
 from atlas_zeus.players import PLAYERS, Player
+from atlas_zeus.record import GAME, GameRecord
 from atlas_zeus.views import View, view
 from bots.atlas_zeus import strategy_named
 from protocol import messages as m
@@ -31,20 +32,32 @@ from protocol.schema import invalid
 from .hosted import Forfeit, RefusedMove, events_by_receiver
 from .kind import GameKind, StoredMoves
 
-#: The record's format (``record``).
-RECORD_FORMAT = "atlas-zeus-record/1"
 #: The strategy (``bots.atlas_zeus``) each of the server's bot levels plays in this game.
-BOT_STRATEGIES = {"random": "random", "easy": "greedy", "normal": "greedy", "hard": "greedy"}
+BOT_STRATEGIES = {"random": "random", "easy": "random", "normal": "greedy", "hard": "greedy"}
+#: The levels that think in a worker process: the greedy strategy's one-ply look-ahead takes a
+#: few milliseconds a decision, and a few hundred at worst, too long to hold the event loop (it
+#: has no budget of its own: this one only orders it among the other games' searches).
+SEARCH_BUDGET_MS = {"normal": 500.0, "hard": 500.0}
 
 
-def face_up_claim(claim: object) -> Program | None:
-    """The programming a claim shows face up (Open hand); None for a face-down one."""
-    return move_from_dict(claim) if isinstance(claim, dict) and "kind" in claim else None  # type: ignore[return-value]
+def claimed_program(claim: object) -> Program | None:
+    """The programming a claim holds: face up (Open hand: the programming's own map), or one
+    the server sealed (``cards`` beside ``slots``: only its owner sees them); None for a
+    client's sealed one, whose cards only the client knows."""
+    if not isinstance(claim, dict) or "cards" not in claim:
+        return None
+    program = move_from_dict({"kind": "program", "cards": claim["cards"]})
+    assert isinstance(program, Program)
+    return program
+
+
+def is_face_up(claim: object) -> bool:
+    return isinstance(claim, dict) and "kind" in claim
 
 
 def claimed_slots(claim: object) -> tuple[int, ...]:
     """The slots a claim fills: ``{"slots": [...]}`` face down, a programming's face up."""
-    program = face_up_claim(claim)
+    program = claimed_program(claim)
     if program is not None:
         return program.slots
     assert isinstance(claim, dict)
@@ -54,14 +67,12 @@ def claimed_slots(claim: object) -> tuple[int, ...]:
 class AtlasZeusGame:
     """Atlas & Zeus behind the ``HostedGame`` interface; the engine decides everything."""
 
-    name: ClassVar[str] = "atlas-zeus"
+    name: ClassVar[str] = GAME
     seats: tuple[Player, ...] = PLAYERS
 
     def __init__(self, seed: int, options: Options = DEFAULT_OPTIONS) -> None:
-        self.seed = seed
-        self.options = options
         self.state: GameState = new_game(seed, options)
-        self.moves: list[tuple[Player, Move]] = []
+        self.history = GameRecord(seed=seed, options=options)
         #: The programmings the arbiter holds sealed, by seat: their claims (``claimed_slots``).
         self.claims: dict[Player, object] = {}
 
@@ -108,7 +119,8 @@ class AtlasZeusGame:
             if not isinstance(move, Program):
                 raise RefusedMove("only a programming is sealed")
             self.check(seat, move)
-            return move.to_dict() if face_up else {"slots": list(move.slots)}
+            cards = move.to_dict()["cards"]
+            return move.to_dict() if face_up else {"slots": list(move.slots), "cards": cards}
         if face_up:
             raise RefusedMove("Open hand: your programming goes face up this round; send it with act.")
         if slots is None:
@@ -164,7 +176,7 @@ class AtlasZeusGame:
             self.state.play(seat, move, events)
         except IllegalMove as exc:
             raise RefusedMove(str(exc)) from None
-        self.moves.append((seat, move))
+        self.history.add(seat, move)
         return events
 
     def default_move(self, seat: Player) -> Move:
@@ -184,14 +196,17 @@ class AtlasZeusGame:
         return events_by_receiver([e for e in events if isinstance(e, Event)], receivers)
 
     def view(self, seat: Player | None) -> dict:
-        """The engine's view, with the sealed programmings on their slots: face down, or face up
-        under Open hand."""
+        """The engine's view, with the sealed programmings on their slots: face down (their cards
+        shown to their owner when the server sealed them), or face up under Open hand."""
         sealed = {p: claimed_slots(claim) for p, claim in self.claims.items()}
         shown: dict[str, Any] = view(self.state, seat, sealed).to_dict()
-        for claim in self.claims.values():
-            program = face_up_claim(claim)
-            for slot, card in () if program is None else program.cards:
-                shown["track"][slot - 1].update(card=card.value, face_up=True)
+        for p, claim in self.claims.items():
+            program = claimed_program(claim)
+            face_up = is_face_up(claim)
+            if program is None or not (face_up or seat == p):
+                continue
+            for slot, card in program.cards:
+                shown["track"][slot - 1].update(card=card.value, face_up=face_up)
         return shown
 
     def views(self, receivers: Iterable[Player | None]) -> dict[Player | None, dict]:
@@ -219,13 +234,16 @@ class AtlasZeusGame:
         return move_from_dict(data)
 
     def record(self, meta: dict) -> dict:
-        return record_of(self.seed, self.options.to_dict(), [(str(p), mv.to_dict()) for p, mv in self.moves], meta)
+        self.history.meta = dict(meta)
+        return self.history.to_dict()
 
 
 def record_of(seed: int, options: dict, moves: StoredMoves, meta: dict) -> dict:
     """The ``atlas-zeus-record/1`` of stored moves."""
-    return {"format": RECORD_FORMAT, "seed": seed, "options": options,
-            "moves": [{"player": seat, "move": move} for seat, move in moves], "meta": meta}
+    record = GameRecord(seed=seed, options=Options.from_dict(options), meta=meta)
+    for seat, move in moves:
+        record.add(Player.parse(seat), move_from_dict(move))
+    return record.to_dict()
 
 
 def bot_move(level: str, seed: int, view_data: dict, budget_ms: float | None = None) -> dict:
@@ -243,5 +261,6 @@ def restore(seed: int, options: dict, moves: StoredMoves) -> AtlasZeusGame:
 
 
 KIND = GameKind(name=AtlasZeusGame.name, title="Atlas & Zeus", seats=PLAYERS, seat_named=Player.parse, new=new,
-                restore=restore, record_of=record_of, bot_move=bot_move, searching_levels=frozenset(), fair_decks=False,
+                restore=restore, record_of=record_of, bot_move=bot_move, search_budget_ms=SEARCH_BUDGET_MS,
+                fair_decks=False,
                 rated=False, time_controls=ATLAS_ZEUS_TIME_CONTROLS)

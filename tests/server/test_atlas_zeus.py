@@ -7,12 +7,13 @@ from __future__ import annotations
 import asyncio
 import json
 
+from atlas_zeus.record import GameRecord, replay
 from protocol import messages as m
 from protocol.clocks import ATLAS_ZEUS_TIME_CONTROLS
 from protocol.framing import encode_frame
 from server.export import export_games
 
-from .players import Recorder
+from .players import RawPeer, Recorder
 from .test_crash_safety import ServerProcess
 from .zeus_players import GAME, ZeusPlayer, play_until_dropped, zeus_pair
 
@@ -71,9 +72,10 @@ async def test_a_whole_game_between_two_clients_with_a_spectator_who_sees_no_sec
     request = await red.send(m.GetRecord(game=game))
     record = (await red.until(lambda f: f.reply_to == request, kind=m.GameRecordReply)).record
     assert record["format"] == "atlas-zeus-record/1"
-    assert [mv["move"] for mv in record["moves"] if mv["player"] == "red"] == red.accepted
-    outcome = red.view["outcome"]
-    assert outcome is not None and record["meta"]["result"]["winner"] == outcome["winner"]
+    assert [{k: v for k, v in mv.items() if k != "player"} for mv in record["moves"] if mv["player"] == "red"] \
+        == red.accepted
+    replayed = replay(GameRecord.from_dict(record)).outcome()
+    assert replayed is not None and replayed.to_dict() == red.view["outcome"]
 
 
 async def test_the_second_player_programs_on_the_free_slots_and_sees_the_first_face_down(server):
@@ -147,14 +149,29 @@ async def test_the_lobby_shows_each_table_and_game_with_its_game(server):
         update = await watcher.expect(m.LobbyUpdate)
         if update.section == "tables" and update.op == "add":
             tables[update.item["host"]] = update.item["kind"]
+            assert ("rating" in update.item) == (update.item["kind"] == "aton"), "ratings are Aton's"
     assert tables == {"ra": "aton", "athena": GAME}
     guest = await ZeusPlayer.join(server.port, "hermes", 2, kind="bot", lobby=False)
     await guest.send(m.JoinTable(table=zeus_table))
     state = await guest.expect(m.GameState)
-    assert state.options["game"] == GAME
+    assert state.options["game"] == GAME and "rating" not in state.players["red"], "ratings are Aton's"
     entry = await watcher.until(lambda u: u.section == "games" and u.op == "add", kind=m.LobbyUpdate)
     assert entry.item["game"] == zeus_table and entry.item["kind"] == GAME
     assert entry.item["round"] == 1 and entry.item["people"] == {"red": 8, "blue": 8}
+
+
+async def test_a_client_older_than_1_7_may_not_sit_down_at_atlas_zeus(server):
+    host = await ZeusPlayer.join(server.port, "athena", 1, kind="bot", lobby=False)
+    await host.send(m.CreateTable(game=GAME))
+    table = (await host.expect(m.TableCreated)).table
+    old = RawPeer(*await asyncio.open_connection("127.0.0.1", server.port))
+    old.send({"type": "hello", "version": "1.6", "name": "oldie", "kind": "human", "lobby": False})
+    assert (await old.read())["type"] == "welcome"
+    old.send({"type": "join_table", "table": table, "id": 7})
+    refused = await old.read()
+    assert (refused["type"], refused["code"], refused["reply_to"]) == ("error", "not_allowed", 7)
+    assert "update it (protocol 1.7 or later)" in refused["message"]
+    old.close()
 
 
 async def test_a_quick_match_pairs_players_of_the_same_game_only(server):
@@ -198,6 +215,11 @@ async def test_a_programming_that_times_out_is_sealed_by_the_server_face_down(se
     assert [e["type"] for e in update.events][:2] == ["timeout", "committed"]
     assert sum(slot["owner"] == first.seat and slot["card"] is None for slot in update.view["track"]) == 3
     assert update.clocks[first.seat]["strikes"] == 1 and update.clocks[second.seat]["for"] == "commit"
+    own = await first.until(lambda f: any(e["type"] == "timeout" for e in f.events), kind=m.Update)
+    mine = [slot for slot in own.view["track"] if slot["owner"] == first.seat]
+    assert len(mine) == 3 and all(slot["card"] is not None and not slot["face_up"] for slot in mine), \
+        "the player sees the programming the server sealed for them"
+    assert not leaks(first.seat, own) and not leaks(second.seat, update)
 
 
 async def test_the_game_survives_a_sigkill_of_the_server(tmp_path):
@@ -227,3 +249,32 @@ async def test_the_game_survives_a_sigkill_of_the_server(tmp_path):
     assert record["format"] == "atlas-zeus-record/1"
     outcome = red.view["outcome"]
     assert outcome is not None and record["meta"]["result"]["winner"] == outcome["winner"]
+    replayed = replay(GameRecord.from_dict(record)).outcome()
+    assert replayed is not None and replayed.to_dict() == outcome
+
+
+async def test_a_sealed_programming_survives_a_sigkill_and_is_opened_after_it(tmp_path):
+    db = str(tmp_path / "crash.db")
+    first_server = ServerProcess(db)
+    red, blue = await zeus_pair(first_server.port)
+    first = red if red.view["initiative"] == "red" else blue
+    second = blue if first is red else red
+    await first.act()
+    claimed = await second.until(lambda f: f.view["decision"] is not None, kind=m.Update)
+    taken = [slot["slot"] for slot in claimed.view["track"] if slot["owner"] == first.seat]
+    first_server.kill()  # the initiative's programming is sealed and stored, not yet opened
+    second_server = ServerProcess(db)
+    try:
+        for player in (red, blue):
+            player.acted_on = -1
+            await player.client.reconnect("127.0.0.1", second_server.port)
+            state = await player.expect(m.GameState)
+            assert state.commitments == {first.seat: "sealed", second.seat: "none"}
+            assert [slot["slot"] for slot in state.view["track"] if slot["owner"] == first.seat] == taken
+        assert second.view["decision"]["kind"] == "program" and first.view["decision"] is None
+        assert first.client.has_sealed(first.game), "the client keeps its programming to open it"
+        await asyncio.gather(red.play(), blue.play())
+        assert red.view["outcome"] == blue.view["outcome"] is not None
+        assert not red.errors() and not blue.errors()
+    finally:
+        assert second_server.terminate() == 0
