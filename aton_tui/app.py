@@ -906,8 +906,9 @@ class AtonApp(App):
     def action_play_bot(self) -> None:
         ratings = self._own_ratings()
         level, why = bot_level_choice(self.lobby, m.BOT_LEVELS, self.launch.clock, self.launch.level, ratings)
-        choices = (self._game_choice(), level, Choice("clock", "Clock", m.CLOCKS, self.launch.clock),
-                   Choice("seat", "Colour", ("random", "red", "blue"), "random"), *rated_choice(ratings))
+        choices = (level, Choice("clock", "Clock", m.CLOCKS, self.launch.clock),
+                   Choice("seat", "Colour", ("random", "red", "blue"), "random"), *rated_choice(ratings),
+                   self._game_choice())
 
         def chosen(result: dict | None) -> None:
             if result:
@@ -918,7 +919,8 @@ class AtonApp(App):
         self.push_screen(Choices("Play a bot", choices, note=why or guest_note(ratings)), chosen)
 
     def _game_choice(self) -> Choice:
-        """The "Play" row of a dialog that starts a game: Aton or Atlas & Zeus (this run's game first)."""
+        """The "Play" row of a dialog that starts a game: Aton or Atlas & Zeus (this run's game chosen);
+        the last row, so that the keys of the rows before it are as they always were."""
         return Choice(PLAY, "Play", m.GAMES, self.launch.game, tuple(GAME_TITLES[game] for game in m.GAMES))
 
     def action_quick_match(self) -> None:
@@ -929,13 +931,14 @@ class AtonApp(App):
                 self.run_worker(self.send(m.QuickMatch(clock=result["clock"], rated=rated_game(result),
                                                        game=result[PLAY])))
 
-        choices = (self._game_choice(), Choice("clock", "Clock", m.CLOCKS, "normal"), *rated_choice(ratings))
+        choices = (Choice("clock", "Clock", m.CLOCKS, "normal"), *rated_choice(ratings), self._game_choice())
         self.push_screen(Choices("Quick match", choices, accept="Find", note=guest_note(ratings)), chosen)
 
     def action_new_table(self) -> None:
         ratings = self._own_ratings()
-        choices = (self._game_choice(), Choice("clock", "Clock", m.CLOCKS, "normal"),
-                   Choice("access", "Table", ("public", "private (invite code)"), "public"), *rated_choice(ratings))
+        choices = (Choice("clock", "Clock", m.CLOCKS, "normal"),
+                   Choice("access", "Table", ("public", "private (invite code)"), "public"), *rated_choice(ratings),
+                   self._game_choice())
 
         def chosen(result: dict | None) -> None:
             if result:
