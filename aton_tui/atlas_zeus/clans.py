@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -54,7 +55,7 @@ class Clans(Widget):
     def render(self) -> Text:
         return Text("\n").join(self._row(row) for row in self.rows)
 
-    def _style(self, name: str):
+    def _style(self, name: str) -> Style:
         return self.get_component_rich_style(f"clans--{name}")
 
     def _row(self, row: ClanRow) -> Text:

@@ -27,6 +27,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from atlas_zeus.views import Decision, View
+from aton.players import Player
 from protocol import messages as m
 from protocol.events import ChatSaid, RematchDeclined, RematchOffered
 from protocol.game_frames import Numbered
@@ -293,7 +294,7 @@ class AtlasZeusScreen(Screen):
                 return " " + line
         return " " + "  ·  ".join([parts[1], parts[4]])[:room]
 
-    def _row(self, seat) -> ClanRow:
+    def _row(self, seat: Player) -> ClanRow:
         model, view = self.model, self.view
         clan = str(seat)
         pv = clan_view(view, clan)
