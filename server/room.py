@@ -507,6 +507,9 @@ class Room:
             events.extend(self.game.play(seat, move))
         result = self._result_row() if self.game.is_over else None
         after = self._settle() if self.game.is_over else []
+        if self.game.is_over and self.seals:  # a resignation while sealed: nothing will be opened
+            self.seals, clear_seals = {}, True
+            self._seals_changed()
         visible = self._visible(events)
         self.store.save_moves(self.game_id, self.move_count,
                               [(seat, self.game.encode_move(move)) for seat, move in moves],
