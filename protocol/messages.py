@@ -693,7 +693,7 @@ class Sync(Message):
 @_client("get_record")
 @dataclass(frozen=True, slots=True)
 class GetRecord(Message):
-    """Ask for a finished game's ``aton-record/1`` (players and spectators; not before the end)."""
+    """Ask for a finished game's record (players and spectators; not before the end)."""
 
     game: Annotated[int, GAME_ID]
     id: Annotated[int | None, REQUEST_ID] = None
@@ -702,10 +702,11 @@ class GetRecord(Message):
 @_server("record")
 @dataclass(frozen=True, slots=True)
 class GameRecordReply(Message):
-    """A finished game's record: the ``aton-record/1`` document (docs/records.md) as a map."""
+    """A finished game's record as a map: the ``aton-record/1`` document (docs/records.md), or (since
+    1.7) an Atlas & Zeus game's ``atlas-zeus-record/1`` (see 'Atlas & Zeus')."""
 
     game: Annotated[int, GAME_ID]
-    record: Annotated[Map, Record("an aton-record/1 document: format, seed, moves, meta", max_keys=16)]
+    record: Annotated[Map, Record("a record document: format, seed, moves, meta", max_keys=16)]
     reply_to: Annotated[int | None, REQUEST_ID] = None
 
 
