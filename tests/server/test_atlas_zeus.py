@@ -278,3 +278,15 @@ async def test_a_sealed_programming_survives_a_sigkill_and_is_opened_after_it(tm
         assert not red.errors() and not blue.errors()
     finally:
         assert second_server.terminate() == 0
+
+
+async def test_a_resignation_ends_the_game_and_the_rematch_is_atlas_zeus_again(server):
+    red, blue = await zeus_pair(server.port)
+    await red.send(m.Act(game=red.game, move={"kind": "resign"}))
+    over = await blue.until(lambda f: f.view["outcome"] is not None, kind=m.Update)
+    assert over.view["outcome"] == {"winner": "blue", "reason": "resign"}
+    await red.send(m.Rematch(game=red.game))
+    await blue.until(lambda f: f.events and f.events[-1]["type"] == "rematch_offered", kind=m.Update)
+    await blue.send(m.Rematch(game=blue.game, accept=True))
+    again = await red.expect(m.GameState)
+    assert again.game != over.game and again.options["game"] == GAME and again.view["round"] == 1
