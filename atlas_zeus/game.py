@@ -210,9 +210,9 @@ class GameState:
 
     def programs(self, player: Player, taken: Iterable[int] = ()) -> list[Move]:
         """Every distinct programming of ``player``'s hand on the slots open to them."""
-        orders = set(permutations(self.hands[player], CARDS_PER_PROGRAM))
-        return [Program(tuple(zip(slots, cards, strict=True)))
-                for slots in self.program_slots(player, taken) for cards in sorted(orders)]
+        orders = sorted(set(permutations(self.hands[player], CARDS_PER_PROGRAM)))
+        return [Program.in_slot_order(tuple(zip(slots, cards, strict=True)))
+                for slots in self.program_slots(player, taken) for cards in orders]
 
     def _card_options(self, player: Player, kind: str) -> Iterator[Move]:
         """The legal choices of a card decision, generated lazily (the first one is enough to
@@ -642,27 +642,32 @@ class GameState:
 
     def _draw(self, player: Player, count: int, events: list[Event]) -> None:
         """Draw ``count`` cards (§4.4): an empty draw pile takes the shuffled discard pile."""
-        deck, drawn = self.decks[player], []
-        if not self.options.reshuffle_keeps_rest_first and 0 < len(deck) < count and self.discards[player]:
+        drawn = []
+        if not self.options.reshuffle_keeps_rest_first and 0 < len(self.decks[player]) < count:
             self._new_pile(player, events)
-            deck = self.decks[player]
         for _ in range(count):
-            if not deck:
+            if not self.decks[player]:
                 if not self.discards[player]:
                     break
                 self._new_pile(player, events)
-                deck = self.decks[player]
-            drawn.append(deck.pop())
+            drawn.append(self.decks[player].pop())
         self.hands[player].extend(drawn)
         events.append(CardsDrawn(player, len(drawn), tuple(drawn)))
 
     def _new_pile(self, player: Player, events: list[Event]) -> None:
-        """The discard pile, shuffled, goes under the cards left in the draw pile (top is last)."""
-        pile = self.discards[player]
-        self.rng.shuffle(pile)
-        self.decks[player] = pile + self.decks[player]
-        self.discards[player] = []
-        events.append(PileReshuffled(player, len(self.decks[player]), "draw"))
+        """The discard pile becomes the draw pile, shuffled: under the cards left in the draw
+        pile (the top is last), or shuffled together with them when the option says so."""
+        if not self.discards[player]:
+            return
+        pile, rest = self.discards[player], self.decks[player]
+        if self.options.reshuffle_keeps_rest_first:
+            self.rng.shuffle(pile)
+            pile += rest
+        else:
+            pile += rest
+            self.rng.shuffle(pile)
+        self.decks[player], self.discards[player] = pile, []
+        events.append(PileReshuffled(player, len(pile), "draw"))
 
     def _move(self, person: str, island: int, by: str, events: list[Event]) -> None:
         here = self._island_of(person)

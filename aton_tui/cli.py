@@ -8,6 +8,7 @@
     aton learn                                    the lesson: a guided first game against the bot
     aton replay FILE [--as SIDE]                  step through a record (in a terminal)
     aton replay FILE --final | --json             check a record and print its final position
+                                                  (an atlas-zeus-record/1 too: always its final position)
     aton analyse FILE [--iterations N | --budget-ms N] [--seed N] [--json] [--no-save]
                                                   the search bot's verdict on every decision
 
@@ -28,6 +29,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from atlas_zeus import record as atlas_zeus_record
+from atlas_zeus.errors import RecordError as AtlasZeusRecordError
+from atlas_zeus.text import position_text as atlas_zeus_position_text
 from aton.errors import RecordError
 from aton.record import GameRecord, replay, summary
 from aton.text import position_text
@@ -60,8 +64,14 @@ EVERY_ADDRESS = "0.0.0.0"  # where ``aton host`` serves by default
 def replay_command(path: str, as_json: bool = False, final: bool = True, perspective: str = "red") -> int:
     """Replay a record: print its final position (``final``, or ``as_json``), or open it in the
     replay viewer.  A record that cannot be read is said on stderr with exit status 2; one that
-    stops replaying too, after the viewer has shown it up to the bad move."""
-    record = read_record(path)
+    stops replaying too, after the viewer has shown it up to the bad move.  An Atlas & Zeus
+    record has no viewer: its final position is printed (``replay_atlas_zeus``)."""
+    data = read_json(path)
+    if data is None:
+        return EXIT_BAD_RECORD
+    if isinstance(data, dict) and data.get("format") == atlas_zeus_record.FORMAT:
+        return replay_atlas_zeus(data, as_json, final)
+    record = parse_record(data)
     if record is None:
         return EXIT_BAD_RECORD
     if not (final or as_json):
@@ -78,23 +88,53 @@ def replay_command(path: str, as_json: bool = False, final: bool = True, perspec
     return 0
 
 
-def read_record(path: str, command: str = "replay") -> GameRecord | None:
-    """The record in the file at ``path``, or None once stderr says why there is none (as
-    ``aton COMMAND: …``)."""
+def replay_atlas_zeus(data: object, as_json: bool, final: bool) -> int:
+    """Check and replay an ``atlas-zeus-record/1`` and print its final position, as text or
+    (``as_json``) its summary.  There is no step-by-step viewer for this game: in a terminal
+    stderr says so and the text is printed."""
+    try:
+        state = atlas_zeus_record.replay(atlas_zeus_record.GameRecord.from_dict(data))
+    except AtlasZeusRecordError as exc:
+        print(f"aton replay: {exc}", file=sys.stderr)
+        return EXIT_BAD_RECORD
+    if as_json:
+        print(json.dumps(atlas_zeus_record.summary(state)))
+        return 0
+    if not final:
+        print("aton replay: Atlas & Zeus records have no step-by-step viewer yet; the final position:",
+              file=sys.stderr)
+    print(atlas_zeus_position_text(state))
+    return 0
+
+
+def read_json(path: str, command: str = "replay") -> object | None:
+    """The JSON document in the file at ``path``, or None once stderr says why there is none."""
     try:
         with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
+            data: object = json.load(handle)
     except OSError as exc:
         print(f"aton {command}: cannot read {path}: {exc.strerror}", file=sys.stderr)
         return None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         print(f"aton {command}: {path} is not valid JSON: {exc}", file=sys.stderr)
         return None
+    return data
+
+
+def parse_record(data: object, command: str = "replay") -> GameRecord | None:
+    """The Aton record of a JSON document, or None once stderr says why it is not one."""
     try:
         return GameRecord.from_dict(data)
     except RecordError as exc:
         print(f"aton {command}: {exc}", file=sys.stderr)
         return None
+
+
+def read_record(path: str, command: str = "replay") -> GameRecord | None:
+    """The Aton record in the file at ``path``, or None once stderr says why there is none (as
+    ``aton COMMAND: …``)."""
+    data = read_json(path, command)
+    return None if data is None else parse_record(data, command)
 
 
 def view_record(record: GameRecord, perspective: str, path: str) -> int:
@@ -261,7 +301,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("learn", help="the lesson: a guided first game against the bot, every rule in five "
                                       "rounds (no clock; Esc leaves it)")
     rp = commands.add_parser("replay", help="step through an aton-record/1 file (in a terminal), "
-                                            "or print its final position")
+                                            "or print its final position; an atlas-zeus-record/1 file: "
+                                            "check it and print its final position")
     rp.add_argument("file")
     rp.add_argument("--final", action="store_true",
                     help="print the final position as text (the default when the output is not a terminal)")

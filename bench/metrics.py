@@ -33,6 +33,7 @@ from protocol.commitment import seal  # noqa: E402
 from server.app import ArbiterServer  # noqa: E402
 from server.config import ServerConfig  # noqa: E402
 from server.games import AtonGame  # noqa: E402
+from server.games.aton import KIND as ATON  # noqa: E402
 from server.room import Room  # noqa: E402
 
 
@@ -74,7 +75,7 @@ def play_games(server: ArbiterServer, games: int, counted: bool, rng: random.Ran
         players = {"red": Seated("alice"), "blue": Seated("bob")}
         game_id = server._new_id()
         participants = dict(zip(AtonGame.seats, players.values(), strict=True))
-        room = server._open_room(game_id, "relaxed", participants, False, rng.getrandbits(63), None)
+        room = server._open_room(game_id, ATON, "relaxed", participants, False, rng.getrandbits(63), None)
         for seat, player in participants.items():
             room.attach(seat, player)
         if not counted:

@@ -17,14 +17,14 @@ import contextlib
 import dataclasses
 import secrets
 import ssl
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Self, TypeVar
 
 from . import fairness
 from . import messages as m
 from .account_keys import Proof, proof_message
-from .commitment import seal
+from .commitment import seal, seal_program
 from .errors import ErrorCode
 from .framing import MAX_FRAME_BYTES, decode_payload, encode_frame, read_payload
 from .messages import PROTOCOL_VERSION, Direction, Message, parse
@@ -36,10 +36,17 @@ M = TypeVar("M", bound=Message)
 @dataclass(frozen=True)
 class _Seal:
     round: int
-    cards: tuple[int, ...]
+    cards: tuple[Any, ...]  # Aton's four card values, or Atlas & Zeus's programming: ((slot, card), ...)
     nonce: bytes
     connection: int  # the (re)connection it was sent on
     opened_on: int | None = None  # the (re)connection its opening was sent on
+    program: bool = False  # an Atlas & Zeus programming (opened with ``move``), not Aton's cards
+
+    def opening(self, game: int) -> m.Open:
+        if self.program:
+            move = {"kind": "program", "cards": [list(pair) for pair in self.cards]}
+            return m.Open(game=game, cards=None, nonce=self.nonce, move=move)
+        return m.Open(game=game, cards=self.cards, nonce=self.nonce)
 
 
 class ServerError(Exception):
@@ -236,6 +243,14 @@ class Client:
         self._sealed[game] = _Seal(self._rounds.get(game, 0), tuple(cards), nonce, self._connection)
         return await self.send(m.Commit(game=game, digest=digest))
 
+    async def commit_program(self, game: int, cards: Sequence[Sequence[int | str]]) -> int | None:
+        """Seal an Atlas & Zeus programming, ``[[slot, card], ...]``, claiming its slots; the
+        opening is sent when the server asks for it."""
+        program = tuple(sorted((int(slot), str(card)) for slot, card in cards))
+        digest, nonce = seal_program(program)
+        self._sealed[game] = _Seal(self._rounds.get(game, 0), program, nonce, self._connection, program=True)
+        return await self.send(m.Commit(game=game, digest=digest, slots=tuple(slot for slot, _ in program)))
+
     def _forget_lost_seal(self, game: int, commitments: dict[str, str]) -> None:
         """A full state after a reconnection says whether the server ever got our commitment."""
         held = self._sealed.get(game)
@@ -256,7 +271,7 @@ class Client:
             del self._sealed[game]  # done with, or a stale commitment of an earlier round
         elif state == "awaiting_open" and held.opened_on != self._connection:
             self._sealed[game] = dataclasses.replace(held, opened_on=self._connection)
-            await self.send(m.Open(game=game, cards=held.cards, nonce=held.nonce))
+            await self.send(held.opening(game))
 
     async def close(self) -> None:
         self.writer.close()

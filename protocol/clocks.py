@@ -31,5 +31,16 @@ TIME_CONTROLS: dict[str, TimeControl] = {
     "relaxed": TimeControl(commit=300, open=30, move=120, grace=300),
 }
 
+#: Atlas & Zeus's clocks, by the same names: "commit" is a programming (three cards of six on
+#: the track, face down, sealed; or face up under Open hand), "open" its opening, "move" a card's
+#: decision during the resolution (a Transfer's steps, a target).  A programming asks more than
+#: Aton's four cartouches (which cards, and where), a card's decision about as much as a stone.
+ATLAS_ZEUS_TIME_CONTROLS: dict[str, TimeControl] = {
+    "blitz": TimeControl(commit=45, open=10, move=20, grace=30),
+    "normal": TimeControl(commit=120, open=15, move=45, grace=60),
+    "relaxed": TimeControl(commit=300, open=30, move=120, grace=300),
+}
+
 #: The longest a seat waits for a player whose connection dropped (or whose server restarted).
-LONGEST_GRACE: float = max(control.grace for control in TIME_CONTROLS.values())
+LONGEST_GRACE: float = max(control.grace for controls in (TIME_CONTROLS, ATLAS_ZEUS_TIME_CONTROLS)
+                           for control in controls.values())

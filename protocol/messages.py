@@ -28,6 +28,7 @@ from .schema import (
     MapOf,
     OneOf,
     Optional,
+    Plain,
     Record,
     Spec,
     Text,
@@ -41,7 +42,7 @@ Map = dict[str, Any]
 Maps = tuple[Map, ...]
 
 PROTOCOL_MAJOR = 1
-PROTOCOL_MINOR = 6
+PROTOCOL_MINOR = 7
 PROTOCOL_VERSION = f"{PROTOCOL_MAJOR}.{PROTOCOL_MINOR}"
 
 MAX_ID = 2**31 - 1
@@ -90,6 +91,16 @@ WEB_LINK_CHARS = 500  # the longest sign-in link for the web page (``web_login``
 #: page a client may ask for.
 PROFILE_GAMES = 50
 HISTORY_PAGES = 1000
+#: Since this minor version a table chooses its game (``game`` in ``create_table``, ``quick_match``
+#: and ``play_bot``; the lobby's tables and games and a game's ``options`` say it), and Atlas & Zeus
+#: is hosted beside Aton: its moves are ``act``, its programmings sealed with ``commit`` (``slots``)
+#: and opened with ``open`` (``move``); see 'Atlas & Zeus'.
+TWO_GAMES = 7
+#: The games a table can be played with; "aton" when a request does not say.
+GAMES = ("aton", "atlas-zeus")
+GAME = OneOf(GAMES)
+#: An Atlas & Zeus move on the wire (``act``, ``open``): bounded all the way down.
+MOVE = Plain("a move of Atlas & Zeus, see 'Atlas & Zeus'")
 
 
 class Direction(StrEnum):
@@ -389,9 +400,9 @@ class Lobby(Message):
 
     players: Annotated[Maps, Items("player entries: name, kind, status; since 1.6 ratings", LOBBY_ENTRIES)]
     tables: Annotated[Maps, Items("open tables: table, host, clock, private, waiting since; since 1.6 rated, "
-                                         "rating", LOBBY_ENTRIES)]
+                                         "rating; since 1.7 kind", LOBBY_ENTRIES)]
     games: Annotated[Maps, Items("games in progress: game, red, blue, round, scores, clock; since 1.6 "
-                                        "rated, ratings", LOBBY_ENTRIES)]
+                                        "rated, ratings; since 1.7 kind, people", LOBBY_ENTRIES)]
     #: How many entries each section has on the server (since 1.3).
     totals: Annotated[dict[str, int] | None,
                       Optional(Record("players, tables, games: the number of entries of each"))] = None
@@ -443,6 +454,8 @@ class CreateTable(Message):
     id: Annotated[int | None, REQUEST_ID] = None
     #: A rated game (since 1.6): only a player with an account may ask, and only one may join.
     rated: Annotated[bool | None, RATED] = None
+    #: The game played at the table (since 1.7).
+    game: Annotated[str, GAME] = "aton"
 
 
 @_server("table_created")
@@ -456,6 +469,7 @@ class TableCreated(Message):
     invite: Annotated[str | None, Optional(Text(4, 16))] = None
     reply_to: Annotated[int | None, REQUEST_ID] = None
     rated: Annotated[bool | None, RATED] = None  # since 1.6
+    game: Annotated[str | None, Optional(GAME)] = None  # since 1.7
 
 
 @_client("join_table")
@@ -480,11 +494,12 @@ class JoinInvite(Message):
 @dataclass(frozen=True, slots=True)
 class QuickMatch(Message):
     """Play the next player who asks for a quick match with the same clock (and, since 1.6, rated
-    or casual alike; only a player with an account may ask for a rated one)."""
+    or casual alike; only a player with an account may ask for a rated one; since 1.7, the same game)."""
 
     clock: Annotated[str, OneOf(CLOCKS)] = "normal"
     id: Annotated[int | None, REQUEST_ID] = None
     rated: Annotated[bool | None, RATED] = None
+    game: Annotated[str, GAME] = "aton"  # since 1.7
 
 
 @_server("queued")
@@ -495,6 +510,7 @@ class Queued(Message):
     clock: Annotated[str, OneOf(CLOCKS)]
     reply_to: Annotated[int | None, REQUEST_ID] = None
     rated: Annotated[bool | None, RATED] = None  # since 1.6
+    game: Annotated[str | None, Optional(GAME)] = None  # since 1.7
 
 
 @_client("play_bot")
@@ -508,6 +524,7 @@ class PlayBot(Message):
     seat: Annotated[str | None, Optional(OneOf(SEATS))] = None
     id: Annotated[int | None, REQUEST_ID] = None
     rated: Annotated[bool | None, RATED] = None
+    game: Annotated[str, GAME] = "aton"  # since 1.7
 
 
 @_client("leave")
@@ -548,7 +565,7 @@ class GameState(Message):
     version: Annotated[int, Int(0, 2**53)]
     seat: Annotated[str | None, Optional(OneOf(SEATS))]
     players: Annotated[Map, Record("red, blue: {name, kind, connected; since 1.6 rating, provisional}")]
-    options: Annotated[Map, Record("the table's options: clock, private, time control")]
+    options: Annotated[Map, Record("the table's options: clock, private, time control; since 1.7 game")]
     view: Annotated[Map, Record("the receiver's view, see 'The view'")]
     clocks: Annotated[Map, Record("see 'Clocks and forfeits'")]
     reply_to: Annotated[int | None, REQUEST_ID] = None
@@ -753,21 +770,40 @@ class Leaderboard(Message):
 @_client("commit")
 @dataclass(frozen=True, slots=True)
 class Commit(Message):
-    """Seal your cartouches: SHA-256 over "aton-commit/1", the four cards and a nonce."""
+    """Seal your cartouches: SHA-256 over "aton-commit/1", the four cards and a nonce.  Atlas &
+    Zeus (since 1.7): seal your programming, SHA-256 over "atlas-zeus-program/1", its text and a
+    nonce, and say the ``slots`` it fills, which everyone sees at once (see 'Atlas & Zeus')."""
 
     game: Annotated[int, GAME_ID]
     digest: Annotated[bytes, Binary(32, 32)]
     id: Annotated[int | None, REQUEST_ID] = None
+    #: Atlas & Zeus (since 1.7): the slots the sealed programming fills.
+    slots: Annotated[tuple[int, ...] | None, Optional(ListOf(Int(1, 6), 1, 3))] = None
 
 
 @_client("open")
 @dataclass(frozen=True, slots=True)
 class Open(Message):
-    """Open your sealed commitment (when asked by the ``open_requested`` event)."""
+    """Open your sealed commitment (when asked by the ``open_requested`` event): Aton's four
+    ``cards``, or (since 1.7) Atlas & Zeus's programming, ``move``, with the nonce."""
 
     game: Annotated[int, GAME_ID]
-    cards: Annotated[tuple[int, ...], ListOf(Int(1, 4), 4, 4)]
+    cards: Annotated[tuple[int, ...] | None, Optional(ListOf(Int(1, 4), 4, 4))]
     nonce: Annotated[bytes, Binary(16, 64)]
+    id: Annotated[int | None, REQUEST_ID] = None
+    #: Atlas & Zeus (since 1.7): the programming, ``{"kind": "program", "cards": [[slot, card], ...]}``.
+    move: Annotated[Map | None, Optional(MOVE)] = None
+
+
+@_client("act")
+@dataclass(frozen=True, slots=True)
+class Act(Message):
+    """Make a move of Atlas & Zeus (since 1.7): a card's decision during the resolution, an
+    option of your view's ``decision``; your programming under Open hand (face up); or resign.
+    A malformed move is ``invalid``, an illegal one ``illegal_move`` (the message says why)."""
+
+    game: Annotated[int, GAME_ID]
+    move: Annotated[Map, MOVE]
     id: Annotated[int | None, REQUEST_ID] = None
 
 

@@ -300,3 +300,39 @@ class Items(Spec):
 
     def describe(self) -> str:
         return f"a list of up to {self.max_len} maps ({self.doc})"
+
+
+@dataclass(frozen=True)
+class Plain(Spec):
+    """A small map of plain values, bounded all the way down: at most ``max_keys`` keys (short
+    strings), each value an integer, a short string, or a list of at most ``max_items`` such
+    values, lists nested at most ``max_depth`` deep.  Its meaning is checked elsewhere (a
+    game's move: ``doc`` says where)."""
+
+    doc: str
+    max_keys: int = 4
+    max_items: int = 3
+    max_depth: int = 2
+    max_text: int = 16
+
+    def check(self, value: Any, path: str) -> dict[str, Any]:
+        if not isinstance(value, dict) or len(value) > self.max_keys:
+            raise self.wrong(value, path)
+        for key, item in value.items():
+            if type(key) is not str or len(key) > self.max_text:
+                raise invalid(path, f"keys must be strings of at most {self.max_text} characters, got {shown(key)}")
+            self._check_item(item, f"{path}.{key}", 0)
+        return value
+
+    def _check_item(self, item: Any, path: str, depth: int) -> None:
+        if type(item) is int or (type(item) is str and len(item) <= self.max_text):
+            return
+        if isinstance(item, (list, tuple)) and depth < self.max_depth and len(item) <= self.max_items:
+            for i, inner in enumerate(item):
+                self._check_item(inner, f"{path}[{i}]", depth + 1)
+            return
+        raise invalid(path, f"expected an integer, a string of at most {self.max_text} characters or a list "
+                            f"of at most {self.max_items} of them (nested {self.max_depth} deep), got {shown(item)}")
+
+    def describe(self) -> str:
+        return f"a map of at most {self.max_keys} keys ({self.doc})"

@@ -23,7 +23,6 @@ from typing import Any, TypeVar
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from aton.options import Rules
 from protocol import gateway_assertions
 from protocol import messages as m
 from protocol.account_keys import (
@@ -48,11 +47,11 @@ from .clock import Clock, LoopClock
 from .config import ServerConfig, TLSSettings
 from .connection import Connection, Outbox
 from .fair_deal import DealSecrets, PendingDeal
-from .games import AtonGame, Termination
+from .games import Forfeit, GameKind, HostedGame, game_kind
 from .gateway_keys import GATEWAY_KEY_FILE, GatewaySigner, load_or_create_gateway_key, read_trusted_gateways
 from .history import GameHistory, Reader
 from .hosted_bots import HostedBot, bot_name
-from .lobby import Lobby, check_may_play_rated, reserved_names
+from .lobby import Lobby, check_client_plays, check_may_play_rated, reserved_names
 from .metrics import ServerMetrics
 from .moderation import VIA_NATIVE, VIA_SSH, Ban, Moderation, Player
 from .quotas import Quotas
@@ -65,10 +64,10 @@ from .web_logins import WebLogins
 
 log = logging.getLogger(__name__)
 
-GAME_MESSAGES = (m.Commit, m.Open, m.Exchange, m.Remove, m.Place, m.Resign, m.Rematch, m.Chat, m.Pause)
+GAME_MESSAGES = (m.Commit, m.Open, m.Act, m.Exchange, m.Remove, m.Place, m.Resign, m.Rematch, m.Chat, m.Pause)
 #: Moves are paced by the game itself (one decision at a time, and every refused one
 #: counts towards a disconnect), so the message-rate limit does not apply to them.
-PACED_BY_THE_GAME = (m.Commit, m.Open, m.Exchange, m.Remove, m.Place, m.Resign)
+PACED_BY_THE_GAME = (m.Commit, m.Open, m.Act, m.Exchange, m.Remove, m.Place, m.Resign)
 #: What ``bye`` says when the server stops (unless ``stop`` is told another reason).
 SHUTDOWN_REASON = "the server is shutting down; your games are kept"
 ACCOUNT_CHANGES = (m.Rename, m.AddKey, m.RemoveKey)
@@ -585,30 +584,34 @@ class ArbiterServer:
         elif isinstance(msg, m.CreateTable):
             self._require_player(conn)
             self._check_new_game(conn, replaces_waiting=True)
-            rated = self._rated(conn, msg.rated, "a rated table")
+            rated = self._rated(conn, msg.rated, "a rated table", game_kind(msg.game))
             table = self.lobby.create_table(conn, self._new_id(), msg.clock, msg.private, rated,
-                                            self._shown_rating(conn, msg.clock))
+                                            self._shown_rating(account_id(conn), msg.clock, game_kind(msg.game)),
+                                            game=msg.game)
             conn.deliver(m.TableCreated(table=table.table, clock=table.clock, private=table.private,
-                                        invite=table.invite, reply_to=msg.id, rated=rated))
+                                        invite=table.invite, reply_to=msg.id, rated=rated, game=msg.game))
         elif isinstance(msg, (m.JoinTable, m.JoinInvite)):
             self._require_player(conn)
             self._join(conn, msg)
         elif isinstance(msg, m.QuickMatch):
             self._require_player(conn)
             self._check_new_game(conn, replaces_waiting=True)
-            rated = self._rated(conn, msg.rated, "a rated quick match")
-            if not self.lobby.quick_match(conn, msg.clock, rated):
-                conn.deliver(m.Queued(clock=msg.clock, reply_to=msg.id, rated=rated))
+            rated = self._rated(conn, msg.rated, "a rated quick match", game_kind(msg.game))
+            if not self.lobby.quick_match(conn, msg.clock, rated, game=msg.game):
+                conn.deliver(m.Queued(clock=msg.clock, reply_to=msg.id, rated=rated, game=msg.game))
         elif isinstance(msg, m.PlayBot):
             self._require_player(conn)
             self._check_new_game(conn, replaces_waiting=False)
-            self._start_bot_game(conn, msg.level, msg.clock, msg.seat, self._rated(conn, msg.rated, "a rated game"))
+            kind = game_kind(msg.game)
+            self._start_bot_game(conn, kind, msg.level, msg.clock, msg.seat,
+                                 self._rated(conn, msg.rated, "a rated game", kind))
         elif isinstance(msg, m.GetLobbyPage):
             conn.deliver(self.lobby.page(conn, msg))
         elif isinstance(msg, m.Leave):
             self._leave(conn, msg)
         elif isinstance(msg, m.Watch):
             room = self._room(conn, msg.game)
+            check_client_plays(conn, room.game.name)
             room.watch(conn, msg.id)
             self.lobby.set_status(conn.name, "watching")
         elif isinstance(msg, m.Sync):
@@ -652,14 +655,20 @@ class ArbiterServer:
         """Who ``conn`` is to the games' history: its session, and its account (which sees all its games)."""
         return Reader(session=token_hash(conn.token), account=None if conn.account is None else conn.account.id)
 
-    def _rated(self, conn: Connection, asked: bool | None, what: str) -> bool:
-        """Whether the game ``conn`` asks for is rated (a guest may not ask; not asking: casual)."""
+    def _rated(self, conn: Connection, asked: bool | None, what: str, kind: GameKind) -> bool:
+        """Whether the game ``conn`` asks for is rated (a guest may not ask, nor for a game of a
+        kind that is never rated; not asking: casual)."""
         if asked:
             check_may_play_rated(conn, what)
+            if not kind.rated:
+                raise ProtocolError(ErrorCode.NOT_ALLOWED, f"{what}: {kind.title} games are casual on this server; "
+                                    "ask without rated", field="rated")
         return bool(asked)
 
-    def _shown_rating(self, conn: Connection, clock: str) -> dict | None:
-        return self.ratings.shown_for(account_id(conn), clock)
+    def _shown_rating(self, account: int | None, clock: str, kind: GameKind) -> dict | None:
+        """The rating an account shows beside its name in a game of ``kind`` (None: none, for a
+        guest, or in a game that is never rated: ratings are Aton's)."""
+        return self.ratings.shown_for(account, clock) if kind.rated else None
 
     def _account_info(self, conn: Connection, reply_to: int | None) -> m.AccountInfo:
         account = conn.account
@@ -871,7 +880,7 @@ class ArbiterServer:
         for room in list(self.rooms.values()):
             seat = room.seat_held_by(digest)
             if seat is not None and not room.game.is_over:
-                room.forfeit(seat, Termination.ABANDONED)
+                room.forfeit(seat, Forfeit.ABANDONED)
 
     def _refuse_muted(self, conn: Connection) -> None:
         mute = self.moderation.chat_mute_of(None if conn.account is None else conn.account.id)
@@ -944,28 +953,33 @@ class ArbiterServer:
 
     # ------------------------------------------------------------------ games
 
-    def _start_game_between(self, host: Connection, guest: Connection, clock: str, table_id: int | None,
+    def _start_game_between(self, host: Connection, guest: Connection, game: str, clock: str, table_id: int | None,
                             private: bool, rated: bool) -> None:
+        kind = game_kind(game)
         players = [host, guest]
         self.rng.shuffle(players)
-        seats = dict(zip(AtonGame.seats, players, strict=True))
-        self._start_game(table_id or self._new_id(), clock, seats, private=private, rated=rated)
+        seats = dict(zip(kind.seats, players, strict=True))
+        self._start_game(table_id or self._new_id(), kind, clock, seats, private=private, rated=rated)
 
-    def _start_bot_game(self, conn: Connection, level: str, clock: str, seat: str | None, rated: bool) -> None:
-        human_seat = self.rng.choice(AtonGame.seats) if seat is None else AtonGame.seat_named(seat)
+    def _start_bot_game(self, conn: Connection, kind: GameKind, level: str, clock: str, seat: str | None,
+                        rated: bool) -> None:
+        human_seat = self.rng.choice(kind.seats) if seat is None else kind.seat_named(seat)
+        bot_seat = next(other for other in kind.seats if other != human_seat)
         bot = HostedBot(level, self.bot_scheduler, seed=self.rng.getrandbits(63))
-        self._start_game(self._new_id(), clock, {human_seat: conn, human_seat.other: bot}, private=True, rated=rated)
+        self._start_game(self._new_id(), kind, clock, {human_seat: conn, bot_seat: bot}, private=True, rated=rated)
 
-    def _start_game(self, game_id: int, clock: str, participants: dict, private: bool, rated: bool = False) -> None:
-        """A new game between ``participants`` (seat -> connection or hosted bot): it counts at once,
-        and opens when its deal is fixed with the players (at once on a server with a fixed
-        ``game_seed``, which deals from its own seeds: reproducible, so not fair)."""
+    def _start_game(self, game_id: int, kind: GameKind, clock: str, participants: dict, private: bool,
+                    rated: bool = False) -> None:
+        """A new game of ``kind`` between ``participants`` (seat -> connection or hosted bot): it
+        counts at once, and opens when its deal is fixed with the players (at once on a server
+        with a fixed ``game_seed``, which deals from its own seeds: reproducible, so not fair;
+        and at once for a game whose decks are not fixed with the players: from the server's seed)."""
         people = [p for p in participants.values() if isinstance(p, Connection)]
         self.quotas.game_started(game_id, (token_hash(p.token) for p in people), (p.address for p in people))
         for participant in people:
             self.lobby.set_status(participant.name, "playing")
-        if self.config.game_seed is not None:
-            self._open_room(game_id, clock, participants, private, self.rng.getrandbits(63), None, rated=rated)
+        if self.config.game_seed is not None or not kind.fair_decks:
+            self._open_room(game_id, kind, clock, participants, private, self.rng.getrandbits(63), None, rated=rated)
             return
         contributors = tuple(str(seat) for seat, p in participants.items()
                              if isinstance(p, Connection) and p.protocol_minor >= m.FAIR_DECKS)
@@ -973,7 +987,7 @@ class ArbiterServer:
 
         def dealt(deal: PendingDeal) -> None:
             del self.deals[game_id]
-            self._open_room(game_id, clock, participants, private, deal.secrets.seed(game_id), deal.secrets,
+            self._open_room(game_id, kind, clock, participants, private, deal.secrets.seed(game_id), deal.secrets,
                             rated=rated, gone=deal.gone)
 
         deal = PendingDeal(game_id, DealSecrets(secret=self.rng.randbytes(32)), contributors, holders,
@@ -988,20 +1002,20 @@ class ArbiterServer:
         if conn is not None:
             conn.deliver(message)
 
-    def _open_room(self, game_id: int, clock: str, participants: dict, private: bool, seed: int,
+    def _open_room(self, game_id: int, kind: GameKind, clock: str, participants: dict, private: bool, seed: int,
                    deal: DealSecrets | None, rated: bool = False, gone: Collection[str] = ()) -> Room:
         """The game, dealt from ``seed``: stored, and sent to its players (those who left since it
         was made have their grace period to come back; those ``gone`` for good, the seats of
         players banned meanwhile, forfeit it at once as having left).  It is rated if asked and
         between two different accounts."""
-        seats = {seat: self._seat_for(p, clock) for seat, p in participants.items()}
+        seats = {seat: self._seat_for(p, clock, kind) for seat, p in participants.items()}
         accounts = [held.account for held in seats.values()]
         rated = rated and None not in accounts and len(set(accounts)) == len(accounts)
-        rules = Rules()
+        game, rules = kind.new(seed)
         options = {"clock": clock, "private": private, "rated": rated}
-        self.store.create_game(game_id, seed, rules.to_dict(), options, {s: held.stored() for s, held in seats.items()},
-                               deal=None if deal is None else deal.to_json())
-        room = self._make_room(game_id, AtonGame(seed, rules), options, seats, deal=deal)
+        self.store.create_game(game_id, seed, rules, options, {s: held.stored() for s, held in seats.items()},
+                               deal=None if deal is None else deal.to_json(), game=kind.name)
+        room = self._make_room(game_id, game, options, seats, deal=deal)
         for seat, participant in participants.items():
             if isinstance(participant, HostedBot):
                 participant.sit(room, seat)
@@ -1019,24 +1033,26 @@ class ArbiterServer:
                  extra={"event": "game_start", "game": game_id, **self._seated(room)})
         for seat in participants:
             if str(seat) in gone:
-                room.forfeit(seat, Termination.ABANDONED)
+                room.forfeit(seat, Forfeit.ABANDONED)
         return room
 
-    def _seat_for(self, participant, clock: str) -> Seat:
+    def _seat_for(self, participant, clock: str, kind: GameKind) -> Seat:
         # seated at once, so that everyone's first frame shows both players present
         if isinstance(participant, HostedBot):
             bot = self.bot_accounts[participant.level].id
             return Seat(name=participant.name, kind="hosted", level=participant.level, account=bot,
-                        rating=self.ratings.shown_for(bot, clock), participant=participant)
+                        rating=self._shown_rating(bot, clock, kind), participant=participant)
         account = account_id(participant)
         return Seat(name=participant.name, kind="bot" if participant.kind == "bot" else "human",
                     token_hash=token_hash(participant.token), account=account,
-                    rating=self.ratings.shown_for(account, clock), participant=participant)
+                    rating=self._shown_rating(account, clock, kind), participant=participant)
 
-    def _make_room(self, game_id: int, game: AtonGame, options: dict, seats: dict[GameSeat, Seat],
+    def _make_room(self, game_id: int, game: HostedGame, options: dict, seats: dict[GameSeat, Seat],
                    pause: Pause | None = None, **state) -> Room:
+        kind = game_kind(game.name)
+        controls = self.config.time_controls if kind.time_controls is None else kind.time_controls
         room = Room(game_id=game_id, game=game, options=options, seats=seats, store=self.store,
-                    time_control=self.config.time_controls[options["clock"]], lobby=self.lobby, clock=self.clock,
+                    time_control=controls[options["clock"]], lobby=self.lobby, clock=self.clock,
                     pause_seconds=self.config.limits.bot_pause_seconds, metrics=self.metrics, **state)
         room.on_rematch = self._rematch
         room.on_over = self._game_over
@@ -1098,8 +1114,8 @@ class ArbiterServer:
                 self._check_new_game(participant, replaces_waiting=False, whose=f"{participant.name}'s")
             participants[order[(index + 1) % len(order)]] = participant
         new_id = self._new_id()
-        self._start_game(new_id, old.options["clock"], participants, private=bool(old.options.get("private")),
-                         rated=bool(old.options.get("rated")))
+        self._start_game(new_id, game_kind(old.game.name), old.options["clock"], participants,
+                         private=bool(old.options.get("private")), rated=bool(old.options.get("rated")))
         old.announce_rematch(new_id)
 
     # ------------------------------------------------------------------ restart
@@ -1113,14 +1129,16 @@ class ArbiterServer:
                 log.exception("game %s could not be restored", stored.id)
 
     def _restore(self, stored: StoredGame) -> None:
-        game = AtonGame.restore(stored.seed, Rules.from_dict(stored.rules), stored.moves)
+        kind = game_kind(stored.game)
+        game = kind.restore(stored.seed, stored.rules, stored.moves)
         seats: dict[GameSeat, Seat] = {game.seat_named(name): Seat(**info) for name, info in stored.seats.items()}
         for held in seats.values():
-            held.rating = self.ratings.shown_for(held.account, stored.options["clock"])
+            held.rating = self._shown_rating(held.account, stored.options["clock"], kind)
         seals = {}
         for order, (name, info) in enumerate(stored.seals.items()):
             move = None if info["move"] is None else game.decode_move(info["move"])
-            seals[game.seat_named(name)] = Seal(digest=info["digest"], move=move, nonce=info["nonce"], order=order)
+            seals[game.seat_named(name)] = Seal(digest=info["digest"], move=move, nonce=info["nonce"], order=order,
+                                                claim=info["claim"])
         pause = stored.pause
         deal = None if stored.deal is None else DealSecrets.from_json(stored.deal)
         room = self._make_room(stored.id, game, stored.options, seats, deal=deal,

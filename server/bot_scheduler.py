@@ -18,8 +18,8 @@ here by three rules (the settings are ``server.config.HostedBotSettings``):
 * **The clock always wins.**  A decision still unanswered ``reserve_seconds`` before its
   seat's time runs out, waiting or thinking, is answered by the light level at once.
 
-Levels that do not search answer at once, without a queue.  Time is the server's
-``Clock``, the one its rooms' deadlines are on.
+Levels that do not search answer at once, without a queue (in Atlas & Zeus, every level:
+``GameKind.searching_levels``).  Time is the server's ``Clock``, the one its rooms' deadlines are on.
 """
 
 from __future__ import annotations
@@ -33,27 +33,25 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
-from aton.views import View
-from bots.strategy import LEVELS, make_strategy
+from bots.strategy import LEVELS
 
 from .clock import Clock, Timer
 from .config import HostedBotSettings
+from .games import game_kind
+from .games.aton import SEARCH_BUDGET_MS
 
 log = logging.getLogger(__name__)
 
-#: levels whose strategy searches, with their own budget (ms): they think in a worker process
-SEARCH_BUDGET_MS = {level: options["budget_ms"] for level, (base, options) in LEVELS.items() if base == "mcts"}
+__all__ = ["SEARCH_BUDGET_MS", "BotScheduler", "Decision", "decide"]
 
 
-def decide(level: str, seed: int, view_data: dict, budget_ms: float | None = None) -> dict:
-    """One decision of a ``level`` bot for a view; ``budget_ms`` replaces a search's own budget.
+def decide(level: str, seed: int, view_data: dict, budget_ms: float | None = None, game: str = "aton") -> dict:
+    """One decision of a ``level`` bot of the game ``game`` for a view; ``budget_ms`` replaces a
+    search's own budget.
 
     Runs in a worker process for a search, inline otherwise.
     """
-    options = {} if budget_ms is None else {"budget_ms": budget_ms}
-    strategy = make_strategy(level, seed=seed, **options)
-    view = View.from_dict(view_data)
-    return strategy.choose(view).to_dict()
+    return game_kind(game).bot_move(level, seed, view_data, budget_ms)
 
 
 @dataclass(eq=False)
@@ -70,6 +68,7 @@ class Decision:
     waited_behind: int | None = None  # decisions started between its asking and its own start
     budget_ms: float | None = None  # its search's budget once started; None: answered without a search
     timer: Timer | None = field(default=None, repr=False)  # the light level's turn, before the reserve
+    kind: str = "aton"  # the game's kind (``server.games``)
 
 
 #: runs a search: the decision and its budget in ms -> the move
@@ -96,7 +95,7 @@ class WorkerPool:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
         return asyncio.get_running_loop().run_in_executor(
-            self._pool, decide, decision.level, decision.seed, decision.view, budget_ms)
+            self._pool, decide, decision.level, decision.seed, decision.view, budget_ms, decision.kind)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -131,14 +130,16 @@ class BotScheduler:
 
     # ------------------------------------------------------------------ bots ask and withdraw
 
-    def ask(self, game: int, level: str, seed: int, view: dict, deadline: float | None) -> Decision:
-        """A decision for the bot of ``game`` whose seat's time runs out at ``deadline`` (None: never)."""
+    def ask(self, game: int, level: str, seed: int, view: dict, deadline: float | None,
+            kind: str = "aton") -> Decision:
+        """A decision for the bot of ``game`` (of the kind ``kind``) whose seat's time runs out at
+        ``deadline`` (None: never)."""
         decision = Decision(game, level, seed, view, deadline, answer=asyncio.get_running_loop().create_future(),
-                            asked_at=self.started)
+                            asked_at=self.started, kind=kind)
         if self._closed:
             decision.answer.cancel()  # the server is stopping: the bot will play after its restart
             return decision
-        if level not in SEARCH_BUDGET_MS:
+        if level not in game_kind(kind).searching_levels:
             self._start(decision)
             self._settle(decision, level)
             return decision
@@ -268,7 +269,7 @@ class BotScheduler:
 
     def _settle(self, decision: Decision, level: str) -> None:
         try:
-            decision.answer.set_result(decide(level, decision.seed, decision.view))
+            decision.answer.set_result(decide(level, decision.seed, decision.view, game=decision.kind))
         except Exception as exc:  # the bot's seat plays its default move (HostedBot)
             decision.answer.set_exception(exc)
 

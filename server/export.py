@@ -1,4 +1,5 @@
-"""Export stored games as ``aton-record/1`` files (``aton-server export``)."""
+"""Export stored games as record files (``aton-server export``): each game's own format
+(``aton-record/1``, ``atlas-zeus-record/1``)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,8 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
-from aton.moves import move_from_dict
-from aton.options import Rules
-from aton.players import Player
-from aton.record import GameRecord
-
 from .fair_deal import DealSecrets
+from .games import game_kind
 from .ratings import record_entry
 from .store import Store, StoredGame
 
@@ -24,18 +21,15 @@ def iso_utc(seconds: float) -> str:
 def record_of(stored: StoredGame) -> dict:
     """The game's record: seed, every accepted move in order, and in meta the players, result,
     and when the game started and ended and each move was made."""
-    record = GameRecord(seed=stored.seed, rules=Rules.from_dict(stored.rules))
-    for seat, move in stored.moves:
-        record.add(Player.parse(seat), move_from_dict(move))
     deal = None if stored.deal is None or stored.status != "over" else DealSecrets.from_json(stored.deal)
     ratings = {seat: record_entry(*stored.rating_changes[info["account"]]) for seat, info in stored.seats.items()
                if info.get("account") in stored.rating_changes}
-    record.meta = record_meta(stored.id, stored.seats, stored.options, stored.status, stored.result, ratings, deal)
-    record.meta["started"] = iso_utc(stored.created)
+    meta = record_meta(stored.id, stored.seats, stored.options, stored.status, stored.result, ratings, deal)
+    meta["started"] = iso_utc(stored.created)
     if stored.finished is not None:
-        record.meta["ended"] = iso_utc(stored.finished)
-    record.meta["move_times"] = [round(at - stored.created, 1) for at in stored.move_times]
-    return record.to_dict()
+        meta["ended"] = iso_utc(stored.finished)
+    meta["move_times"] = [round(at - stored.created, 1) for at in stored.move_times]
+    return game_kind(stored.game).record_of(stored.seed, stored.rules, stored.moves, meta)
 
 
 def seat_meta(info: dict) -> dict:

@@ -66,7 +66,7 @@ class HostedBot:
         self._withdraw()
         self._asked_at = position
         self.decision = decision = self.scheduler.ask(room.game_id, self.level, self.rng.getrandbits(63), view,
-                                                      deadline=room.seats[self.seat].deadline)
+                                                      deadline=room.seats[self.seat].deadline, kind=room.game.name)
         decision.answer.add_done_callback(lambda _: self._answered(decision, position))
 
     def _withdraw(self) -> None:

@@ -43,6 +43,13 @@ def check_may_play_rated(conn: Connection, what: str) -> None:
         raise ProtocolError(ErrorCode.NOT_ALLOWED, f"{what}: rated games are for players with an account; "
                             "a guest plays casual games")
 
+def check_client_plays(conn: Connection, game: str) -> None:
+    """Refuse a client older than 1.7 a game other than Aton, the one game it knows."""
+    if game != m.GAMES[0] and conn.protocol_minor < m.TWO_GAMES:
+        raise ProtocolError(ErrorCode.NOT_ALLOWED, f"that is a game of {game}, which your client does not know: "
+                            f"update it (protocol 1.{m.TWO_GAMES} or later)")
+
+
 INVITE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1")
 
 
@@ -111,15 +118,16 @@ class OpenTable:
     rated: bool = False
     host_rating: dict | None = None  # the host's rating for the clock, as the wire shows it
     since: float = field(default_factory=time.time)
+    game: str = "aton"  # the game played at the table (``server.games``)
 
     def entry(self) -> dict:
-        entry = {"table": self.table, "host": self.host.name, "clock": self.clock,
+        entry = {"table": self.table, "host": self.host.name, "kind": self.game, "clock": self.clock,
                  "private": self.private, "since": int(self.since), "rated": self.rated}
         return entry if self.host_rating is None else {**entry, "rating": self.host_rating}
 
 
-#: A place in the quick-match queue: the clock, and whether the game is rated.
-QueueKey = tuple[str, bool]
+#: A place in the quick-match queue: the game, the clock, and whether the game is rated.
+QueueKey = tuple[str, str, bool]
 
 
 def no_ratings(conn: Connection) -> dict | None:
@@ -127,11 +135,11 @@ def no_ratings(conn: Connection) -> dict | None:
 
 
 class Lobby:
-    def __init__(self, start_game: Callable[[Connection, Connection, str, int | None, bool, bool], None],
+    def __init__(self, start_game: Callable[[Connection, Connection, str, str, int | None, bool, bool], None],
                  limits: Limits, reserved: tuple[str, ...] = (),
                  ratings_of: Callable[[Connection], dict | None] = no_ratings,
                  bot_ratings: Callable[[], dict | None] = lambda: None, clock: Clock | None = None) -> None:
-        """``start_game(host, guest, clock, table, private, rated)`` starts a game;
+        """``start_game(host, guest, game, clock, table, private, rated)`` starts a game;
         ``ratings_of`` gives a player's ratings, per clock, as their lobby entry shows them;
         ``bot_ratings`` the hosted bots' (per level, per clock), as the snapshot tells them;
         ``clock`` times the batches of updates (the event loop's by default)."""
@@ -146,7 +154,7 @@ class Lobby:
         self.looks_online: set[str] = set()  # what each name online looks like (``name_key``)
         self.tables: dict[int, OpenTable] = {}  # every open table, private ones too
         self.invites: dict[str, int] = {}
-        self.queue: dict[QueueKey, Connection] = {}  # (clock, rated) -> the one waiting connection
+        self.queue: dict[QueueKey, Connection] = {}  # (game, clock, rated) -> the one waiting connection
         #: what subscribers see: players (status lobby, waiting, playing, watching), public tables and games
         self.sections = {name: LobbySection(name) for name in m.LOBBY_SECTIONS}
         #: each listed game's ``Room.lobby_signature`` when its entry was last built (while it is in play)
@@ -324,13 +332,13 @@ class Lobby:
     # ------------------------------------------------------------------ tables
 
     def create_table(self, conn: Connection, table_id: int, clock: str, private: bool, rated: bool = False,
-                     host_rating: dict | None = None) -> OpenTable:
+                     host_rating: dict | None = None, game: str = "aton") -> OpenTable:
         self._withdraw(conn)
         invite = None
         if private:
             invite = "".join(secrets.choice(INVITE_ALPHABET) for _ in range(6))
             self.invites[invite] = table_id
-        table = OpenTable(table_id, conn, clock, private, invite, rated, host_rating)
+        table = OpenTable(table_id, conn, clock, private, invite, rated, host_rating, game=game)
         self.tables[table_id] = table
         self.set_status(conn.name, "waiting")
         if not private:
@@ -352,17 +360,19 @@ class Lobby:
     def _sit_down(self, conn: Connection, table: OpenTable) -> None:
         if table.host is conn:
             raise ProtocolError(ErrorCode.NOT_ALLOWED, "you cannot join your own table")
+        check_client_plays(conn, table.game)
         if table.rated:
             check_may_play_rated(conn, "this table is rated")
             if conn.account == table.host.account:
                 raise ProtocolError(ErrorCode.NOT_ALLOWED, "you cannot play a rated game against yourself")
         self._withdraw(conn)
         self._close_table(table)
-        self._start_game(table.host, conn, table.clock, table.table, table.private, table.rated)
+        self._start_game(table.host, conn, table.game, table.clock, table.table, table.private, table.rated)
 
-    def quick_match(self, conn: Connection, clock: str, rated: bool = False) -> bool:
-        """Pair with the waiting player, or wait.  True when a game started."""
-        key = (clock, rated)
+    def quick_match(self, conn: Connection, clock: str, rated: bool = False, game: str = "aton") -> bool:
+        """Pair with the player waiting for the same game, clock and rating, or wait.  True when a
+        game started."""
+        key = (game, clock, rated)
         waiting = self.queue.get(key)
         if waiting is conn:
             return False
@@ -375,7 +385,7 @@ class Lobby:
             self.set_status(conn.name, "waiting")
             return False
         del self.queue[key]
-        self._start_game(waiting, conn, clock, None, False, rated)
+        self._start_game(waiting, conn, game, clock, None, False, rated)
         return True
 
     def leave(self, conn: Connection) -> None:
@@ -412,6 +422,7 @@ class Lobby:
         self._game_signatures[room.game_id] = signature
         entry = {
             "game": room.game_id,
+            "kind": room.game.name,
             **room.player_names(),
             "clock": room.options.get("clock"),
             "spectators": len(room.spectators),

@@ -6,7 +6,7 @@ locks.  The order of every accepted move is: validate and play (by the game),
 persist (committed to SQLite), acknowledge to the mover, broadcast to everyone,
 each receiver getting only what it may see.
 
-The room knows nothing of Aton: it talks to the game through
+The room knows no game's rules: it talks to the game through
 ``server.games.HostedGame`` and holds the game's seats and moves as opaque values
 (a seat's ``str()`` is its name on the wire).
 """
@@ -22,14 +22,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from protocol import events as ev
 from protocol import messages as m
-from protocol.commitment import opens
 from protocol.errors import ErrorCode, ProtocolError
 
 from .clock import Clock, Timer
 from .config import TimeControl
 from .export import record_meta
 from .fair_deal import DealSecrets
-from .games import HostedGame, RefusedMove, Termination
+from .games import Forfeit, HostedGame, RefusedMove
 from .store import Pause, Store
 
 if TYPE_CHECKING:
@@ -109,6 +108,7 @@ class Seal:
     move: Any = None  # the game's move, once opened (from the start for a seal the server made)
     nonce: bytes | None = None  # the client's opening: with the move's cards it reproduces the digest
     order: int = 0
+    claim: Any = None  # what everyone sees of it at once (``HostedGame.claim``): JSON, None for nothing
 
     @property
     def opened(self) -> bool:
@@ -163,6 +163,7 @@ class Room:
     def __post_init__(self) -> None:
         self.recent_events = {seat: deque(maxlen=m.LOG_EVENTS) for seat in (None, *self.game.seats)}
         self.pause_left = self.pause_seconds
+        self._seals_changed()  # a restored game's seals
 
     def pause(self) -> Pause:
         """What the game needs beyond its moves to resume as it is now (the server is stopping)."""
@@ -269,7 +270,7 @@ class Room:
     def options_public(self) -> dict:
         """The table's options as receivers see them; ``pause_s`` (the seconds of pausing left)
         only in a game its player may pause."""
-        public = {**self.options, "time_control": self.time_control.to_dict()}
+        public = {**self.options, "game": self.game.name, "time_control": self.time_control.to_dict()}
         if any(self._pausable_by(seat) for seat in self.seats):
             public["pause_s"] = round(self.pause_left, 3)
         return public
@@ -417,13 +418,13 @@ class Room:
         if self.game.is_over:
             raise ProtocolError(ErrorCode.NOT_ALLOWED, "the game is over")
         if isinstance(msg, m.Commit):
-            self._seal(seat, Seal(digest=msg.digest))
+            self._seal(seat, Seal(digest=msg.digest), slots=msg.slots)
         elif isinstance(msg, m.Open):
             self._open(seat, msg)
         else:
             if seat in self.seals and not isinstance(msg, m.Resign):
                 raise ProtocolError(ErrorCode.ILLEGAL_MOVE, "you have already committed this round")
-            self._accept(seat, self.game.move_of(msg))
+            self._play_known(seat, self.game.move_of(seat, msg))
 
     def play_hosted(self, seat: GameSeat, move: Any) -> None:
         """A move by a hosted bot (which only ever saw its own view); RefusedMove if illegal."""
@@ -431,23 +432,28 @@ class Room:
             self._play_known(seat, move)
 
     def _play_known(self, seat: GameSeat, move: Any, before: Sequence[dict] = ()) -> None:
-        """A move the server knows in full (a hosted bot's, a time-out's): sealed like a client's
-        commitment if it is one, else played."""
+        """A move the server knows in full (a hosted bot's, a time-out's, one a client sent in the
+        clear): sealed like a client's commitment if it is one, else played."""
         if self.game.is_sealed(move):
             self.game.check(seat, move)
             self._seal(seat, Seal(move=move), before)
         else:
             self._accept(seat, move, before)
 
-    def _seal(self, seat: GameSeat, seal: Seal, before: Sequence[dict] = ()) -> None:
+    def _seal(self, seat: GameSeat, seal: Seal, before: Sequence[dict] = (),
+              slots: tuple[int, ...] | None = None) -> None:
+        """Seal ``seat``'s move: a client's digest claiming ``slots`` (if its game's seals show
+        any), or a move the server knows."""
         if seat in self.seals:
             raise ProtocolError(ErrorCode.ILLEGAL_MOVE, "you have already committed this round")
         if not (self.game.sealed and seat in self.game.pending()):
             raise ProtocolError(ErrorCode.ILLEGAL_MOVE, "there is nothing to commit now")
+        seal.claim = self.game.claim(seat, seal.move, slots)
         seal.order = len(self.seals)
         self.store.save_seal(self.game_id, seat, seal.digest,
-                             None if seal.move is None else self.game.encode_move(seal.move))
+                             None if seal.move is None else self.game.encode_move(seal.move), seal.claim)
         self.seals[seat] = seal
+        self._seals_changed()
         before = [*before, ev.Committed(ev.player_of(seat)).to_wire()]
         if self._all_sealed():
             if all(s.opened for s in self.seals.values()):
@@ -462,10 +468,10 @@ class Room:
         seal = self.seals.get(seat)
         if seal is None or seal.digest is None or not self._all_sealed() or seal.opened:
             raise ProtocolError(ErrorCode.NOT_ALLOWED, "there is no sealed commitment of yours to open now")
-        if not opens(seal.digest, opening.cards, opening.nonce):
+        move = self.game.move_of(seat, opening)
+        if not self.game.opens(seal.digest, move, opening.nonce):
             raise ProtocolError(ErrorCode.COMMITMENT_MISMATCH,
                                 "these cards and nonce do not match your commitment")
-        move = self.game.move_of(opening)
         self.game.check(seat, move)
         self.store.save_opening(self.game_id, seat, self.game.encode_move(move), opening.nonce)  # before the ack
         seal.move, seal.nonce = move, opening.nonce
@@ -479,10 +485,15 @@ class Room:
         """Every commitment is open: play them, in the order they were sealed."""
         order = sorted(self.seals.items(), key=lambda item: item[1].order)
         self.seals = {}
+        self._seals_changed()
         if self.openings_asked_at is not None and self.metrics is not None:
             self.metrics.reveal_waited(self.clock.now() - self.openings_asked_at)
         self.openings_asked_at = None
         self._play_and_persist([(seat, seal.move) for seat, seal in order], before=before, clear_seals=True)
+
+    def _seals_changed(self) -> None:
+        """Tell the game the seals it has now (its pending seats and views follow them)."""
+        self.game.set_seals({seat: seal.claim for seat, seal in self.seals.items()})
 
     def _accept(self, seat: GameSeat, move: Any, before: Sequence[dict] = ()) -> None:
         self._play_and_persist([(seat, move)], before=list(before))
@@ -644,19 +655,19 @@ class Room:
             forfeit = kind == "open" or held.strikes >= self.time_control.max_strikes
             notice = ev.TimedOut(ev.player_of(seat), kind, held.strikes, forfeit=forfeit).to_wire()
             if forfeit:
-                self._forfeit(seat, Termination.TIME, before=[notice])
+                self._forfeit(seat, Forfeit.TIME, before=[notice])
                 return
             self._play_known(seat, self.game.default_move(seat), before=[notice])
         except Exception:  # a fault here must never stall the game: log it and end it cleanly
             log.exception("game %s: time-out handling failed", self.game_id)
-            self._forfeit(seat, Termination.TIME)
+            self._forfeit(seat, Forfeit.TIME)
 
     def _abandoned(self, seat: GameSeat) -> None:
         self.seats[seat].grace_timer = None
         if not self.game.is_over and self.seats[seat].participant is None:
-            self._forfeit(seat, Termination.ABANDONED)
+            self._forfeit(seat, Forfeit.ABANDONED)
 
-    def forfeit(self, seat: GameSeat, termination: Termination) -> None:
+    def forfeit(self, seat: GameSeat, termination: Forfeit) -> None:
         """End the game by ``seat``'s forfeit from outside it (its player is banned: gone for good,
         as if its grace period had run out), unless it is over already."""
         held = self.seats[seat]
@@ -666,9 +677,10 @@ class Room:
         if not self.game.is_over:
             self._forfeit(seat, termination)
 
-    def _forfeit(self, seat: GameSeat, termination: Termination, before: Sequence[dict] = ()) -> None:
+    def _forfeit(self, seat: GameSeat, termination: Forfeit, before: Sequence[dict] = ()) -> None:
         visible = self._visible(self.game.forfeit(seat, termination))
         self.seals = {}
+        self._seals_changed()
         after = self._settle()
         self.store.finish(self.game_id, self.version + self._event_count(visible, before, after), self._result_row())
         self._publish(visible, arbiter_before=list(before), arbiter_after=after)
@@ -694,7 +706,8 @@ class Room:
             self._publish(arbiter_after=[ev.RematchOffered(ev.player_of(seat)).to_wire()])
 
     def record(self) -> dict:
-        """The game's ``aton-record/1``, as ``aton-server export`` writes it."""
+        """The game's record (``aton-record/1``, ``atlas-zeus-record/1``), as ``aton-server export``
+        writes it."""
         status = "over" if self.game.is_over else "playing"
         result = self._result_row() if self.game.is_over else None
         seats = {str(seat): held.stored() for seat, held in self.seats.items()}

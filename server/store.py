@@ -117,6 +117,13 @@ def _game_players(db: sqlite3.Connection) -> None:
                "json_extract(seat.value, '$.account') FROM games, json_each(games.seats) AS seat")
 
 
+def _game_kinds(db: sqlite3.Connection) -> None:
+    """Version 7: each game's kind ("aton" for every game before, the only one then hosted), and
+    each seal's claim: what everyone sees of it at once (JSON; NULL: nothing, as for Aton's)."""
+    db.execute("ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT 'aton'")
+    db.execute("ALTER TABLE seals ADD COLUMN claim TEXT")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _unversioned_to_1,
     _deals,
@@ -124,6 +131,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _game_players,  # version 4: who played each game, by session and account
     moderation_tables,  # version 5: bans, chat mutes, players' own mutes, reports, logins
     ratings_tables,  # version 6: each account's rating per clock, and each rated game's changes
+    _game_kinds,  # version 7: each game's kind, each seal's claim
 )
 #: The schema version this code reads and writes.
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -148,7 +156,9 @@ class StoredGame:
     result: dict | None
     version: int
     moves: list[tuple[str, dict]]
-    seals: dict  # seat name -> {"digest": bytes | None, "move": dict | None, "nonce": bytes | None}, in sealing order
+    #: seat name -> {"digest": bytes | None, "move": dict | None, "nonce": bytes | None, "claim": JSON value},
+    #: in sealing order
+    seals: dict
     pause: Pause | None = None  # what the server kept of the game when it last stopped cleanly
     deal: str | None = None  # what fixed its seed with its players (JSON), if anything did
     created: float = 0.0  # when it started (seconds since the epoch)
@@ -156,6 +166,7 @@ class StoredGame:
     move_times: list[float] = field(default_factory=list)  # when each of ``moves`` was stored
     #: what the rated game did to each account's rating: account -> (before, after, RD after)
     rating_changes: dict[int, tuple[float, float, float]] = field(default_factory=dict)
+    game: str = "aton"  # its kind (``server.games``)
 
 
 @dataclass(frozen=True)
@@ -185,7 +196,7 @@ class Pause:
 
 
 #: The columns of ``games`` a ``StoredGame`` is made from (``Store._loaded``).
-_GAME_COLUMNS = "id, seed, rules, options, seats, status, result, version, deal, created, finished"
+_GAME_COLUMNS = "id, seed, rules, options, seats, status, result, version, deal, created, finished, game"
 #: The parameters of one row of a statement.
 Row = tuple[object, ...]
 
@@ -310,14 +321,15 @@ class Store:
         return row[0] + 1
 
     def create_game(self, game_id: int, seed: int, rules: dict, options: dict, seats: dict[Hashable, dict],
-                    deal: str | None = None) -> None:
-        """A new game; ``seats`` gives each seat's player (stored by the seat's name); ``deal``
-        what fixed its seed with the players."""
+                    deal: str | None = None, game: str = "aton") -> None:
+        """A new game of the kind ``game``; ``seats`` gives each seat's player (stored by the
+        seat's name); ``deal`` what fixed its seed with the players."""
         seats_by_name = {str(seat): info for seat, info in seats.items()}
         self._queue(
-            "INSERT INTO games (id, seed, rules, options, seats, status, created, deal) "
-            "VALUES (?, ?, ?, ?, ?, 'playing', ?, ?)",
-            (game_id, seed, json.dumps(rules), json.dumps(options), json.dumps(seats_by_name), time.time(), deal),
+            "INSERT INTO games (id, seed, rules, options, seats, status, created, deal, game) "
+            "VALUES (?, ?, ?, ?, ?, 'playing', ?, ?, ?)",
+            (game_id, seed, json.dumps(rules), json.dumps(options), json.dumps(seats_by_name), time.time(), deal,
+             game),
         )
         self._queue("INSERT INTO game_players (game, seat, token_hash, account) VALUES (?, ?, ?, ?)",
                     [(game_id, seat, info.get("token_hash"), info.get("account"))
@@ -352,11 +364,14 @@ class Store:
                 (version, json.dumps(result), now, game_id),
             )
 
-    def save_seal(self, game_id: int, seat: Hashable, digest: bytes | None, move: dict | None) -> None:
-        """A sealed commitment: a digest from a client, or the move the server chose or a bot gave."""
+    def save_seal(self, game_id: int, seat: Hashable, digest: bytes | None, move: dict | None,
+                  claim: object = None) -> None:
+        """A sealed commitment: a digest from a client, or the move the server chose or a bot gave,
+        with its ``claim`` (what everyone sees of it at once; None: nothing)."""
         self._queue(
-            "INSERT OR REPLACE INTO seals (game, seat, digest, move) VALUES (?, ?, ?, ?)",
-            (game_id, str(seat), digest, None if move is None else json.dumps(move)),
+            "INSERT OR REPLACE INTO seals (game, seat, digest, move, claim) VALUES (?, ?, ?, ?, ?)",
+            (game_id, str(seat), digest, None if move is None else json.dumps(move),
+             None if claim is None else json.dumps(claim)),
         )
 
     def save_opening(self, game_id: int, seat: Hashable, move: dict, nonce: bytes) -> None:
@@ -388,21 +403,22 @@ class Store:
         return None if row is None else self._loaded(row)
 
     def _loaded(self, row: tuple) -> StoredGame:
-        gid, seed, rules, options, seats, st, result, version, deal, created, finished = row
+        gid, seed, rules, options, seats, st, result, version, deal, created, finished, game = row
         moves, move_times = [], []
         for seat, move, at in self.db.execute("SELECT seat, move, at FROM moves WHERE game = ? ORDER BY seq", (gid,)):
             moves.append((seat, json.loads(move)))
             move_times.append(at)
-        seals = {seat: {"digest": digest, "move": None if move is None else json.loads(move), "nonce": nonce}
-                 for seat, digest, move, nonce in self.db.execute(
-                     "SELECT seat, digest, move, nonce FROM seals WHERE game = ? ORDER BY rowid", (gid,))}
+        seals = {seat: {"digest": digest, "move": None if move is None else json.loads(move), "nonce": nonce,
+                        "claim": None if claim is None else json.loads(claim)}
+                 for seat, digest, move, nonce, claim in self.db.execute(
+                     "SELECT seat, digest, move, nonce, claim FROM seals WHERE game = ? ORDER BY rowid", (gid,))}
         paused = self.db.execute("SELECT version, log, seats FROM pauses WHERE game = ?", (gid,)).fetchone()
         pause = None if paused is None else Pause(paused[0], json.loads(paused[1]), json.loads(paused[2]))
         rated = {account: (before, after, rd_after) for account, before, after, rd_after in self.db.execute(
             "SELECT account, rating_before, rating_after, rd_after FROM rating_changes WHERE game = ?", (gid,))}
         return StoredGame(gid, seed, json.loads(rules), json.loads(options), json.loads(seats),
                           st, None if result is None else json.loads(result), version, moves, seals, pause,
-                          deal, created, finished, move_times, rated)
+                          deal, created, finished, move_times, rated, game)
 
     def games_of(self, session: str | None, account: int | None, limit: int, skip: int = 0,
                  seen_by: tuple[str | None, int | None] | None = None) -> list[GameRow]:

@@ -88,7 +88,8 @@ class WitnessClient(Client):
         elif isinstance(msg, m.Open):
             self.nonces.append(msg.nonce)
             return next((s for s in reversed(self.moves)
-                         if s.digest is not None and opens(s.digest, msg.cards, msg.nonce)), None)
+                         if s.digest is not None and msg.cards is not None and opens(s.digest, msg.cards, msg.nonce)),
+                        None)
         elif isinstance(msg, m.Exchange):
             sent = SentMove(msg.game, {"move": "exchange"})
         elif isinstance(msg, (m.Remove, m.Place)):

@@ -215,11 +215,19 @@ def test_open_hand_makes_the_opponent_program_face_up_next_round():
 
 
 def test_a_second_open_hand_during_a_face_up_round_counts_for_the_programming_after():
-    """§11.4."""
-    state = position({"R1": 2, "B1": 3}, ring=RING, flood=7, track={1: (RED, Card.OPEN_HAND)})
-    state.open_hand[BLUE] = 0  # blue has just programmed face up this round (the count was used)
-    resolve(state)
-    assert state.open_hand[BLUE] == 1
+    """§11.4: blue programs face up in round 2; red's Open hand of that round makes blue's
+    round-3 programming face up too, which uses it up."""
+    state = position({"R1": 2, "B1": 3}, ring=RING, flood=7, round=2, initiative=BLUE,
+                     hands={RED: [Card.OPEN_HAND, Card.WEAKNESS, Card.PRAYER], BLUE: [Card.CRAB] * 3})
+    state.open_hand[BLUE] = 1
+    assert play(state, BLUE, Program(((1, Card.CRAB), (3, Card.CRAB), (5, Card.CRAB))))[0].face_up
+    assert state.open_hand[BLUE] == 0
+    play(state, RED, Program(((2, Card.OPEN_HAND), (4, Card.WEAKNESS), (6, Card.PRAYER))))
+    assert state.round == 3 and state.open_hand[BLUE] == 1 and state.initiative is RED
+    play(state, RED, state.legal_moves(RED)[0])
+    blue_program = state.legal_moves(BLUE)[0]
+    assert play(state, BLUE, blue_program)[0].face_up
+    assert state.open_hand[BLUE] == 0
 
 
 # ---------------------------------------------------------------- Prayer

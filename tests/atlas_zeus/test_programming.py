@@ -111,3 +111,8 @@ def test_sealed_programming_shows_its_slots_face_down():
     assert view(state, RED, sealed={RED: (2, 3, 6)}).decision is None
     both = view(state, None, sealed={RED: (2, 3, 6), BLUE: (1, 4, 5)})
     assert both.pending == ()
+    plain = both.to_dict()
+    assert [(s["owner"], s["card"], s["face_up"]) for s in plain["track"]] == [
+        ("blue", None, False), ("red", None, False), ("red", None, False), ("blue", None, False),
+        ("blue", None, False), ("red", None, False)]
+    assert plain["decision"] is None

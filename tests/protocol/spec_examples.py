@@ -12,8 +12,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from protocol.errors import ProtocolError
 from protocol.messages import Message, field_specs
-from protocol.schema import Binary, Bool, Int, Items, ListOf, MapOf, Number, OneOf, Optional, Record, Spec, Text
+from protocol.schema import Binary, Bool, Int, Items, ListOf, MapOf, Number, OneOf, Optional, Plain, Record, Spec, Text
 
 # Characters that exercise UTF-8 (multi-byte) while staying printable.
 _SAMPLE_TEXT = "Aton é ☥ 𓂀 x"
@@ -47,6 +48,8 @@ def example_value(spec: Spec) -> Any:
         return {"name": "Ra", "n": -3, "flag": False, "nested": {"list": [1, "two", None]}}
     if isinstance(spec, Items):
         return tuple({"key": i, "label": f"entry {i}"} for i in range(min(spec.max_len, 2)))
+    if isinstance(spec, Plain):
+        return {"kind": "program", "cards": [[1, "fog"], [3, "crab"], [6, "net"]]}
     raise TypeError(f"example_value does not know {type(spec).__name__}: teach it this Spec kind")
 
 
@@ -101,6 +104,14 @@ _RECORD_VALUES = st.recursive(
 )
 
 
+def _fits(spec: Spec, value: Any) -> bool:
+    try:
+        spec.check(value, "")
+    except ProtocolError:
+        return False
+    return True
+
+
 def valid_values(spec: Spec) -> st.SearchStrategy:
     """Every value ``spec`` accepts (in the form ``parse`` returns it)."""
     if isinstance(spec, Int):
@@ -130,6 +141,11 @@ def valid_values(spec: Spec) -> st.SearchStrategy:
     if isinstance(spec, Items):
         entry = st.dictionaries(st.text(max_size=8), _RECORD_VALUES, max_size=4)
         return st.lists(entry, max_size=min(spec.max_len, 4)).map(tuple)
+    if isinstance(spec, Plain):
+        leaf = st.integers(-(2**31), 2**31) | st.text(max_size=spec.max_text)
+        item = st.recursive(leaf, lambda children: st.lists(children, max_size=spec.max_items), max_leaves=6)
+        return st.dictionaries(st.text(max_size=spec.max_text), item, max_size=spec.max_keys).filter(
+            lambda value: _fits(spec, value))
     raise TypeError(f"valid_values does not know {type(spec).__name__}: teach it this Spec kind")
 
 

@@ -128,13 +128,15 @@ def test_message_table_layout():
     tables = message_tables()
     assert (
         "#### `open`\n\n"
-        "Open your sealed commitment (when asked by the `open_requested` event).\n\n"
+        "Open your sealed commitment (when asked by the `open_requested` event): Aton's four `cards`, or (since "
+        "1.7) Atlas & Zeus's programming, `move`, with the nonce.\n\n"
         "| field | type | required |\n"
         "|---|---|---|\n"
         "| `game` | an integer 1–9007199254740992 | yes |\n"
-        "| `cards` | a list of 4 items, each an integer 1–4 | yes |\n"
+        "| `cards` | a list of 4 items, each an integer 1–4, or nil | no |\n"
         "| `nonce` | binary of 16–64 bytes | yes |\n"
         "| `id` | an integer 0–2147483647, or nil | no |\n"
+        "| `move` | a map of at most 4 keys (a move of Atlas & Zeus, see 'Atlas & Zeus'), or nil | no |\n"
     ) in tables
 
 

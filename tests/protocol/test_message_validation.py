@@ -17,11 +17,11 @@ from protocol import messages as m
 from protocol.errors import ERROR_MEANINGS, ErrorCode, ProtocolError
 from protocol.framing import MAX_FRAME_BYTES, FrameBuffer, decode_payload, encode_frame, read_payload
 from protocol.messages import CATALOGUE, Direction, Message, field_specs, parse, request_id
-from protocol.schema import Binary, Bool, Int, Items, ListOf, MapOf, OneOf, Optional, Record, Spec, Text, shown
+from protocol.schema import Binary, Bool, Int, Items, ListOf, MapOf, OneOf, Optional, Plain, Record, Spec, Text, shown
 
 from .spec_examples import example_message
 
-SPEC_KINDS = {Int, Bool, Text, OneOf, Binary, ListOf, MapOf, Optional, Record, Items}
+SPEC_KINDS = {Int, Bool, Text, OneOf, Binary, ListOf, MapOf, Optional, Record, Items, Plain}
 ALL_MESSAGES = [cls for direction in Direction for cls in CATALOGUE[direction].values()]
 IDS = [f"{cls.DIRECTION.name.lower()}:{cls.TYPE}" for cls in ALL_MESSAGES]
 
@@ -144,11 +144,21 @@ INVALID_CASES: list[tuple[str, type[Message], dict[str, object], str, str]] = [
     # A required field that is missing, or nil
     ("missing", m.Remove, {"temple": ...}, "temple",
      "temple: required field is missing (expected an integer 1–4)"),
-    ("missing-nil", m.Open, {"cards": None}, "cards",
-     "cards: required field is missing (expected a list of 4 items, each an integer 1–4)"),
+    ("missing-nil", m.Open, {"nonce": None}, "nonce",
+     "nonce: required field is missing (expected binary of 16–64 bytes)"),
     ("missing-list", m.Lobby, {"games": ...}, "games",
      "games: required field is missing (expected a list of up to 5000 maps "
-     "(games in progress: game, red, blue, round, scores, clock; since 1.6 rated, ratings))"),
+     "(games in progress: game, red, blue, round, scores, clock; since 1.6 rated, ratings; since 1.7 kind, "
+     "people))"),
+    # A move of Atlas & Zeus is bounded all the way down
+    ("move-too-deep", m.Act, {"move": {"kind": "transfer", "steps": [[["R1"]], 2]}}, "move.steps[0][0]",
+     'move.steps[0][0]: expected an integer, a string of at most 16 characters or a list of at most 3 of them '
+     '(nested 2 deep), got ["R1"]'),
+    ("move-too-long", m.Act, {"move": {"kind": "transfer", "steps": [["R1", 2]] * 4}}, "move.steps",
+     'move.steps: expected an integer, a string of at most 16 characters or a list of at most 3 of them '
+     '(nested 2 deep), got [["R1", 2], ["R1", 2], ["R1", 2], ["R...'),
+    ("move-not-a-map", m.Act, {"move": [1]}, "move",
+     "move: expected a map of at most 4 keys (a move of Atlas & Zeus, see 'Atlas & Zeus'), got [1]"),
 ]
 
 

@@ -23,6 +23,7 @@ from protocol.framing import encode_frame
 from server.app import ArbiterServer
 from server.config import Limits, ServerConfig
 from server.fair_deal import DealSecrets
+from server.games import GameKind
 from server.room import Room
 
 from ..manual_clock import ManualClock
@@ -111,9 +112,9 @@ class Tampering(ArbiterServer):
 
     honest_record = False
 
-    def _open_room(self, game_id: int, clock: str, participants: dict, private: bool, seed: int,
+    def _open_room(self, game_id: int, kind: GameKind, clock: str, participants: dict, private: bool, seed: int,
                    deal: DealSecrets | None, rated: bool = False, gone: Collection[str] = ()) -> Room:
-        room = super()._open_room(game_id, clock, participants, private, seed ^ 1, deal, rated, gone)
+        room = super()._open_room(game_id, kind, clock, participants, private, seed ^ 1, deal, rated, gone)
         if self.honest_record:
             room.game.history.seed = seed  # type: ignore[attr-defined]
         return room

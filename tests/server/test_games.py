@@ -13,11 +13,11 @@ from aton.players import BLUE, RED
 from aton.record import GameRecord, replay, summary
 from aton.views import view
 from protocol import messages as m
-from server import games
 from server import room as room_module
 from server.app import ArbiterServer
 from server.config import Limits, ServerConfig
 from server.games import AtonGame
+from server.games import aton as aton_game
 
 from .players import Recorder, matched_pair
 
@@ -322,7 +322,7 @@ async def test_every_move_is_played_once_and_no_move_is_parsed_from_a_map(server
         raise AssertionError(f"a move was parsed from a map: {data}")
 
     monkeypatch.setattr(GameState, "play", counted)
-    monkeypatch.setattr(games, "move_from_dict", refused)
+    monkeypatch.setattr(aton_game, "move_from_dict", refused)
     red, blue = await matched_pair(server.port)
     await asyncio.gather(red.play(random.Random(31)), blue.play(random.Random(32)))
     assert red.view["winner"] is not None

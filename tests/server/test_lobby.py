@@ -34,7 +34,8 @@ async def test_a_subscriber_gets_a_snapshot_then_live_updates(server):
     created = await host.expect(m.TableCreated)
     update = await watcher.until(lambda f: f.section == "tables", kind=m.LobbyUpdate)
     assert update.op == "add"
-    assert update.item == {"table": created.table, "host": "hana", "clock": "blitz", "private": False, "rated": False,
+    assert update.item == {"table": created.table, "host": "hana", "kind": "aton", "clock": "blitz", "private": False,
+                           "rated": False,
                            "since": update.item["since"],
                            "rating": {"rating": 1500, "provisional": True}}  # hana's account's, a newcomer's
     await host.close()

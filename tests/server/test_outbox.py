@@ -176,7 +176,7 @@ def test_a_database_from_before_seals_held_moves_opens_and_keeps_its_seals(tmp_p
     store.close()
     reopened = Store(tmp_path / "old.db")
     assert reopened.load_games()[0].seals == {
-        "red": {"digest": b"\x00", "move": red_commit, "nonce": b"nonce"},
-        "blue": {"digest": None, "move": {"move": "commit", "cards": [1, 2, 3, 4]}, "nonce": None},
+        "red": {"digest": b"\x00", "move": red_commit, "nonce": b"nonce", "claim": None},
+        "blue": {"digest": None, "move": {"move": "commit", "cards": [1, 2, 3, 4]}, "nonce": None, "claim": None},
     }
     reopened.close()
