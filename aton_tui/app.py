@@ -37,18 +37,26 @@ from protocol.account_keys import AccountKey, Proof, key_file_name
 from protocol.errors import ErrorCode
 from protocol.events import RematchOffered, RematchStarted
 from protocol.fairness import Verdict
-from protocol.game_frames import GameStateFrame, UpdateFrame
+from protocol.game_frames import (
+    AnyStateFrame,
+    AnyUpdateFrame,
+    GameStateFrame,
+    UpdateFrame,
+    ZeusStateFrame,
+    ZeusUpdateFrame,
+)
 from protocol.transport import Endpoint
 from server.clock import Clock, LoopClock
 
+from .atlas_zeus.screen import AtlasZeusScreen
 from .commands import MACHINE_ACTIONS, AtonCommands
 from .discovery import Advertiser, DiscoveryUnavailable, Finder
 from .guided_game import GuidedGame
 from .lesson import COME_BACK, LESSON_OVER
 from .lobby_model import LobbyModel
 from .local_server import LocalServer
-from .model import GameModel
-from .rating_choices import bot_level_choice, guest_note, is_rated, own_ratings, rated_choice
+from .model import GameModel, ZeusModel
+from .rating_choices import GAME_TITLES, PLAY, bot_level_choice, guest_note, own_ratings, rated_choice, rated_game
 from .record_file import record_filename, save_record
 from .replay_model import Perspective, ReplayModel
 from .saved_sessions import SavedSessions
@@ -56,7 +64,7 @@ from .screens.account import AccountScreen
 from .screens.dialogs import Choice, Choices, Confirm, Prompt
 from .screens.end import FROM_THE_LOBBY, EndScreen, offer_sentence
 from .screens.game import GameScreen
-from .screens.help import HELP_PAGE, RULES_PAGE, HelpScreen
+from .screens.help import ATLAS_ZEUS, ATON, AZ_RULES_PAGE, HELP_PAGE, RULES_PAGE, HelpScreen
 from .screens.leaderboard import LeaderboardScreen
 from .screens.learn import FINISHED, LearnScreen, LessonOffer
 from .screens.lobby import LobbyScreen
@@ -106,6 +114,7 @@ class Launch:
     start: str = "lobby"
     level: str = "normal"
     clock: str = "relaxed"
+    game: str = "aton"  # the game of the bot's game or the table opened at start ("atlas-zeus")
     lan_address: str | None = None  # shown to the other player in host mode
     resume: str | None = None  # a session token to take back (the SSH gateway hands one over)
     hosted: bool = False  # running on a server for a remote player (SSH): no files for them here
@@ -190,7 +199,7 @@ class AtonApp(App):
         self.wall_clock = wall_clock
         self.pacing = pacing or LoopClock()  # the timers of the game's playback (tests drive them by hand)
         self.lobby = LobbyModel()
-        self.model: GameModel | None = None
+        self.model: GameModel | ZeusModel | None = None
         self.session: ServerConnection | None = None
         self.local = LocalServer(launch.serve, launch.port, launch.db_path) if launch.serve else None
         self.status = Status("connecting")
@@ -438,9 +447,9 @@ class AtonApp(App):
     async def _first_request(self) -> None:
         launch = self.launch
         if launch.start == "bot":
-            await self.send(m.PlayBot(level=launch.level, clock=launch.clock))
+            await self.send(m.PlayBot(level=launch.level, clock=launch.clock, game=launch.game))
         elif launch.start == "table":
-            await self.send(m.CreateTable(clock=launch.clock))
+            await self.send(m.CreateTable(clock=launch.clock, game=launch.game))
 
     def on_frame(self, event: Frame) -> None:
         frame = event.frame
@@ -454,9 +463,9 @@ class AtonApp(App):
             self.lobby.apply(frame)
             if self._lobby_redraw is None:  # a burst of updates (a busy server) is drawn once
                 self._lobby_redraw = self.set_timer(LOBBY_REDRAW_DELAY, self._refresh_lobby)
-        elif isinstance(frame, GameStateFrame):
+        elif isinstance(frame, GameStateFrame | ZeusStateFrame):
             self._game_state(frame)
-        elif isinstance(frame, UpdateFrame):
+        elif isinstance(frame, UpdateFrame | ZeusUpdateFrame):
             self._update(frame)
         elif isinstance(frame, m.Ack):
             self._reply(frame.reply_to, None)
@@ -581,34 +590,54 @@ class AtonApp(App):
                 window.loaded = len(window.entries)  # asked once, until the page comes
                 self.lobby_page(name, window.offset)
 
-    def _game_screen(self) -> GameScreen | None:
+    def _game_screen(self) -> GameScreen | AtlasZeusScreen | None:
         """The screen of the game we play or watch (not the lesson's, which has its own game)."""
         for screen in reversed(self.screen_stack):
-            if isinstance(screen, GameScreen) and screen.model is self.model:
+            if isinstance(screen, GameScreen | AtlasZeusScreen) and screen.model is self.model:
                 return screen
         return None
 
-    def _game_state(self, frame: GameStateFrame) -> None:
+    @staticmethod
+    def _new_game_screen(model: GameModel | ZeusModel) -> GameScreen | AtlasZeusScreen:
+        """The screen for ``model``'s game: Aton's, or Atlas & Zeus's."""
+        return AtlasZeusScreen(model) if isinstance(model, ZeusModel) else GameScreen(model)
+
+    @staticmethod
+    def _game_of(model: GameModel | ZeusModel | None) -> str:
+        """Which game ``model`` is: "aton" (also outside a game) or "atlas-zeus"."""
+        return ATLAS_ZEUS if isinstance(model, ZeusModel) else ATON
+
+    def _game_state(self, frame: AnyStateFrame) -> None:
         screen = self._game_screen()
         self.syncing = False
-        if self.model is not None and self.model.game == frame.game and screen is not None:
-            screen.apply(self.model.resync(frame, self.clock()), fresh=True)
-            return
-        self.model = GameModel.from_state(frame, self.clock())
+        model = self.model
+        if model is not None and model.game == frame.game and screen is not None:
+            if isinstance(model, ZeusModel) and isinstance(frame, ZeusStateFrame):
+                screen.apply(model.resync(frame, self.clock()), fresh=True)
+                return
+            if isinstance(model, GameModel) and isinstance(frame, GameStateFrame):
+                screen.apply(model.resync(frame, self.clock()), fresh=True)
+                return
+        self.model = ZeusModel.from_state(frame, self.clock()) if isinstance(frame, ZeusStateFrame) else \
+            GameModel.from_state(frame, self.clock())
         self._set_notice("")
         self._close_game_screens()
-        self.push_screen(GameScreen(self.model))
+        self.push_screen(self._new_game_screen(self.model))
 
     def _close_game_screens(self) -> None:
         while not isinstance(self.screen, LobbyScreen):
             self.pop_screen()
         self.show_title("Aton · lobby")
 
-    def _update(self, frame: UpdateFrame) -> None:
+    def _update(self, frame: AnyUpdateFrame) -> None:
         model, screen = self.model, self._game_screen()
         if model is None or frame.game != model.game:
             return
-        events = model.advance(frame, self.clock())
+        # (a frame of another game than the model's is no news of it)
+        if isinstance(model, ZeusModel):
+            events = model.advance(frame, self.clock()) if isinstance(frame, ZeusUpdateFrame) else []
+        else:
+            events = model.advance(frame, self.clock()) if isinstance(frame, UpdateFrame) else []
         if events is None:
             if not self.syncing:  # frames were lost: ask for the whole state once
                 self.syncing = True
@@ -652,6 +681,26 @@ class AtonApp(App):
             if self.session.has_sealed(game):
                 return None
             return await self.session.commit(game, cards)
+        except NotConnected as exc:
+            self.notify(str(exc), severity="error")
+            return None
+
+    async def act(self, game: int, move: dict) -> int | None:
+        """Send a decision of Atlas & Zeus; its request id (None, and a notice: it could not be sent)."""
+        try:
+            if self.session is None:
+                raise NotConnected("not connected yet")
+            return await self.session.act(game, move)
+        except NotConnected as exc:
+            self.notify(str(exc), severity="error")
+            return None
+
+    async def program(self, game: int, move: dict) -> int | None:
+        """Seal a programming of Atlas & Zeus (opened when the server asks); its request id."""
+        try:
+            if self.session is None:
+                raise NotConnected("not connected yet")
+            return await self.session.program(game, move)
         except NotConnected as exc:
             self.notify(str(exc), severity="error")
             return None
@@ -710,6 +759,8 @@ class AtonApp(App):
             return playing and not over
         if action == "save_record":
             return model is not None and not self.launch.hosted
+        if action == "review":  # the replay viewer knows Aton's games only
+            return self._game_of(model) == ATON
         if action == "back_to_game":
             return model is not None and not over and self._game_screen() is None
         if action in ("play_bot", "quick_match", "new_table", "join_invite"):
@@ -751,12 +802,18 @@ class AtonApp(App):
     def action_help(self, page: str = HELP_PAGE) -> None:
         if isinstance(self.screen, HelpScreen):
             return
-        keymaps = [("Playing", GameScreen.BINDINGS), ("The end of a game", EndScreen.BINDINGS),
+        game = self._game_of(self.model)
+        playing = ("Playing Atlas & Zeus", AtlasZeusScreen.BINDINGS) if game == ATLAS_ZEUS else \
+            ("Playing", GameScreen.BINDINGS)
+        keymaps = [playing, ("The end of a game", EndScreen.BINDINGS),
                    ("The lobby", LobbyScreen.BINDINGS), ("A profile", ProfileScreen.BINDINGS),
                    ("The leaderboard", LeaderboardScreen.BINDINGS),
                    ("Reviewing a game", ReplayScreen.BINDINGS),
                    ("Everywhere", [*self.BINDINGS, PALETTE_KEY])]
-        self.push_screen(HelpScreen(keymaps, self.settings, pause_left=self._pause_left(), page=page))
+        in_a_game = self._game_screen() is not None and self.screen is self._game_screen()
+        rules = (game,) if in_a_game else (ATON, ATLAS_ZEUS)  # outside a game: the rules of every game
+        self.push_screen(HelpScreen(keymaps, self.settings, pause_left=self._pause_left(), page=page, game=game,
+                                    rules=rules))
 
     def action_account(self) -> None:
         """The Account screen: the name, the keys, rename, add and remove keys."""
@@ -780,8 +837,8 @@ class AtonApp(App):
             self.notify(text, title="Sign a browser in", timeout=login.seconds)
 
     def action_rules(self) -> None:
-        """The help, open at its Rules page."""
-        self.action_help(RULES_PAGE)
+        """The help, open at the Rules page of the game played (Aton's outside a game)."""
+        self.action_help(AZ_RULES_PAGE if self._game_of(self.model) == ATLAS_ZEUS else RULES_PAGE)
 
     def _pause_left(self) -> float | None:
         """The seconds our clock may still stand still in this game (None: it never does)."""
@@ -849,37 +906,42 @@ class AtonApp(App):
     def action_play_bot(self) -> None:
         ratings = self._own_ratings()
         level, why = bot_level_choice(self.lobby, m.BOT_LEVELS, self.launch.clock, self.launch.level, ratings)
-        choices = (level, Choice("clock", "Clock", m.CLOCKS, self.launch.clock),
+        choices = (self._game_choice(), level, Choice("clock", "Clock", m.CLOCKS, self.launch.clock),
                    Choice("seat", "Colour", ("random", "red", "blue"), "random"), *rated_choice(ratings))
 
         def chosen(result: dict | None) -> None:
             if result:
                 seat = None if result["seat"] == "random" else result["seat"]
                 self.run_worker(self.send(m.PlayBot(level=result["level"], clock=result["clock"], seat=seat,
-                                                    rated=is_rated(result))))
+                                                    rated=rated_game(result), game=result[PLAY])))
 
         self.push_screen(Choices("Play a bot", choices, note=why or guest_note(ratings)), chosen)
+
+    def _game_choice(self) -> Choice:
+        """The "Play" row of a dialog that starts a game: Aton or Atlas & Zeus (this run's game first)."""
+        return Choice(PLAY, "Play", m.GAMES, self.launch.game, tuple(GAME_TITLES[game] for game in m.GAMES))
 
     def action_quick_match(self) -> None:
         ratings = self._own_ratings()
 
         def chosen(result: dict | None) -> None:
             if result:
-                self.run_worker(self.send(m.QuickMatch(clock=result["clock"], rated=is_rated(result))))
+                self.run_worker(self.send(m.QuickMatch(clock=result["clock"], rated=rated_game(result),
+                                                       game=result[PLAY])))
 
-        self.push_screen(Choices("Quick match", (Choice("clock", "Clock", m.CLOCKS, "normal"), *rated_choice(ratings)),
-                                 accept="Find", note=guest_note(ratings)), chosen)
+        choices = (self._game_choice(), Choice("clock", "Clock", m.CLOCKS, "normal"), *rated_choice(ratings))
+        self.push_screen(Choices("Quick match", choices, accept="Find", note=guest_note(ratings)), chosen)
 
     def action_new_table(self) -> None:
         ratings = self._own_ratings()
-        choices = (Choice("clock", "Clock", m.CLOCKS, "normal"),
+        choices = (self._game_choice(), Choice("clock", "Clock", m.CLOCKS, "normal"),
                    Choice("access", "Table", ("public", "private (invite code)"), "public"), *rated_choice(ratings))
 
         def chosen(result: dict | None) -> None:
             if result:
                 private = result["access"] != "public"
                 self.run_worker(self.send(m.CreateTable(clock=result["clock"], private=private,
-                                                        rated=is_rated(result))))
+                                                        rated=rated_game(result), game=result[PLAY])))
 
         self.push_screen(Choices("Open a table", choices, accept="Open", note=guest_note(ratings)), chosen)
 
@@ -895,7 +957,7 @@ class AtonApp(App):
 
     def action_back_to_game(self) -> None:
         if self.model is not None and self._game_screen() is None:
-            self.push_screen(GameScreen(self.model))
+            self.push_screen(self._new_game_screen(self.model))
 
     def action_lobby(self) -> None:
         model = self.model

@@ -1,6 +1,8 @@
 """The ``aton`` command: play (the default), ``connect``, ``host``, and ``replay``.
 
-    aton [--name N] [--level L] [--clock C]       a game against a bot, at once
+    aton [--name N] [--level L] [--clock C] [--game G]
+                                                  a game against a bot, at once (G: aton or
+                                                  atlas-zeus)
     aton connect [HOST[:PORT]] [--name N]         the lobby of a remote server (no address: the
                                                   servers found on the LAN, one to choose)
     aton host [--port P] [--bind A] [--name N] [--clock C]
@@ -48,7 +50,7 @@ from bots.analysis import (
 from protocol import RELEASE, gateway_assertions
 from protocol.account_keys import GatewayProof, keys_directory
 from protocol.handoff import ASSERTION_VARIABLE, HOSTED_VARIABLE, RESUME_VARIABLE, SESSION_KEY_VARIABLE
-from protocol.messages import BOT_LEVELS, CLOCKS
+from protocol.messages import BOT_LEVELS, CLOCKS, GAMES
 from protocol.transport import DEFAULT_PORT, Endpoint, parse_endpoint, tls_for
 
 from .narrate import move_words, player_name
@@ -279,6 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--name", default=None, help=name_help)
     parser.add_argument("--level", choices=BOT_LEVELS, default="normal", help="the bot's strength (default normal)")
     parser.add_argument("--clock", choices=CLOCKS, default="relaxed", help="time per decision (default relaxed)")
+    parser.add_argument("--game", choices=GAMES, default="aton", help="the game to play (default aton)")
     commands = parser.add_subparsers(dest="command")
     cp = commands.add_parser("connect", help="the lobby of a remote server; with no address, the servers "
                                              "found on your network (aton host), one to choose")
@@ -298,6 +301,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "127.0.0.1 serves this machine only, e.g. for an SSH tunnel")
     hp.add_argument("--name", default=argparse.SUPPRESS, help=name_help)
     hp.add_argument("--clock", choices=CLOCKS, default="normal", help="time per decision (default normal)")
+    hp.add_argument("--game", choices=GAMES, default=argparse.SUPPRESS, help="the game of the table (default aton)")
     commands.add_parser("learn", help="the lesson: a guided first game against the bot, every rule in five "
                                       "rounds (no clock; Esc leaves it)")
     rp = commands.add_parser("replay", help="step through an aton-record/1 file (in a terminal), "
@@ -395,9 +399,10 @@ def build_app(args: argparse.Namespace, environ: Mapping[str, str]) -> AtonApp:
     elif args.command == "host":
         shown = lan_address() if ipaddress.ip_address(args.bind).is_unspecified else args.bind
         launch = Launch(name=name, port=args.port, serve=args.bind, start="table", clock=args.clock,
-                        lan_address=shown)
+                        lan_address=shown, game=args.game)
     else:
-        launch = Launch(name=name, serve="127.0.0.1", start="bot", level=args.level, clock=args.clock)
+        launch = Launch(name=name, serve="127.0.0.1", start="bot", level=args.level, clock=args.clock,
+                        game=args.game)
     if launch.serve:
         log_to_file(data_dir() / "server.log")
     if launch.hosted:  # a hosted client (SSH) is handed its session and its proof, and keeps no files here

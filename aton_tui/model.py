@@ -12,7 +12,10 @@ an ``aton.views.View``, the events typed and numbered, the seats ``Player`` valu
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Generic, Self
 
+from atlas_zeus.views import Decision as ZeusDecision
+from atlas_zeus.views import View as ZeusView
 from aton.players import BLUE, RED, Player
 from aton.views import Decision, PlayerView, View
 from protocol.events import (
@@ -25,8 +28,11 @@ from protocol.events import (
     RematchOffered,
     RematchStarted,
 )
-from protocol.game_frames import GameStateFrame, Numbered, SeatClock, Seated, UpdateFrame, rating_text
+from protocol.game_frames import Numbered, SeatClock, Seated, StateFrameOf, UpdateFrameOf, V, rating_text
 
+#: The decisions a player seals (Aton's commitment, Atlas & Zeus's programming): once sealed
+#: the view still asks for them until both are opened, but there is nothing left to decide.
+SEALED_DECISIONS = frozenset({"commit", "program"})
 #: A clock with less time than this left is low: drawn in red, and the bell rings once.
 LOW_CLOCK_MS = 10_000
 
@@ -43,13 +49,15 @@ def countdown(ms: int | None, since: float, now: float) -> int | None:
 
 
 @dataclass
-class GameModel:
+class GameModelOf(Generic[V]):
+    """What every game's model holds: the seats, the clocks, the events and the latest view."""
+
     game: int
     seat: Player | None  # None: watching
     players: dict[Player, Seated]
     options: dict
     version: int
-    view: View
+    view: V
     commitments: dict[Player, str]
     clocks: dict[Player, SeatClock]
     clocks_at: float  # the local monotonic time the clocks were read
@@ -61,7 +69,7 @@ class GameModel:
     hints_used: int = 0
 
     @classmethod
-    def from_state(cls, frame: GameStateFrame, now: float) -> GameModel:
+    def from_state(cls, frame: StateFrameOf[V], now: float) -> Self:
         model = cls(game=frame.game, seat=frame.seat, players=dict(frame.players), options=dict(frame.options),
                     version=frame.version, view=frame.view, commitments=frame.commitments, clocks=frame.clocks,
                     clocks_at=now, events=list(frame.log))
@@ -69,7 +77,7 @@ class GameModel:
             model._note_rematch(numbered)
         return model
 
-    def resync(self, frame: GameStateFrame, now: float) -> list[Numbered]:
+    def resync(self, frame: StateFrameOf[V], now: float) -> list[Numbered]:
         """Take a fresh ``game_state`` of the same game (after a gap or a reconnection);
         the events of its log that are new to us (what happened while we were away)."""
         missed = [e for e in frame.log if e.version > self.version]
@@ -81,7 +89,7 @@ class GameModel:
         self._take(frame, now)
         return missed
 
-    def advance(self, frame: UpdateFrame, now: float) -> list[Numbered] | None:
+    def advance(self, frame: UpdateFrameOf[V], now: float) -> list[Numbered] | None:
         """Apply an update; the events new to us, or None when some were missed (ask ``sync``)."""
         if frame.version < self.version:
             return []  # stale: a game_state overtook it
@@ -103,7 +111,7 @@ class GameModel:
         self._take(frame, now)
         return fresh
 
-    def _take(self, frame: GameStateFrame | UpdateFrame, now: float) -> None:
+    def _take(self, frame: StateFrameOf[V] | UpdateFrameOf[V], now: float) -> None:
         self.view = frame.view
         self.commitments = frame.commitments
         self.clocks = frame.clocks
@@ -164,18 +172,12 @@ class GameModel:
         seated = self.players.get(seat)
         return seated.connected if seated is not None else True
 
-    def player(self, seat: Player) -> PlayerView:
-        return self.view.player(seat)
-
-    @property
-    def decision(self) -> Decision | None:
-        """What we must decide now: None while watching, waiting, or after sealing our commitment."""
-        decision = self.view.decision
-        if decision is None or self.seat is None or self.is_over:
-            return None
-        if decision.kind == "commit" and self.commitments.get(self.seat, "none") != "none":
-            return None
-        return decision
+    def _deciding(self, kind: str | None) -> bool:
+        """Whether a decision of ``kind`` in the view is ours to make now: not while watching,
+        after the end, or once our commitment (programming) is sealed."""
+        if kind is None or self.seat is None or self.is_over:
+            return False
+        return not (kind in SEALED_DECISIONS and self.commitments.get(self.seat, "none") != "none")
 
     @property
     def rematch_offered_to_us(self) -> bool:
@@ -206,3 +208,26 @@ class GameModel:
     def strikes(self, seat: Player) -> int:
         clock = self.clocks.get(seat)
         return clock.strikes if clock is not None else 0
+
+
+class GameModel(GameModelOf[View]):
+    """A game of Aton."""
+
+    def player(self, seat: Player) -> PlayerView:
+        return self.view.player(seat)
+
+    @property
+    def decision(self) -> Decision | None:
+        """What we must decide now: None while watching, waiting, or after sealing our commitment."""
+        decision = self.view.decision
+        return decision if decision is not None and self._deciding(decision.kind) else None
+
+
+class ZeusModel(GameModelOf[ZeusView]):
+    """A game of Atlas & Zeus."""
+
+    @property
+    def decision(self) -> ZeusDecision | None:
+        """What we must decide now: None while watching, waiting, or after sealing our programming."""
+        decision = self.view.decision
+        return decision if decision is not None and self._deciding(decision.kind) else None

@@ -36,8 +36,8 @@ REASONS = {
 _ACTIONS = {"commit": "committing", "open": "opening the commitment", "move": "moving"}
 
 
-def player_name(seat: Player | None) -> str:
-    """"Red", "Blue" ("?" for nobody)."""
+def player_name(seat: object | None) -> str:
+    """"Red", "Blue" ("?" for nobody); a seat of either game's engine."""
     return "?" if seat is None else str(seat).capitalize()
 
 
@@ -103,38 +103,43 @@ def _reveals(reveals: list[E.CardRevealed]) -> str:
     return line + "."
 
 
-def _does(player: Player, seat: Player | None, you: str, they: str) -> str:
+def is_receiver(player: object, seat: object | None) -> bool:
+    """Whether ``player`` is the receiver's seat (seats of either game's engine, by their wire name)."""
+    return seat is not None and str(player) == str(seat)
+
+
+def does(player: object, seat: object | None, you: str, they: str) -> str:
     """The subject and its verb, the receiver as "you": 'You place' or 'Red places'."""
-    return f"You {you}" if player is seat else f"{player_name(player)} {they}"
+    return f"You {you}" if is_receiver(player, seat) else f"{player_name(player)} {they}"
 
 
-def _whose(owner: Player, seat: Player | None) -> str:
+def whose(owner: object, seat: object | None) -> str:
     """'your' (the receiver's) or 'Red's'; capitalise it to begin a sentence."""
-    return "your" if owner is seat else f"{player_name(owner)}'s"
+    return "your" if is_receiver(owner, seat) else f"{player_name(owner)}'s"
 
 
 def _owner(player: Player, owner: Player, seat: Player | None) -> str:
     """Whose stone ``player`` removes: 'your own', 'their own', 'your' or "Blue's"."""
     if owner is player:
         return "your own" if player is seat else "their own"
-    return _whose(owner, seat)
+    return whose(owner, seat)
 
 
 def _turn_started(e: E.TurnStarted, seat: Player | None) -> str:
     yours = e.player is seat  # the receiver's own turn reads as instructions: "remove 2 …, place 3 …"
     if e.removal > 0:
-        takes = f"remove{'' if yours else 's'} {e.removal} of {_whose(e.player.other, seat)} stones"
+        takes = f"remove{'' if yours else 's'} {e.removal} of {whose(e.player.other, seat)} stones"
     elif e.removal < 0:
         own = "your" if yours else "their"
         takes = f"remove{'' if yours else 's'} one of {own} own stones (cartouche 2 is a 1)"
     else:
         takes = f"remove{'' if yours else 's'} nothing"
-    return (f"{_whose(e.player, seat).capitalize()} turn: range {describe_temples(e.range)} (cartouche 3), "
+    return (f"{whose(e.player, seat).capitalize()} turn: range {describe_temples(e.range)} (cartouche 3), "
             f"{takes}, place{'' if yours else 's'} {stones(e.placement)} (cartouche 4).")
 
 
 def _turn_order(e: E.TurnOrderDecided, seat: Player | None) -> str:
-    who = _does(e.first, seat, "play", "plays")
+    who = does(e.first, seat, "play", "plays")
     values = f"Red {e.red}, Blue {e.blue}"
     if e.reason == "cartouche2":
         return f"{who} first: lower cartouche 2 ({values})."
@@ -144,7 +149,7 @@ def _turn_order(e: E.TurnOrderDecided, seat: Player | None) -> str:
 
 
 def _timed_out(e: A.TimedOut, seat: Player | None) -> str:
-    ran_out = f"{_whose(e.player, seat).capitalize()} time ran out while {_ACTIONS.get(e.action, e.action)}"
+    ran_out = f"{whose(e.player, seat).capitalize()} time ran out while {_ACTIONS.get(e.action, e.action)}"
     if e.forfeit:
         loses = "you lose" if e.player is seat else f"{player_name(e.player)} loses"
         return f"{ran_out} (strike {e.strikes}): {loses} on time."
@@ -153,7 +158,7 @@ def _timed_out(e: A.TimedOut, seat: Player | None) -> str:
 
 def _stones_to_kingdom(e: E.StonesToKingdom, seat: Player | None) -> str:
     moved = "stone goes" if e.count == 1 else f"{e.count} stones go"
-    return f"No empty square in range: {_whose(e.player, seat)} {moved} to the Kingdom of the Dead."
+    return f"No empty square in range: {whose(e.player, seat)} {moved} to the Kingdom of the Dead."
 
 
 def _line(event: GameEvent, seat: Player | None) -> str | None:
@@ -161,22 +166,22 @@ def _line(event: GameEvent, seat: Player | None) -> str | None:
         case E.RoundStarted(round=number):
             return f"── Round {number} ──"
         case E.DeckShuffled(player, size):
-            return f"{_does(player, seat, 'shuffle', 'shuffles')} {size} cards into a new deck."
+            return f"{does(player, seat, 'shuffle', 'shuffles')} {size} cards into a new deck."
         case E.CardsDrawn(player, cards):
             if cards:  # ours, or anyone's in a finished game's replay that shows everything
                 drawn = " ".join(str(c) for c in sorted(cards))
-                return f"{_does(player, seat, 'draw', 'draws')} {drawn}."
+                return f"{does(player, seat, 'draw', 'draws')} {drawn}."
             return None if player is seat else f"{player_name(player)} draws 4 cards."
         case E.Exchanged(player):
-            return f"{_does(player, seat, 'spend', 'spends')} the exchange token: 4 new cards."
+            return f"{does(player, seat, 'spend', 'spends')} the exchange token: 4 new cards."
         case A.Committed(player):
-            return f"{_does(player, seat, 'have', 'has')} committed (the cards stay hidden)."
+            return f"{does(player, seat, 'have', 'has')} committed (the cards stay hidden)."
         case A.OpenRequested():
             return "Both have committed: the cartouches are opened."
         case A.Opened():
             return None  # the client opens by itself: open_requested said it, the reveals show it
         case E.PointsScored(player, points, higher, lower, total):
-            return (f"{_does(player, seat, 'score', 'scores')} {points}: cartouche 1 shows {higher} against {lower} "
+            return (f"{does(player, seat, 'score', 'scores')} {points}: cartouche 1 shows {higher} against {lower} "
                     f"(2 × the difference), now {total}.")
         case E.WarCardsTurned(red, blue):
             return f"War! Cartouches 1 and 2 tie; deck tops turned up: Red {red}, Blue {blue}."
@@ -189,17 +194,17 @@ def _line(event: GameEvent, seat: Player | None) -> str | None:
         case E.RemovalSkipped():
             return "No stones are removed in the first round."
         case E.StoneRemoved(player, owner, temple, square):
-            return (f"{_does(player, seat, 'remove', 'removes')} {_owner(player, owner, seat)} stone "
+            return (f"{does(player, seat, 'remove', 'removes')} {_owner(player, owner, seat)} stone "
                     f"from {square_name(temple, square)} → Kingdom of the Dead.")
         case E.RemovalLapsed(player, count):
             lapses = "removal lapses" if count == 1 else "removals lapse"
-            return f"{_does(player, seat, 'find', 'finds')} no more stones to remove: {count} {lapses}."
+            return f"{does(player, seat, 'find', 'finds')} no more stones to remove: {count} {lapses}."
         case E.StonePlaced(player, temple, square):
-            return f"{_does(player, seat, 'place', 'places')} a stone on {square_name(temple, square)}."
+            return f"{does(player, seat, 'place', 'places')} a stone on {square_name(temple, square)}."
         case E.StonesToKingdom():
             return _stones_to_kingdom(event, seat)
         case E.PlacementLapsed(player, count):
-            return f"{_whose(player, seat).capitalize()} supply is empty: {stones(count)} cannot be placed."
+            return f"{whose(player, seat).capitalize()} supply is empty: {stones(count)} cannot be placed."
         case E.ScoringStarted(dead):
             return f"The Kingdom of the Dead holds {dead} stones: a scoring round!"
         case E.CategoryScored():
@@ -208,31 +213,31 @@ def _line(event: GameEvent, seat: Player | None) -> str | None:
             where = "to their supplies" if to_supply else "out of the game"
             return f"The stones in the Kingdom go back {where} (Red {red}, Blue {blue})."
         case E.Resigned(player):
-            return f"{_does(player, seat, 'resign', 'resigns')}."
+            return f"{does(player, seat, 'resign', 'resigns')}."
         case E.GameOver():
             return (f"Game over. {result_sentence(event.outcome)} "
                     f"Final score: Red {event.red_score}, Blue {event.blue_score}.")
         case A.TimedOut():
             return _timed_out(event, seat)
         case A.Disconnected(player, grace_s):
-            return f"{_does(player, seat, 'lost', 'lost')} the connection; the seat is kept for {int(grace_s)} s."
+            return f"{does(player, seat, 'lost', 'lost')} the connection; the seat is kept for {int(grace_s)} s."
         case A.Reconnected(player):
-            return f"{_does(player, seat, 'are', 'is')} back."
+            return f"{does(player, seat, 'are', 'is')} back."
         case A.ChatSaid(name=name, text=text):
             return f"{name}: {text}"
         case A.ChatHidden():
             return None  # a line of a player the receiver muted: the point is to see nothing of it
         case A.RematchOffered(player):
-            return f"{_does(player, seat, 'offer', 'offers')} a rematch."
+            return f"{does(player, seat, 'offer', 'offers')} a rematch."
         case A.RematchDeclined(player):
-            return f"{_does(player, seat, 'decline', 'declines')} the rematch."
+            return f"{does(player, seat, 'decline', 'declines')} the rematch."
         case A.RematchStarted():
             return "The rematch begins, with the colours swapped."
         case A.RatingChanged(player, before, after, provisional):
-            return (f"{_whose(player, seat).capitalize()} rating: {before} → {rating_text(after, provisional)} "
+            return (f"{whose(player, seat).capitalize()} rating: {before} → {rating_text(after, provisional)} "
                     f"({rating_change(before, after)}).")
         case A.ClockResumed(player, pause_left_s=0):  # stopping and starting again go untold
-            return (f"{_whose(player, seat).capitalize()} time to pause is used up: "
+            return (f"{whose(player, seat).capitalize()} time to pause is used up: "
                     "the clock runs on, help and dialogs or not.")
     return None  # an event nobody tells: a newer server's (UnknownEvent), or the engine's own Committed
 

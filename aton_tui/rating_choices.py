@@ -45,6 +45,18 @@ def is_rated(result: dict[str, str]) -> bool | None:
     return True if result.get("game") == RATED else None
 
 
+#: The row of a dialog that chooses the game played, and the games as players read them.
+PLAY = "play"
+GAME_TITLES = {"aton": "Aton", "atlas-zeus": "Atlas & Zeus"}
+#: The games that may be rated (Atlas & Zeus is played casual only).
+RATED_GAMES = frozenset({"aton"})
+
+
+def rated_game(result: dict[str, str]) -> bool | None:
+    """``is_rated`` for a dialog that also chooses the game: a game that is never rated is casual."""
+    return is_rated(result) if result.get(PLAY, "aton") in RATED_GAMES else None
+
+
 def _rating(entry: Any) -> int | None:
     rating = entry.get("rating") if isinstance(entry, dict) else None
     return rating if type(rating) is int else None

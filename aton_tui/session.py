@@ -26,7 +26,7 @@ from protocol.account_keys import Proof
 from protocol.client import Client, ServerError
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.fairness import Verdict
-from protocol.game_frames import GameStateFrame, UpdateFrame, typed
+from protocol.game_frames import AnyStateFrame, AnyUpdateFrame, typed_for
 from protocol.transport import Endpoint, TLSFailed
 
 #: ``bye`` codes after which reconnecting is pointless
@@ -44,7 +44,7 @@ RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
 LOST = (OSError, ConnectionError, asyncio.IncompleteReadError, TimeoutError, ProtocolError)
 #: What ``on_frame`` gets: a message as it came, a game's frame decoded, or the check of a
 #: game's decks (after its ``deal_revealed``).
-Received = m.Message | GameStateFrame | UpdateFrame | Verdict
+Received = m.Message | AnyStateFrame | AnyUpdateFrame | Verdict
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,10 @@ class ServerConnection(Protocol):
 
     def has_sealed(self, game: int) -> bool: ...
 
+    async def act(self, game: int, move: dict) -> int | None: ...
+
+    async def program(self, game: int, move: dict) -> int | None: ...
+
     async def run(self) -> None: ...
 
     async def close(self) -> None: ...
@@ -94,6 +98,7 @@ class Session:
         self.proof = proof  # what proves our account on every hello (None: we play as a guest)
         self._session: Client | None = None  # one protocol session, reconnected as often as needed
         self._closing = False
+        self._games: dict[int, str] = {}  # each game's game ("aton", "atlas-zeus"), from its game_state
 
     @property
     def connected(self) -> bool:
@@ -156,7 +161,10 @@ class Session:
         try:
             while True:
                 msg = await client.recv(self.silence_limit)
-                self.on_frame(typed(msg))
+                if isinstance(msg, m.GameState):
+                    self._games[msg.game] = str(msg.options.get("game", "aton"))
+                game = getattr(msg, "game", None)
+                self.on_frame(typed_for(msg, self._games.get(game, "aton") if isinstance(game, int) else "aton"))
                 if isinstance(msg, m.DealRevealed):
                     self.on_frame(client.verdicts[msg.game])
                 if isinstance(msg, m.Bye):
@@ -196,6 +204,20 @@ class Session:
 
     def has_sealed(self, game: int) -> bool:
         return self.client is not None and self.client.has_sealed(game)
+
+    async def act(self, game: int, move: dict) -> int | None:
+        """A decision of Atlas & Zeus (the request id)."""
+        return await self.send(m.Act(game=game, move=move))
+
+    async def program(self, game: int, move: dict) -> int | None:
+        """Seal a programming of Atlas & Zeus, claiming its slots; the client opens it when the
+        server asks (the request id)."""
+        if self.client is None:
+            raise NotConnected("not connected: the client is reconnecting")
+        try:
+            return await self.client.commit_program(game, move["cards"])
+        except LOST as exc:
+            raise NotConnected(f"the connection broke: {reason_of(exc)}") from exc
 
     async def close(self) -> None:
         self._closing = True

@@ -14,7 +14,7 @@ from textual.theme import Theme
 #: The stylesheets of every app of the client (the game's and the replay viewer's), in order.
 STYLESHEETS: list[str | PurePath] = [Path(__file__).parent / "styles" / f"{name}.tcss"
                for name in ("app", "board", "game", "lobby", "dialogs", "replay", "learn", "servers",
-                                            "profile")]
+                                            "profile", "atlas_zeus")]
 
 DARK_BOARD = {
     "board-bg": "#17130e",
@@ -36,6 +36,18 @@ DARK_BOARD = {
     "card-face-ink": "#1f1a10",
     "card-back": "#6b4f2a",
     "card-back-ink": "#c9a66b",
+    # Atlas & Zeus: the islands by kind, the sea (the flood marker), the track's colour pairs
+    "isle-ordinary": "#4a3f2a",
+    "isle-ordinary-ink": "#efe3c4",
+    "isle-volcanic": "#6e2a1e",
+    "isle-volcanic-ink": "#ffd9c8",
+    "isle-holy": "#7a6616",
+    "isle-holy-ink": "#fff6cf",
+    "sea": "#4fa3e8",
+    "pair-0": "#2c6e6a",
+    "pair-1": "#8a5a1c",
+    "pair-2": "#5b3f8a",
+    "pair-ink": "#f4f0e6",
 }
 
 LIGHT_BOARD = {
@@ -58,6 +70,17 @@ LIGHT_BOARD = {
     "card-face-ink": "#1f1a10",
     "card-back": "#8a6a3c",
     "card-back-ink": "#f0d9a8",
+    "isle-ordinary": "#e6d3a3",
+    "isle-ordinary-ink": "#3a2c10",
+    "isle-volcanic": "#e7a58f",
+    "isle-volcanic-ink": "#3d1208",
+    "isle-holy": "#f0d977",
+    "isle-holy-ink": "#3a2e00",
+    "sea": "#1d4fb8",
+    "pair-0": "#8fcac5",
+    "pair-1": "#efbf83",
+    "pair-2": "#c7b1ea",
+    "pair-ink": "#1f1a10",
 }
 
 ATON_DARK = Theme(

@@ -15,9 +15,12 @@ so that a compatible protocol change never breaks an older client.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NamedTuple, TypeAlias, overload
+from typing import Any, Generic, NamedTuple, TypeAlias, TypeVar, overload
 
+from atlas_zeus import events as zeus_events
+from atlas_zeus.views import View as ZeusView
 from aton.events import EVENT_TYPES, Event
 from aton.players import Player
 from aton.views import View
@@ -35,7 +38,10 @@ class UnknownEvent:
     data: dict[str, Any]
 
 
-GameEvent: TypeAlias = Event | ev.ArbiterEvent | UnknownEvent
+GameEvent: TypeAlias = Event | zeus_events.Event | ev.ArbiterEvent | UnknownEvent
+#: A game's view: Aton's or Atlas & Zeus's.
+V = TypeVar("V", View, ZeusView)
+GameView: TypeAlias = View | ZeusView
 
 
 class Numbered(NamedTuple):
@@ -83,15 +89,15 @@ class SeatClock:
 
 
 @dataclass(frozen=True, slots=True)
-class GameStateFrame:
-    """``game_state``: the whole game as this receiver may see it."""
+class StateFrameOf(Generic[V]):
+    """``game_state``: the whole game as this receiver may see it; ``view`` its game's view."""
 
     game: int
     version: int
     seat: Player | None  # None: watching
     players: dict[Player, Seated]
-    options: dict[str, Any]  # the table's: clock, private, time_control
-    view: View
+    options: dict[str, Any]  # the table's: clock, private, time_control; since 1.7 game
+    view: V
     commitments: dict[Player, str]  # "none", "sealed", "awaiting_open" or "opened"
     clocks: dict[Player, SeatClock]
     log: tuple[Numbered, ...]  # the latest events, oldest first
@@ -99,15 +105,46 @@ class GameStateFrame:
 
 
 @dataclass(frozen=True, slots=True)
-class UpdateFrame:
+class UpdateFrameOf(Generic[V]):
     """``update``: the events since the last frame, and the view and clocks after them."""
 
     game: int
     version: int
     events: tuple[Numbered, ...]
-    view: View
+    view: V
     commitments: dict[Player, str]
     clocks: dict[Player, SeatClock]
+
+
+class GameStateFrame(StateFrameOf[View]):
+    """A ``game_state`` of a game of Aton."""
+
+    __slots__ = ()
+
+
+class UpdateFrame(UpdateFrameOf[View]):
+    """An ``update`` of a game of Aton."""
+
+    __slots__ = ()
+
+
+class ZeusStateFrame(StateFrameOf[ZeusView]):
+    """A ``game_state`` of a game of Atlas & Zeus (since 1.7)."""
+
+    __slots__ = ()
+
+
+class ZeusUpdateFrame(UpdateFrameOf[ZeusView]):
+    """An ``update`` of a game of Atlas & Zeus (since 1.7)."""
+
+    __slots__ = ()
+
+
+#: Any game's frames.
+AnyStateFrame: TypeAlias = GameStateFrame | ZeusStateFrame
+AnyUpdateFrame: TypeAlias = UpdateFrame | ZeusUpdateFrame
+#: The name of Atlas & Zeus on the wire (``options["game"]``); anything else is Aton.
+ATLAS_ZEUS = "atlas-zeus"
 
 
 @overload
@@ -137,18 +174,52 @@ def typed(message: m.Message) -> m.Message | GameStateFrame | UpdateFrame:
     return message
 
 
-def numbered(data: dict[str, Any]) -> Numbered:
-    """One event of a frame, read: the engine's, the arbiter's, or one this client does not know."""
+def typed_for(message: m.Message, game: str) -> m.Message | AnyStateFrame | AnyUpdateFrame:
+    """``typed`` for a client of every game: a ``game_state`` is read as the game its options name,
+    an ``update`` as ``game`` (the game of its ``game_state``, which the client has seen first)."""
+    if isinstance(message, m.GameState):
+        game = str(message.options.get("game", "aton"))
+    if game != ATLAS_ZEUS or not isinstance(message, m.GameState | m.Update):
+        return typed(message)
+    try:
+        if isinstance(message, m.GameState):
+            return ZeusStateFrame(
+                game=message.game, version=message.version, seat=Player.parse_optional(message.seat),
+                players={Player.parse(seat): _seated(info) for seat, info in message.players.items()},
+                options=message.options, view=ZeusView.from_dict(message.view),
+                commitments=_commitments(m.commitments_of(message)), clocks=_clocks(message.clocks),
+                log=tuple(numbered(e, _zeus_event) for e in message.log), reply_to=message.reply_to)
+        return ZeusUpdateFrame(
+            game=message.game, version=message.version,
+            events=tuple(numbered(e, _zeus_event) for e in message.events), view=ZeusView.from_dict(message.view),
+            commitments=_commitments(m.commitments_of(message)), clocks=_clocks(message.clocks))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ProtocolError(ErrorCode.INVALID, f"{message.TYPE}: {exc}") from None
+
+
+def _aton_event(data: dict[str, Any]) -> Event | None:
+    cls = EVENT_TYPES.get(data.get("type"))  # type: ignore[arg-type]
+    return None if cls is None else cls.from_dict(data)
+
+
+def _zeus_event(data: dict[str, Any]) -> zeus_events.Event | None:
+    if data.get("type") not in zeus_events.EVENT_TYPES:
+        return None
+    return zeus_events.event_from_dict(data)
+
+
+def numbered(data: dict[str, Any],
+             engine_event: Callable[[dict[str, Any]], Event | zeus_events.Event | None] = _aton_event) -> Numbered:
+    """One event of a frame, read: the engine's (Aton's unless ``engine_event`` reads another
+    game's), the arbiter's, or one this client does not know."""
     kind = data.get("type")
     version = data["version"]
     if type(version) is not int:
         raise ValueError(f"{kind}: version: unexpected {version!r:.40}")
     if kind in ev.ARBITER_EVENTS:  # first: the arbiter's "committed" is the one on the wire
         return Numbered(version, ev.parse(data))
-    cls = EVENT_TYPES.get(kind)  # type: ignore[arg-type]
-    if cls is not None:
-        return Numbered(version, cls.from_dict(data))
-    return Numbered(version, UnknownEvent(str(kind), data))
+    event = engine_event(data)
+    return Numbered(version, UnknownEvent(str(kind), data) if event is None else event)
 
 
 def _seated(info: dict[str, Any]) -> Seated:

@@ -54,6 +54,11 @@ class Choice:
     shown: tuple[str, ...] | None = None
 
 
+#: A row of choices with the line after it, and the lines of a Choices dialog around its rows
+#: (title, note, hint, buttons, borders and the screen's bars).
+CHOICE_ROW_HEIGHT, CHOICES_AROUND = 2, 16
+
+
 class Choices(ModalScreen[dict | None]):
     """A few settings, each one row of options; Enter accepts, Escape cancels."""
 
@@ -82,6 +87,10 @@ class Choices(ModalScreen[dict | None]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self.accept_label, variant="primary", id="accept")
                 yield Button("Cancel", id="cancel")
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Rows one after the other, with no line between them, where a line each would not fit."""
+        self.set_class(event.size.height < CHOICE_ROW_HEIGHT * len(self.choices) + CHOICES_AROUND, "-tight")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "accept":

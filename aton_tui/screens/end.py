@@ -6,6 +6,8 @@ ran out) must not start the next game.  Each choice has its own key.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -16,21 +18,38 @@ from aton.outcome import Outcome
 from aton.players import Player
 from protocol.game_frames import rating_text
 
-from ..model import GameModel
+from ..model import GameModel, ZeusModel
 from ..narrate import player_name, rating_change, result_sentence
 from ..widgets.symbols import SEAT_SYMBOL
 
 
-def headline(outcome: Outcome, seat: Player | None) -> str:
-    winner = outcome.winner
+def headline(winner: object | None, seat: Player | None) -> str:
+    """"You win!", "You lose", "Red wins" (a spectator's) or "A draw"; ``winner`` a seat of any
+    game's engine (compared by its wire name)."""
     if winner is None:
         return "A draw"
     if seat is None:
-        return f"{player_name(winner)} wins"
-    return "You win!" if winner is seat else "You lose"
+        return f"{str(winner).capitalize()} wins"
+    return "You win!" if str(winner) == str(seat) else "You lose"
 
 
-def ratings_line(model: GameModel) -> str:
+@dataclass(frozen=True)
+class Result:
+    """What the end screen says of a finished game, whichever game it was."""
+
+    headline: str  # "You win!"
+    sentence: str  # "Red wins: filled a whole temple."
+    score: str  # "Final score:  ● Red 40  —  ■ Blue 31"
+
+
+def aton_result(outcome: Outcome, seat: Player | None, scores: tuple[int, int]) -> Result:
+    """The end of a game of Aton: who won, why, and the final scores."""
+    red, blue = scores
+    return Result(headline(outcome.winner, seat), result_sentence(outcome),
+                  f"Final score:  ● Red {red}  —  ■ Blue {blue}")
+
+
+def ratings_line(model: GameModel | ZeusModel) -> str:
     """What the game did to the players' ratings: "Rated: ● ann 1562? (+62) · ■ bob 1438? (−62)",
     "Casual game: no rating changes.", or nothing (a server without ratings)."""
     changes = model.rating_changes()
@@ -62,22 +81,21 @@ class EndScreen(ModalScreen[None]):
                 tooltip="close the result and look at the board (e shows it again)"),
     ]
 
-    def __init__(self, outcome: Outcome, seat: Player | None,
-                 scores: tuple[int, int], can_rematch: bool, can_save: bool, offer: Player | None = None,
-                 hints: int = 0, ratings: str = "") -> None:
+    def __init__(self, result: Result, can_rematch: bool, can_save: bool, offer: Player | None = None,
+                 hints: int = 0, ratings: str = "", can_review: bool = True) -> None:
         super().__init__(classes="dialog")
-        self.outcome, self.seat = outcome, seat
+        self.result = result
+        self.can_review = can_review  # the replay viewer knows the game (Aton's games only, for now)
         self.ratings = ratings  # what the game did to the ratings, in a line ("" on an older server)
-        self.scores, self.can_rematch, self.can_save = scores, can_rematch, can_save
+        self.can_rematch, self.can_save = can_rematch, can_save
         self.offer = offer  # the opponent whose rematch offer waits for our answer
         self.hints = hints  # the hints the player asked for and saw in this game
 
     def compose(self) -> ComposeResult:
-        red, blue = self.scores
         with Vertical(classes="dialog-box"):
-            yield Label(headline(self.outcome, self.seat), classes="dialog-title", id="headline", markup=False)
-            yield Label(result_sentence(self.outcome), classes="dialog-text", markup=False)
-            score = f"Final score:  ● Red {red}  —  ■ Blue {blue}"
+            yield Label(self.result.headline, classes="dialog-title", id="headline", markup=False)
+            yield Label(self.result.sentence, classes="dialog-text", markup=False)
+            score = self.result.score
             if self.hints:
                 score += f"  ·  hints used: {self.hints}"
             yield Label(score, classes="dialog-text", id="final-score", markup=False)
@@ -90,7 +108,8 @@ class EndScreen(ModalScreen[None]):
                     yield Button("Decline (d)", action="app.decline_rematch", id="decline")
                 if self.can_save:
                     yield Button("Save (s)", action="app.save_record")
-                yield Button("Review (v)", action="app.review", id="review")
+                if self.can_review:
+                    yield Button("Review (v)", action="app.review", id="review")
                 yield Button("Lobby (l)", action="app.lobby")
                 yield Button("Board (Esc)", action="screen.close")
 

@@ -59,7 +59,7 @@ from ..widgets.players import Cartouche, PlayerRow, PlayersPanel, cartouche_face
 from ..widgets.score_track import ScoreTrack
 from ..widgets.symbols import SEAT_SYMBOL
 from .dialogs import Confirm, Prompt
-from .end import EndScreen, offer_sentence, ratings_line
+from .end import EndScreen, aton_result, offer_sentence, ratings_line
 from .scoring import ScoringScreen
 
 if TYPE_CHECKING:
@@ -665,8 +665,8 @@ class GameScreen(Screen):
         view = self.view
         assert view.outcome is not None, "the end screen shows a finished game"
         offer = self.model.opponent if self.model.rematch_offered_to_us else None
-        self.end_screen = EndScreen(view.outcome, self.model.seat,
-                                    (view.red.score, view.blue.score), can_rematch=self.model.seat is not None,
+        result = aton_result(view.outcome, self.model.seat, (view.red.score, view.blue.score))
+        self.end_screen = EndScreen(result, can_rematch=self.model.seat is not None,
                                     can_save=self.aton.check_action("save_record", ()) is True, offer=offer,
                                     hints=self.model.hints_used, ratings=ratings_line(self.model))
         return self.end_screen

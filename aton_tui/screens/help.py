@@ -14,13 +14,17 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown, TabbedContent, TabPane
 
+from ..atlas_zeus import rules as atlas_zeus_rules
 from ..settings import Settings
 
 CLOSING = "**Esc**, **q** or **?** closes this help.  ↑ ↓ PgUp PgDn scroll it, **Tab** shows the complete rules."
 RULES_CLOSING = "**Esc**, **q** or **?** closes this help.  ↑ ↓ PgUp PgDn scroll the rules, **Tab** shows the keys."
 
-#: The pages of the help, by the id of their tab.
-HELP_PAGE, RULES_PAGE = "help-page", "rules-page"
+#: The pages of the help, by the id of their tab: the keys, Aton's rules, Atlas & Zeus's rules.
+HELP_PAGE, RULES_PAGE, AZ_RULES_PAGE = "help-page", "rules-page", "az-rules-page"
+#: The games (as a ``game_state``'s options name them), and the page of each one's complete rules.
+ATON, ATLAS_ZEUS = "aton", "atlas-zeus"
+RULES_PAGES = {ATON: RULES_PAGE, ATLAS_ZEUS: AZ_RULES_PAGE}
 
 #: A link to another page of the docs: [words](target), the target neither a web address nor an anchor.
 DOCS_LINK = re.compile(r"\[([^\]]+)\]\((?!https?:|#)[^)]*\)")
@@ -138,6 +142,11 @@ def complete_rules() -> str:
     return DOCS_LINK.sub(r"\1", text)
 
 
+def complete_atlas_zeus_rules() -> str:
+    """The complete rules of Atlas & Zeus (docs/atlas-zeus.md), links to other pages as words."""
+    return DOCS_LINK.sub(r"\1", atlas_zeus_rules.complete_rules())
+
+
 def pause_text(pause_left: float | None) -> list[str]:
     """Whether our clock stands still while this help is open (a game against the server's bot)."""
     if pause_left is None:
@@ -168,22 +177,31 @@ class HelpScreen(ModalScreen[None]):
     ]
 
     def __init__(self, keymaps: list[tuple[str, list[BindingType]]], settings: Settings,
-                 pause_left: float | None = None, page: str = HELP_PAGE) -> None:
+                 pause_left: float | None = None, page: str = HELP_PAGE, game: str = ATON,
+                 rules: tuple[str, ...] = (ATON,)) -> None:
         super().__init__(classes="dialog")
         self.keymaps = keymaps
         self.settings = settings
         self.pause_left = pause_left  # seconds our clock may still stand still (None: it does not)
         self.page = page  # the page shown first
+        self.game = game  # the game the Help page tells in short
+        self.rules = rules  # the games whose complete rules have a page (in a game: that game's only)
 
     def compose(self) -> ComposeResult:
-        parts = [CLOSING, LEARN, *pause_text(self.pause_left), RULES, settings_text(self.settings),
+        short = [atlas_zeus_rules.IN_SHORT] if self.game == ATLAS_ZEUS else [LEARN, RULES]
+        parts = [CLOSING, *pause_text(self.pause_left), *short, settings_text(self.settings),
                  *(key_table(t, b) for t, b in self.keymaps), CLOSING]
         with Vertical(classes="dialog-box help"), TabbedContent(initial=self.page):
             # links are not opened: a click must not open anything on the machine the client runs on
             with TabPane("Help", id=HELP_PAGE), VerticalScroll():
                 yield Markdown("\n\n".join(parts), open_links=False)
-            with TabPane("Rules", id=RULES_PAGE), VerticalScroll():
-                yield Markdown("\n\n".join([RULES_CLOSING, complete_rules(), RULES_CLOSING]), open_links=False)
+            for game in self.rules:
+                title = "Rules" if game == self.rules[0] else "Atlas & Zeus" if game == ATLAS_ZEUS else "Aton"
+                text = complete_atlas_zeus_rules() if game == ATLAS_ZEUS else complete_rules()
+                closing = RULES_CLOSING if len(self.rules) == 1 else RULES_CLOSING.replace("shows the keys",
+                                                                                           "turns the page")
+                with TabPane(title, id=RULES_PAGES[game]), VerticalScroll():
+                    yield Markdown("\n\n".join([closing, text, closing]), open_links=False)
 
     def on_mount(self) -> None:
         self._focus_page()
@@ -203,7 +221,8 @@ class HelpScreen(ModalScreen[None]):
 
     def action_turn_page(self) -> None:
         tabs = self.query_one(TabbedContent)
-        tabs.active = RULES_PAGE if tabs.active == HELP_PAGE else HELP_PAGE
+        pages = (HELP_PAGE, *(RULES_PAGES[game] for game in self.rules))
+        tabs.active = pages[(pages.index(tabs.active) + 1) % len(pages)]
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -120,7 +120,7 @@ class LobbyScreen(Screen):
         now = self.aton.wall_clock()
         self._fill("tables", [
             (t["table"], (f"#{t['table']}", _rated_name(t.get("host", ""), t.get("rating")),
-                          t.get("clock", "") + (" rated" if t.get("rated") is True else ""),
+                          game_tag(t) + t.get("clock", "") + (" rated" if t.get("rated") is True else ""),
                           _since(now - t.get("since", now))))
             for t in lobby.tables])
         self._fill_games()
@@ -257,6 +257,15 @@ def _rated_name(name: str, rating: object, width: int | None = None) -> str:
 
 Rows = list[tuple[object, tuple[str, ...]]]  # a list's rows: (key, cells)
 
+#: How the lobby names a game other than Aton, before the clock of its table or game.
+GAME_TAGS = {"atlas-zeus": "A&Z "}
+
+
+def game_tag(entry: dict) -> str:
+    """"A&Z " for a table or a game of Atlas & Zeus, nothing for Aton's (or an older server's).
+    A table's or a game's ``kind`` names its game (since protocol 1.7)."""
+    return GAME_TAGS.get(str(entry.get("kind", "aton")), "")
+
 
 def game_columns(games: list[dict], width: int, padding: int) -> tuple[tuple[str, ...], Rows]:
     """The header and rows of the games in progress in ``width`` columns (each cell ``padding``
@@ -269,7 +278,7 @@ def game_columns(games: list[dict], width: int, padding: int) -> tuple[tuple[str
         red, blue = (_rated_name(str(game.get(seat, "")), ratings.get(seat), room)
                      for seat, room in zip(("red", "blue"), name_widths, strict=True))
         return (f"#{game['game']}", red, blue, str(game.get("round", "")), _scores(game),
-                str(game.get("clock", "")) + (" rated" if game.get("rated") is True else ""))
+                game_tag(game) + str(game.get("clock", "")) + (" rated" if game.get("rated") is True else ""))
 
     def needed(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[int]:
         return [max(cell_len(cell) for cell in column) for column in zip(header, *rows, strict=True)]

@@ -99,7 +99,8 @@ class Geometry:
 
 
 @lru_cache(maxsize=64)
-def _faded(style: Style, background: RichColor | None) -> Style:
+def faded(style: Style, background: RichColor | None) -> Style:
+    """``style`` faded towards ``background`` (something that cannot be chosen now)."""
     back = Color.from_rich_color(background)
     bg = Color.from_rich_color(style.bgcolor).blend(back, 0.65) if style.bgcolor else back
     fg = Color.from_rich_color(style.color).blend(back, 0.55) if style.color else None
@@ -177,7 +178,7 @@ class Board(Widget):
 
     def _mute(self, style: Style) -> Style:
         """The style faded towards the board's background (a square not choosable now)."""
-        return _faded(style, self.rich_style.bgcolor)
+        return faded(style, self.rich_style.bgcolor)
 
     def _tile_line(self, square: Square, line: int, geo: Geometry) -> list[Segment]:
         temple, index = square

@@ -56,8 +56,8 @@ def screen_of(app: AtonApp) -> GameScreen:
 
 
 def model_of(app: AtonApp) -> GameModel:
-    """The app's game, once there is one."""
-    assert app.model is not None, "no game yet"
+    """The app's game of Aton, once there is one."""
+    assert isinstance(app.model, GameModel), "no game of Aton yet"
     return app.model
 
 

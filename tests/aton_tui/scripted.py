@@ -141,6 +141,14 @@ class RecordingSession:
     def has_sealed(self, game: int) -> bool:
         return False
 
+    async def act(self, game: int, move: dict) -> int:
+        self.sent.append(("act", game, move))
+        return len(self.sent)
+
+    async def program(self, game: int, move: dict) -> int:
+        self.sent.append(("program", game, move))
+        return len(self.sent)
+
     async def run(self) -> None:
         pass
 
