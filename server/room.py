@@ -108,7 +108,7 @@ class Seal:
     move: Any = None  # the game's move, once opened (from the start for a seal the server made)
     nonce: bytes | None = None  # the client's opening: with the move's cards it reproduces the digest
     order: int = 0
-    claim: Any = None  # what everyone sees of it at once (``HostedGame.claim``): JSON, None for nothing
+    claim: Any = None  # what the game shows of it before it is opened (``HostedGame.claim``): JSON, or None
 
     @property
     def opened(self) -> bool:
