@@ -96,8 +96,10 @@ HISTORY_PAGES = 1000
 #: is hosted beside Aton: its moves are ``act``, its programmings sealed with ``commit`` (``slots``)
 #: and opened with ``open`` (``move``); see 'Atlas & Zeus'.
 TWO_GAMES = 7
-#: The games a table can be played with; "aton" when a request does not say.
-GAMES = ("aton", "atlas-zeus")
+#: The game a request that does not say plays (and the one game a client older than 1.7 knows).
+DEFAULT_GAME = "aton"
+#: The games a table can be played with.
+GAMES = (DEFAULT_GAME, "atlas-zeus")
 GAME = OneOf(GAMES)
 #: An Atlas & Zeus move on the wire (``act``, ``open``): bounded all the way down.
 MOVE = Plain("a move of Atlas & Zeus, see 'Atlas & Zeus'")
@@ -455,7 +457,7 @@ class CreateTable(Message):
     #: A rated game (since 1.6): only a player with an account may ask, and only one may join.
     rated: Annotated[bool | None, RATED] = None
     #: The game played at the table (since 1.7).
-    game: Annotated[str, GAME] = "aton"
+    game: Annotated[str, GAME] = DEFAULT_GAME
 
 
 @_server("table_created")
@@ -499,7 +501,7 @@ class QuickMatch(Message):
     clock: Annotated[str, OneOf(CLOCKS)] = "normal"
     id: Annotated[int | None, REQUEST_ID] = None
     rated: Annotated[bool | None, RATED] = None
-    game: Annotated[str, GAME] = "aton"  # since 1.7
+    game: Annotated[str, GAME] = DEFAULT_GAME  # since 1.7
 
 
 @_server("queued")
@@ -524,7 +526,7 @@ class PlayBot(Message):
     seat: Annotated[str | None, Optional(OneOf(SEATS))] = None
     id: Annotated[int | None, REQUEST_ID] = None
     rated: Annotated[bool | None, RATED] = None
-    game: Annotated[str, GAME] = "aton"  # since 1.7
+    game: Annotated[str, GAME] = DEFAULT_GAME  # since 1.7
 
 
 @_client("leave")

@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 #: clock's resolution): a timer that falls due earlier than that sets itself again.
 TIMER_SLACK = 0.001
 
-#: A game's seat: its own value (Aton's ``Player``), named on the wire by its ``str()``.
+#: A game's seat: its own value (its engine's ``Player``), named on the wire by its ``str()``.
 GameSeat = Hashable
 
 
