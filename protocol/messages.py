@@ -737,7 +737,7 @@ class Profile(Message):
     lost: Annotated[int, Int(0, 2**53)]
     drawn: Annotated[int, Int(0, 2**53)]
     games: Annotated[Maps, Items("games: game, started, clock, seat, opponent, opponent_then, opponent_guest, "
-                                 "result, reason, rounds, seconds", PROFILE_GAMES)]
+                                 "result, reason, rounds, seconds; since 1.7 kind", PROFILE_GAMES)]
     page: Annotated[int, Int(0, HISTORY_PAGES)] = 0
     more: Annotated[bool, Bool()] = False
     #: The player's ratings, per clock: rating, provisional, games (rated); absent for a guest.

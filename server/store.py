@@ -183,6 +183,7 @@ class GameRow:
     result: dict | None
     created: float
     finished: float | None
+    game: str = m.DEFAULT_GAME  # its kind
 
 
 @dataclass
@@ -430,7 +431,7 @@ class Store:
         account): only the finished games it may read, those that were not private and those
         it played too (``server.history``)."""
         self.commit()
-        query = ("SELECT id, options, seats, status, result, created, finished FROM games WHERE id IN "
+        query = ("SELECT id, options, seats, status, result, created, finished, game FROM games WHERE id IN "
                  "(SELECT game FROM game_players WHERE token_hash = ? OR account = ?)")
         params: list[object] = [session, account]
         if seen_by is not None:
@@ -439,7 +440,7 @@ class Store:
             params += seen_by
         rows = self.db.execute(query + " ORDER BY id DESC LIMIT ? OFFSET ?", (*params, limit, skip)).fetchall()
         return [GameRow(gid, json.loads(options), json.loads(seats), st, None if result is None else json.loads(result),
-                        created, finished) for gid, options, seats, st, result, created, finished in rows]
+                        created, finished, game) for gid, options, seats, st, result, created, finished, game in rows]
 
     def totals_of(self, session: str | None, account: int | None) -> tuple[int, int, int, int]:
         """The finished games of a session or an account: played, won, lost, drawn."""

@@ -76,6 +76,9 @@ async def test_a_whole_game_between_two_clients_with_a_spectator_who_sees_no_sec
         == red.accepted
     replayed = replay(GameRecord.from_dict(record)).outcome()
     assert replayed is not None and replayed.to_dict() == red.view["outcome"]
+    await red.send(m.GetProfile())
+    line = (await red.expect(m.Profile)).games[0]
+    assert (line["game"], line["kind"], line["rounds"]) == (game, GAME, red.view["round"])
 
 
 async def test_the_second_player_programs_on_the_free_slots_and_sees_the_first_face_down(server):
