@@ -12,7 +12,7 @@ from protocol.clocks import ATLAS_ZEUS_TIME_CONTROLS
 from protocol.commitment import program_digest
 from protocol.errors import ProtocolError
 from server.config import Limits
-from server.games import RefusedMove
+from server.games import AtonGame, RefusedMove
 from server.games.atlas_zeus import AtlasZeusGame
 from server.lobby import Lobby
 from server.room import GameSeat, Room, Seat
@@ -150,3 +150,20 @@ def test_the_documented_digest():
 
 
 DOCUMENTED_DIGEST = "7b9a6f831b7646b6c369e18a4e96940d54e24c212264844f3297a5d577987d1c"
+
+
+def test_each_game_refuses_the_others_messages():
+    aton = AtonGame(SEED)
+    red = aton.seats[0]
+    with pytest.raises(RefusedMove, match="act is not a move"):
+        aton.move_of(red, m.Act(game=1, move={"kind": "resign"}))
+    with pytest.raises(RefusedMove, match="claims no slots"):
+        aton.claim(red, None, (1, 3, 5))
+    with pytest.raises(ProtocolError, match="Aton's opening is the four cards"):
+        aton.move_of(red, m.Open(game=1, cards=None, nonce=b"n" * 16, move={"kind": "program"}))
+    zeus = AtlasZeusGame(SEED)
+    first = zeus.state.initiative
+    with pytest.raises(ProtocolError, match="the slots your programming fills"):
+        zeus.claim(first, None, None)
+    with pytest.raises(ProtocolError, match="required field is missing"):
+        zeus.move_of(first, m.Open(game=1, cards=(1, 2, 3, 4), nonce=b"n" * 16))
