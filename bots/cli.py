@@ -12,8 +12,8 @@ per-decision time budget of every strategy that has one; ``--cpu-time`` counts t
 (and the time per decision reported) in CPU time of the process, not wall time, so that a
 loaded machine does not shorten the searches.
 
-    aton-bot --server HOST:PORT --strategy NAME [--games N] [--name NAME] [--budget-ms MS]
-             [--table T | --invite CODE] [--clock C]
+    aton-bot --server HOST:PORT --strategy NAME [--game aton|atlas-zeus] [--games N] [--name NAME]
+             [--budget-ms MS] [--table T | --invite CODE] [--clock C]
 
 The last form plays on a server: a quick match (or the given table) for each game,
 reconnecting by itself after a dropped connection (and waiting for a server that is not up
@@ -39,10 +39,11 @@ from protocol.client import ServerError
 from protocol.messages import CLOCKS
 from protocol.transport import Endpoint, TLSFailed, parse_endpoint, tls_for
 
-from .atlas_zeus import STRATEGY_NAMES
+from .atlas_zeus import STRATEGY_NAMES, strategy_named
+from .atlas_zeus.strategy import Strategy as ZeusStrategy
 from .match_statistics import Sprt, format_elo
 from .network import NetworkBot
-from .strategy import LEVELS, STRATEGIES, accepts_option, available, make_strategy, parse_spec
+from .strategy import LEVELS, STRATEGIES, Strategy, accepts_option, available, make_strategy, parse_spec
 from .tournament import GAMES, run_tournament
 
 
@@ -208,6 +209,8 @@ def add_network_options(parser: argparse.ArgumentParser) -> None:
                      help="with tls://: trust this certificate authority or server certificate (PEM) instead of "
                           "the system's authorities, e.g. for a server with a self-signed certificate")
     net.add_argument("--strategy", default="greedy", help="strategy, level or spec (default greedy)")
+    net.add_argument("--game", choices=GAMES, default="aton",
+                     help="the game to play: quick matches of it, with its strategies (default aton)")
     net.add_argument("--games", type=int, default=1, help="games to play (default 1)")
     net.add_argument("--name", default=None, help="display name (default: the strategy's name + '-bot')")
     net.add_argument("--budget-ms", type=int, default=None, help="per-decision budget of a searching strategy")
@@ -236,7 +239,11 @@ def _network(args: argparse.Namespace) -> int:
     try:
         load_modules(args.load)
         name, options = parse_spec(args.strategy)
-        strategy = make_strategy(name, seed=args.seed, **{**options, **_with_budget(args.strategy, args.budget_ms)})
+        strategy: Strategy | ZeusStrategy
+        if args.game == "atlas-zeus":
+            strategy = strategy_named(name, args.seed, **options)
+        else:
+            strategy = make_strategy(name, seed=args.seed, **{**options, **_with_budget(args.strategy, args.budget_ms)})
     except (ValueError, TypeError, ImportError, OSError) as exc:
         print(f"aton-bot: {exc}", file=sys.stderr)
         return 2

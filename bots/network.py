@@ -2,12 +2,17 @@
 
 ``NetworkBot`` hides the protocol from a bot author: it connects as a ``bot``
 client, finds games (a table or an invite code, then quick matches), decodes each
-game frame where it reads it (``protocol.game_frames.typed``: the view an
+game frame where it reads it (``protocol.game_frames.typed_for``: the view an
 ``aton.views.View``, the events typed) for the strategy, sends its answer
 (sealing and opening commitments by itself), reconnects with its resume token
 after a dropped connection, and reports each finished game.  It waits for a server
 that is not there yet, or not any more, for at least the longest grace period
 (``Backoff``): a seat is kept that long after a drop or a server restart.
+
+The same class plays Atlas & Zeus when its strategy is one of ``bots.atlas_zeus``: it asks
+for quick matches of that game, hands the strategy the game's view
+(``atlas_zeus.views.View``), seals each programming (``Client.commit_program``; under Open
+hand it goes in the clear) and sends every other decision as an ``act``.
 """
 
 from __future__ import annotations
@@ -18,18 +23,37 @@ import ssl
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 
+from atlas_zeus.moves import Program
+from atlas_zeus.outcome import Outcome as ZeusOutcome
+from atlas_zeus.players import PLAYERS as ZEUS_PLAYERS
+from atlas_zeus.players import Player as ZeusPlayer
+from atlas_zeus.views import View as ZeusView
 from aton.moves import Commit, Exchange, Place, Remove
 from aton.outcome import Outcome
 from aton.players import Player
+from aton.views import View as AtonView
 from protocol import messages as m
 from protocol.account_keys import Proof
 from protocol.client import Client, ServerError
 from protocol.clocks import LONGEST_GRACE
 from protocol.errors import ErrorCode
 from protocol.fairness import MISMATCH, Verdict
-from protocol.game_frames import GameStateFrame, Seated, UpdateFrame, typed
+from protocol.game_frames import (
+    ATLAS_ZEUS,
+    GameStateFrame,
+    Seated,
+    UpdateFrame,
+    ZeusStateFrame,
+    ZeusUpdateFrame,
+    typed_for,
+)
 
+from .atlas_zeus.strategy import Strategy as ZeusStrategy
 from .strategy import Strategy
+
+#: A frame of one game, read: a ``game_state`` or an ``update`` of Aton or of Atlas & Zeus.
+Frame = GameStateFrame | UpdateFrame | ZeusStateFrame | ZeusUpdateFrame
+FRAMES = (GameStateFrame, UpdateFrame, ZeusStateFrame, ZeusUpdateFrame)
 
 log = logging.getLogger(__name__)
 
@@ -37,9 +61,9 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class GameResult:
     game: int
-    seat: Player
-    outcome: Outcome
-    scores: tuple[int, int]  # red's, blue's
+    seat: Player | ZeusPlayer
+    outcome: Outcome | ZeusOutcome
+    scores: tuple[int, int]  # red's, blue's: Aton's points, Atlas & Zeus's people alive
     rounds: int
     opponent: str
 
@@ -81,13 +105,18 @@ REVEAL_WAIT_SECONDS = 10.0
 
 
 class NetworkBot:
-    def __init__(self, strategy: Strategy, host: str, port: int, *, name: str, clock: str = "normal",
+    """Plays ``strategy`` on a server: Aton's strategies play Aton, those of ``bots.atlas_zeus``
+    Atlas & Zeus."""
+
+    def __init__(self, strategy: Strategy | ZeusStrategy, host: str, port: int, *, name: str, clock: str = "normal",
                  table: int | None = None, invite: str | None = None,
                  on_result: Callable[[GameResult], None] = lambda result: None,
                  backoff: Backoff = Backoff(),
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep, proof: Proof | None = None,
                  tls: ssl.SSLContext | None = None) -> None:
         self.strategy = strategy
+        self.game_name = ATLAS_ZEUS if isinstance(strategy, ZeusStrategy) else "aton"  # the game it plays
+        self._game_names: dict[int, str] = {}  # game -> the game its game_state named (to read its updates)
         self.host, self.port = host, port
         self.tls = tls  # connect through TLS with this context (None: plain TCP)
         self.name = name
@@ -102,9 +131,11 @@ class NetworkBot:
         self.verdicts: dict[int, Verdict] = {}  # game -> the check of its decks (protocol.fairness)
         self._game: int | None = None
         self._players: dict[Player, Seated] = {}
-        self._answered: tuple[int, int] | None = None  # (game, version) of the last view answered
+        # (game, version, decision) of the last view answered: a view is answered once, but a move
+        # may bring another decision without a new version (a Volcano, then its fleeing)
+        self._answered: tuple[int, int, object] | None = None
         self._awaiting: int | None = None  # the request id of a move not yet acknowledged
-        self._last_frame: GameStateFrame | UpdateFrame | None = None  # of our game, last received
+        self._last_frame: Frame | None = None  # of our game, last received
         self._syncing: int | None = None  # the request id of the sync sent for our game after reconnecting
 
     @property
@@ -120,7 +151,7 @@ class NetworkBot:
             await self._seek_game()
             while len(self.results) < games:
                 try:
-                    frame = typed(await self._session.recv())
+                    frame = self._read(await self._session.recv())
                 except UNREACHABLE:
                     await self._reconnect()
                     continue
@@ -194,7 +225,7 @@ class NetworkBot:
         elif self.table:
             await self._session.send(m.JoinTable(table=self.table))
         else:
-            await self._session.send(m.QuickMatch(clock=self.clock))
+            await self._session.send(m.QuickMatch(clock=self.clock, game=self.game_name))
         self.invite = self.table = None  # later games: rematches or quick matches
 
     async def _await_reveals(self) -> None:
@@ -217,7 +248,14 @@ class NetworkBot:
 
     # ------------------------------------------------------------------ frames
 
-    async def _handle(self, frame: m.Message | GameStateFrame | UpdateFrame, more_wanted: bool) -> None:
+    def _read(self, message: m.Message) -> m.Message | Frame:
+        """A message with its game frame read as its game's (the game its ``game_state`` named)."""
+        if isinstance(message, m.GameState):
+            self._game_names[message.game] = str(message.options.get("game", "aton"))
+        game = self._game_names.get(message.game, "aton") if isinstance(message, m.Update) else "aton"
+        return typed_for(message, game)
+
+    async def _handle(self, frame: m.Message | Frame, more_wanted: bool) -> None:
         if isinstance(frame, m.DealRevealed):
             self._checked(self._session.verdicts[frame.game])
             return
@@ -239,33 +277,51 @@ class NetworkBot:
             if frame.code == "not_found" and self._game is None:
                 raise ServerError(frame)
             return
-        if isinstance(frame, (GameStateFrame, UpdateFrame)) and any(r.game == frame.game for r in self.results):
+        if isinstance(frame, FRAMES) and any(r.game == frame.game for r in self.results):
             return  # a game already reported
-        if isinstance(frame, GameStateFrame):
+        if isinstance(frame, (GameStateFrame, ZeusStateFrame)):
             if frame.game != self._game:
                 self._game = frame.game
-                self.strategy.on_game_start(frame.view)
+                self._start(frame)
             self._players = frame.players
-        if isinstance(frame, UpdateFrame) and frame.game == self._game:
+        if isinstance(frame, UpdateFrame) and frame.game == self._game and isinstance(self.strategy, Strategy):
             self.strategy.on_events([numbered.event for numbered in frame.events])
-        if isinstance(frame, (GameStateFrame, UpdateFrame)) and frame.game == self._game:
+        if isinstance(frame, FRAMES) and frame.game == self._game:
             if frame.view.outcome is not None:
                 await self._finish(frame, more_wanted)
             else:
                 self._last_frame = frame
                 await self._answer(frame)
 
-    async def _answer(self, frame: GameStateFrame | UpdateFrame) -> None:
+    def _start(self, frame: GameStateFrame | ZeusStateFrame) -> None:
+        """A new game: it must be the strategy's game; an Aton strategy hears of its start."""
+        played = self._game_names.get(frame.game, "aton")
+        if played != self.game_name:
+            raise ValueError(f"this bot plays {self.game_name}, and game {frame.game} is a game of {played}")
+        if isinstance(frame, GameStateFrame) and isinstance(self.strategy, Strategy):
+            self.strategy.on_game_start(frame.view)
+
+    def _sealed_already(self, game: int, seat: str, commitments: dict[Player, str]) -> bool:
+        """Whether our programming (cartouches) of this round is committed already: the client
+        opens it when the server asks."""
+        return commitments.get(Player.parse(seat)) != "none" or self._session.has_sealed(game)
+
+    async def _answer(self, frame: Frame) -> None:
+        if isinstance(frame, (ZeusStateFrame, ZeusUpdateFrame)):
+            await self._answer_zeus(frame)
+            return
+        strategy = self.strategy
+        assert isinstance(strategy, Strategy)  # (``_start`` checked the game)
         game, view = frame.game, frame.view
         decision = view.decision
-        if decision is None or self._answered == (game, frame.version) or self._awaiting is not None:
+        if decision is None or self._answered == (game, frame.version, decision) or self._awaiting is not None:
             return  # (a view sent before the server had our last move may be stale)
         seat = view.viewer
         assert seat is not None  # a decision is a player's
-        if decision.kind == "commit" and (frame.commitments.get(seat) != "none" or self._session.has_sealed(game)):
+        if decision.kind == "commit" and self._sealed_already(game, str(seat), frame.commitments):
             return  # committed already; the client opens it when the server asks
-        self._answered = (game, frame.version)
-        move = self.strategy.choose(view)
+        self._answered = (game, frame.version, decision)
+        move = strategy.choose(view)
         if isinstance(move, Commit):
             self._awaiting = await self._session.commit(game, move.cards)
         elif isinstance(move, Exchange):
@@ -274,16 +330,43 @@ class NetworkBot:
             kind = m.Remove if isinstance(move, Remove) else m.Place
             self._awaiting = await self._session.send(kind(game=game, temple=move.temple, square=move.square))
 
-    async def _finish(self, frame: GameStateFrame | UpdateFrame, more_wanted: bool) -> None:
+    async def _answer_zeus(self, frame: ZeusStateFrame | ZeusUpdateFrame) -> None:
+        """Atlas & Zeus: a programming is sealed (in the clear under Open hand), any other
+        decision is an ``act``."""
+        strategy = self.strategy
+        assert isinstance(strategy, ZeusStrategy)  # (``_start`` checked the game)
+        game, view = frame.game, frame.view
+        decision = view.decision
+        if decision is None or self._answered == (game, frame.version, decision) or self._awaiting is not None:
+            return
+        seat = view.viewer
+        assert seat is not None  # a decision is a player's
+        face_up = view.player(seat).open_hand
+        if decision.kind == "program" and not face_up and self._sealed_already(game, str(seat), frame.commitments):
+            return
+        self._answered = (game, frame.version, decision)
+        move = strategy.choose(view)
+        if isinstance(move, Program) and not face_up:
+            self._awaiting = await self._session.commit_program(game, [(slot, card.value) for slot, card in move.cards])
+        else:
+            self._awaiting = await self._session.send(m.Act(game=game, move=move.to_dict()))
+
+    async def _finish(self, frame: Frame, more_wanted: bool) -> None:
         view = frame.view
         seat, outcome = view.viewer, view.outcome
         assert seat is not None and outcome is not None
-        opponent = self._players.get(seat.other)
+        opponent = self._players.get(Player.parse(str(seat.other)))
+        if isinstance(frame.view, ZeusView):
+            people = frame.view.people
+            scores = tuple(sum(1 for p in people if p.clan is clan and p.island is not None) for clan in ZEUS_PLAYERS)
+        else:
+            scores = (frame.view.red.score, frame.view.blue.score)
         result = GameResult(
-            game=frame.game, seat=seat, outcome=outcome, scores=(view.red.score, view.blue.score),
+            game=frame.game, seat=seat, outcome=outcome, scores=(scores[0], scores[1]),
             rounds=view.round, opponent=opponent.name if opponent is not None else str(seat.other))
         self.results.append(result)
-        self.strategy.on_game_over(view)
+        if isinstance(self.strategy, Strategy) and isinstance(frame.view, AtonView):
+            self.strategy.on_game_over(frame.view)
         self.on_result(result)
         self._game = None
         if more_wanted:

@@ -34,6 +34,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
 from bots.strategy import LEVELS
+from protocol import messages as m
 
 from .clock import Clock, Timer
 from .config import HostedBotSettings
@@ -45,7 +46,8 @@ log = logging.getLogger(__name__)
 __all__ = ["SEARCH_BUDGET_MS", "BotScheduler", "Decision", "decide"]
 
 
-def decide(level: str, seed: int, view_data: dict, budget_ms: float | None = None, game: str = "aton") -> dict:
+def decide(level: str, seed: int, view_data: dict, budget_ms: float | None = None,
+           game: str = m.DEFAULT_GAME) -> dict:
     """One decision of a ``level`` bot of the game ``game`` for a view; ``budget_ms`` replaces a
     search's own budget.
 
@@ -68,7 +70,7 @@ class Decision:
     waited_behind: int | None = None  # decisions started between its asking and its own start
     budget_ms: float | None = None  # its search's budget once started; None: answered without a search
     timer: Timer | None = field(default=None, repr=False)  # the light level's turn, before the reserve
-    kind: str = "aton"  # the game's kind (``server.games``)
+    kind: str = m.DEFAULT_GAME  # the game's kind (``server.games``)
 
 
 #: runs a search: the decision and its budget in ms -> the move
@@ -132,7 +134,7 @@ class BotScheduler:
     # ------------------------------------------------------------------ bots ask and withdraw
 
     def ask(self, game: int, level: str, seed: int, view: dict, deadline: float | None,
-            kind: str = "aton") -> Decision:
+            kind: str = m.DEFAULT_GAME) -> Decision:
         """A decision for the bot of ``game`` (of the kind ``kind``) whose seat's time runs out at
         ``deadline`` (None: never)."""
         decision = Decision(game, level, seed, view, deadline, answer=asyncio.get_running_loop().create_future(),

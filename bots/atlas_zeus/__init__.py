@@ -21,9 +21,10 @@ _STRATEGIES: dict[str, type[Strategy]] = {cls.name: cls for cls in (RandomStrate
 STRATEGY_NAMES: tuple[str, ...] = tuple(_STRATEGIES)
 
 
-def strategy_named(name: str, seed: int, **options: Any) -> Strategy:
-    """A fresh strategy by name, seeded; ``options`` are the strategy's own (``greedy``:
-    ``samples``).  ValueError for an unknown name, TypeError for an unknown option."""
+def strategy_named(name: str, seed: int | None, **options: Any) -> Strategy:
+    """A fresh strategy by name, seeded (None: from the system's randomness); ``options`` are
+    the strategy's own (``greedy``: ``samples``).  ValueError for an unknown name, TypeError
+    for an unknown option."""
     cls = _STRATEGIES.get(name)
     if cls is None:
         raise ValueError(f"unknown Atlas & Zeus strategy {name!r} (known: {', '.join(STRATEGY_NAMES)})")

@@ -1,4 +1,5 @@
-"""Two aton-bot processes play complete games through an aton-server process, across a server crash."""
+"""Two aton-bot processes play complete games through an aton-server process, across a server crash
+(Aton's games, and Atlas & Zeus's)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import sqlite3
 import subprocess
 import sys
 import time
+
+import pytest
 
 from tests.server.test_crash_safety import ROOT, ServerProcess
 
@@ -25,18 +28,19 @@ def moves_stored(db: str) -> int:
             return 0
 
 
-def bot_process(port: int, name: str, seed: int) -> subprocess.Popen:
+def bot_process(port: int, name: str, seed: int, *more: str) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "bots.cli", "--server", f"127.0.0.1:{port}", "--strategy", "random",
-         "--games", "2", "--name", name, "--seed", str(seed)],
+         "--games", "2", "--name", name, "--seed", str(seed), *more],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def test_two_bot_processes_finish_their_games_although_the_server_dies_mid_game(tmp_path):
+@pytest.mark.parametrize("game", [(), ("--game", "atlas-zeus")], ids=["aton", "atlas-zeus"])
+def test_two_bot_processes_finish_their_games_although_the_server_dies_mid_game(tmp_path, game):
     db = str(tmp_path / "bots.db")
     port = free_port()
     server = ServerProcess(db, port=port)
-    bots = [bot_process(port, "ada", 1), bot_process(port, "bob", 2)]
+    bots = [bot_process(port, "ada", 1, *game), bot_process(port, "bob", 2, *game)]
     deadline = time.monotonic() + 30
     while moves_stored(db) < 15 and time.monotonic() < deadline:
         time.sleep(0.02)

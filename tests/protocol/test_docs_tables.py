@@ -14,6 +14,7 @@ import pytest
 
 from aton.events import EVENT_TYPES
 from protocol import messages as m
+from protocol.clocks import ATLAS_ZEUS_TIME_CONTROLS, TIME_CONTROLS
 from protocol.doc_tables import (
     ARBITER_EVENT_TABLE,
     BEGIN_MARKER,
@@ -210,3 +211,16 @@ def test_module_prints_the_tables():
                             capture_output=True, text=True, encoding="utf-8", timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout == message_tables() + "\n" + event_table()
+
+
+def test_the_clock_tables_are_the_protocols():
+    """Aton's clocks (*Clocks and forfeits*), then Atlas & Zeus's (*Atlas & Zeus*), as the code has them."""
+    rows: dict[str, list[tuple[float, ...]]] = {}
+    for line in DOCS.read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if line.startswith("| `") and cells[0].strip("`") in m.CLOCKS:
+            rows.setdefault(cells[0].strip("`"), []).append(tuple(float(cell) for cell in cells[1:]))
+    for clock in m.CLOCKS:
+        controls = (TIME_CONTROLS[clock], ATLAS_ZEUS_TIME_CONTROLS[clock])
+        expected = [(c.commit, c.open, c.move, c.grace) for c in controls]
+        assert rows[clock] == expected, clock

@@ -76,6 +76,9 @@ async def test_a_whole_game_between_two_clients_with_a_spectator_who_sees_no_sec
         == red.accepted
     replayed = replay(GameRecord.from_dict(record)).outcome()
     assert replayed is not None and replayed.to_dict() == red.view["outcome"]
+    await red.send(m.GetProfile())
+    line = (await red.expect(m.Profile)).games[0]
+    assert (line["game"], line["kind"], line["rounds"]) == (game, GAME, red.view["round"])
 
 
 async def test_the_second_player_programs_on_the_free_slots_and_sees_the_first_face_down(server):
@@ -278,3 +281,35 @@ async def test_a_sealed_programming_survives_a_sigkill_and_is_opened_after_it(tm
         assert not red.errors() and not blue.errors()
     finally:
         assert second_server.terminate() == 0
+
+
+async def test_a_resignation_ends_the_game_and_the_rematch_is_atlas_zeus_again(server):
+    red, blue = await zeus_pair(server.port)
+    await red.send(m.Act(game=red.game, move={"kind": "resign"}))
+    over = await blue.until(lambda f: f.view["outcome"] is not None, kind=m.Update)
+    assert over.view["outcome"] == {"winner": "blue", "reason": "resign"}
+    await red.send(m.Rematch(game=red.game))
+    await blue.until(lambda f: f.events and f.events[-1]["type"] == "rematch_offered", kind=m.Update)
+    await blue.send(m.Rematch(game=blue.game, accept=True))
+    again = await red.expect(m.GameState)
+    assert again.game != over.game and again.options["game"] == GAME and again.view["round"] == 1
+
+
+async def test_under_open_hand_the_programming_travels_in_the_clear_and_everyone_sees_it(server):
+    red, blue = await zeus_pair(server.port)
+    first = red if red.view["initiative"] == "red" else blue
+    second = blue if first is red else red
+    server.rooms[first.game].game.state.open_hand[0 if first.seat == "red" else 1] = 1  # an Open hand played on it
+    await first.send(m.Sync(game=first.game))
+    assert (await first.expect(m.GameState)).view["players"][first.seat]["open_hand"]
+    await first.act()  # in the clear, with act: nothing sealed
+    assert [move["kind"] for move in first.sent.values()] == ["program"] and not first.client.has_sealed(first.game)
+    shown = await second.until(lambda f: f.view["decision"] is not None, kind=m.Update)
+    face_up = {s["slot"]: s["card"] for s in shown.view["track"] if s["owner"] == first.seat}
+    assert len(face_up) == 3 and None not in face_up.values()
+    assert all(s["face_up"] for s in shown.view["track"] if s["owner"] == first.seat)
+    assert m.commitments_of(shown) == {first.seat: "sealed", second.seat: "none"}
+    await asyncio.gather(red.play(stop=lambda p: p.view["phase"] != "program"),
+                         blue.play(stop=lambda p: p.view["phase"] != "program"))
+    programmed = next(e for e in second.events() if e["type"] == "programmed" and e["player"] == first.seat)
+    assert programmed["face_up"] and dict(zip(programmed["slots"], programmed["cards"], strict=True)) == face_up

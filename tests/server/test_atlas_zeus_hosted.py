@@ -8,12 +8,42 @@ import pytest
 
 from atlas_zeus.moves import Program
 from protocol import messages as m
+from protocol.clocks import ATLAS_ZEUS_TIME_CONTROLS
 from protocol.commitment import program_digest
 from protocol.errors import ProtocolError
-from server.games import RefusedMove
+from server.config import Limits
+from server.games import AtonGame, RefusedMove
 from server.games.atlas_zeus import AtlasZeusGame
+from server.lobby import Lobby
+from server.room import GameSeat, Room, Seat
+from server.store import Store
+
+from ..manual_clock import ManualClock
 
 SEED = 18
+
+
+class _Nobody:
+    """A participant that receives every frame and reads none."""
+
+    name = "nobody"
+
+    def deliver(self, message: m.Message) -> None:
+        pass
+
+
+def _room(tmp_path) -> tuple[Room, AtlasZeusGame]:
+    """A room of an Atlas & Zeus game, outside a server: its store, its lobby and a manual clock."""
+    store = Store(tmp_path / "room.db")
+    game = AtlasZeusGame(SEED)
+    seats: dict[GameSeat, Seat] = {seat: Seat(name=str(seat), kind="human") for seat in game.seats}
+    store.create_game(1, SEED, {}, {"clock": "normal"}, {s: held.stored() for s, held in seats.items()},
+                      game=game.name)
+    clock = ManualClock()
+    room = Room(game_id=1, game=game, options={"clock": "normal"}, seats=seats, store=store,
+                time_control=ATLAS_ZEUS_TIME_CONTROLS["normal"],
+                lobby=Lobby(lambda *args: None, Limits(), clock=clock), clock=clock)
+    return room, game
 
 
 def first_program(game: AtlasZeusGame, seat) -> Program:
@@ -58,6 +88,20 @@ def test_the_initiative_seals_then_the_other_on_the_free_slots_then_both_play_in
     game.play(first, program)
     game.play(second, answer)
     assert not game.sealed or game.state.round == 2
+
+
+def test_a_resignation_while_sealed_leaves_no_sealed_slot_on_the_track(tmp_path):
+    room, game = _room(tmp_path)
+    first = game.state.initiative
+    program = first_program(game, first)
+    room.handle(first, m.Commit(game=1, digest=program_digest(program.to_dict()["cards"], b"n" * 32),
+                                slots=program.slots), _Nobody())
+    assert any(s["owner"] == str(first) for s in game.view(None)["track"])
+    room.handle(first, m.Resign(game=1), _Nobody())
+    assert game.is_over and not room.seals and room.commitments() == {"red": "none", "blue": "none"}
+    assert not any(s["owner"] for s in game.view(None)["track"])
+    stored = room.store.load_game(1)
+    assert stored is not None and stored.seals == {}
 
 
 def test_under_open_hand_the_programming_is_sealed_face_up_and_everyone_sees_it():
@@ -106,3 +150,20 @@ def test_the_documented_digest():
 
 
 DOCUMENTED_DIGEST = "7b9a6f831b7646b6c369e18a4e96940d54e24c212264844f3297a5d577987d1c"
+
+
+def test_each_game_refuses_the_others_messages():
+    aton = AtonGame(SEED)
+    red = aton.seats[0]
+    with pytest.raises(RefusedMove, match="act is not a move"):
+        aton.move_of(red, m.Act(game=1, move={"kind": "resign"}))
+    with pytest.raises(RefusedMove, match="claims no slots"):
+        aton.claim(red, None, (1, 3, 5))
+    with pytest.raises(ProtocolError, match="Aton's opening is the four cards"):
+        aton.move_of(red, m.Open(game=1, cards=None, nonce=b"n" * 16, move={"kind": "program"}))
+    zeus = AtlasZeusGame(SEED)
+    first = zeus.state.initiative
+    with pytest.raises(ProtocolError, match="the slots your programming fills"):
+        zeus.claim(first, None, None)
+    with pytest.raises(ProtocolError, match="required field is missing"):
+        zeus.move_of(first, m.Open(game=1, cards=(1, 2, 3, 4), nonce=b"n" * 16))
