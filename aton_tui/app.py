@@ -114,7 +114,7 @@ class Launch:
     start: str = "lobby"
     level: str = "normal"
     clock: str = "relaxed"
-    game: str = "aton"  # the game of the bot's game or the table opened at start ("atlas-zeus")
+    game: str = m.DEFAULT_GAME  # the game of the bot's game or the table opened at start (or "atlas-zeus")
     lan_address: str | None = None  # shown to the other player in host mode
     resume: str | None = None  # a session token to take back (the SSH gateway hands one over)
     hosted: bool = False  # running on a server for a remote player (SSH): no files for them here

@@ -50,7 +50,7 @@ from bots.analysis import (
 from protocol import RELEASE, gateway_assertions
 from protocol.account_keys import GatewayProof, keys_directory
 from protocol.handoff import ASSERTION_VARIABLE, HOSTED_VARIABLE, RESUME_VARIABLE, SESSION_KEY_VARIABLE
-from protocol.messages import BOT_LEVELS, CLOCKS, GAMES
+from protocol.messages import BOT_LEVELS, CLOCKS, DEFAULT_GAME, GAMES
 from protocol.transport import DEFAULT_PORT, Endpoint, parse_endpoint, tls_for
 
 from .narrate import move_words, player_name
@@ -281,7 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--name", default=None, help=name_help)
     parser.add_argument("--level", choices=BOT_LEVELS, default="normal", help="the bot's strength (default normal)")
     parser.add_argument("--clock", choices=CLOCKS, default="relaxed", help="time per decision (default relaxed)")
-    parser.add_argument("--game", choices=GAMES, default="aton", help="the game to play (default aton)")
+    parser.add_argument("--game", choices=GAMES, default=DEFAULT_GAME, help="the game to play (default aton)")
     commands = parser.add_subparsers(dest="command")
     cp = commands.add_parser("connect", help="the lobby of a remote server; with no address, the servers "
                                              "found on your network (aton host), one to choose")

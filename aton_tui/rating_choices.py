@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from protocol.game_frames import rating_of
+from protocol.game_frames import ATLAS_ZEUS, rating_of
+from protocol.messages import DEFAULT_GAME
 
 from .lobby_model import LobbyModel
 from .screens.dialogs import Choice
@@ -47,14 +48,14 @@ def is_rated(result: dict[str, str]) -> bool | None:
 
 #: The row of a dialog that chooses the game played, and the games as players read them.
 PLAY = "play"
-GAME_TITLES = {"aton": "Aton", "atlas-zeus": "Atlas & Zeus"}
+GAME_TITLES = {DEFAULT_GAME: "Aton", ATLAS_ZEUS: "Atlas & Zeus"}
 #: The games that may be rated (Atlas & Zeus is played casual only).
-RATED_GAMES = frozenset({"aton"})
+RATED_GAMES = frozenset({DEFAULT_GAME})
 
 
 def rated_game(result: dict[str, str]) -> bool | None:
     """``is_rated`` for a dialog that also chooses the game: a game that is never rated is casual."""
-    return is_rated(result) if result.get(PLAY, "aton") in RATED_GAMES else None
+    return is_rated(result) if result.get(PLAY, DEFAULT_GAME) in RATED_GAMES else None
 
 
 def _rating(entry: Any) -> int | None:

@@ -162,9 +162,10 @@ class Session:
             while True:
                 msg = await client.recv(self.silence_limit)
                 if isinstance(msg, m.GameState):
-                    self._games[msg.game] = str(msg.options.get("game", "aton"))
+                    self._games[msg.game] = str(msg.options.get("game", m.DEFAULT_GAME))
                 game = getattr(msg, "game", None)
-                self.on_frame(typed_for(msg, self._games.get(game, "aton") if isinstance(game, int) else "aton"))
+                self.on_frame(typed_for(msg, self._games.get(game, m.DEFAULT_GAME) if isinstance(game, int)
+                                        else m.DEFAULT_GAME))
                 if isinstance(msg, m.DealRevealed):
                     self.on_frame(client.verdicts[msg.game])
                 if isinstance(msg, m.Bye):

@@ -178,7 +178,7 @@ def typed_for(message: m.Message, game: str) -> m.Message | AnyStateFrame | AnyU
     """``typed`` for a client of every game: a ``game_state`` is read as the game its options name,
     an ``update`` as ``game`` (the game of its ``game_state``, which the client has seen first)."""
     if isinstance(message, m.GameState):
-        game = str(message.options.get("game", "aton"))
+        game = str(message.options.get("game", m.DEFAULT_GAME))
     if game != ATLAS_ZEUS or not isinstance(message, m.GameState | m.Update):
         return typed(message)
     try:

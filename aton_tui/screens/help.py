@@ -14,6 +14,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown, TabbedContent, TabPane
 
+from protocol.game_frames import ATLAS_ZEUS
+from protocol.messages import DEFAULT_GAME
+
 from ..atlas_zeus import rules as atlas_zeus_rules
 from ..settings import Settings
 
@@ -23,7 +26,7 @@ RULES_CLOSING = "**Esc**, **q** or **?** closes this help.  ↑ ↓ PgUp PgDn sc
 #: The pages of the help, by the id of their tab: the keys, Aton's rules, Atlas & Zeus's rules.
 HELP_PAGE, RULES_PAGE, AZ_RULES_PAGE = "help-page", "rules-page", "az-rules-page"
 #: The games (as a ``game_state``'s options name them), and the page of each one's complete rules.
-ATON, ATLAS_ZEUS = "aton", "atlas-zeus"
+ATON = DEFAULT_GAME
 RULES_PAGES = {ATON: RULES_PAGE, ATLAS_ZEUS: AZ_RULES_PAGE}
 
 #: A link to another page of the docs: [words](target), the target neither a web address nor an anchor.

@@ -23,7 +23,8 @@ from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import DataTable, Label, Static
 
-from protocol.game_frames import rating_of
+from protocol import messages as m
+from protocol.game_frames import ATLAS_ZEUS, rating_of
 
 from ..lobby_model import LobbyModel, SectionWindow
 from ..sizes import set_width_classes
@@ -258,13 +259,13 @@ def _rated_name(name: str, rating: object, width: int | None = None) -> str:
 Rows = list[tuple[object, tuple[str, ...]]]  # a list's rows: (key, cells)
 
 #: How the lobby names a game other than Aton, before the clock of its table or game.
-GAME_TAGS = {"atlas-zeus": "A&Z "}
+GAME_TAGS = {ATLAS_ZEUS: "A&Z "}
 
 
 def game_tag(entry: dict) -> str:
     """"A&Z " for a table or a game of Atlas & Zeus, nothing for Aton's (or an older server's).
     A table's or a game's ``kind`` names its game (since protocol 1.7)."""
-    return GAME_TAGS.get(str(entry.get("kind", "aton")), "")
+    return GAME_TAGS.get(str(entry.get("kind", m.DEFAULT_GAME)), "")
 
 
 def game_columns(games: list[dict], width: int, padding: int) -> tuple[tuple[str, ...], Rows]:
