@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .messages import DEFAULT_GAME
+
 #: A game's result from its player's side.
 RESULTS = ("won", "lost", "drawn", "playing")
 
@@ -30,12 +32,13 @@ class GameLine:
     seconds: int | None = None  # from its start to its end
     opponent_then: str | None = None  # the opponent's name in that game, if it was another
     opponent_guest: bool = False  # the opponent played as a guest: no profile to open
+    kind: str = DEFAULT_GAME  # the game played (since 1.7)
 
     def to_wire(self) -> dict[str, Any]:
         return {"game": self.game, "started": self.started, "clock": self.clock, "seat": self.seat,
                 "opponent": self.opponent, "result": self.result, "reason": self.reason,
                 "rounds": self.rounds, "seconds": self.seconds, "opponent_then": self.opponent_then,
-                "opponent_guest": self.opponent_guest}
+                "opponent_guest": self.opponent_guest, "kind": self.kind}
 
     @classmethod
     def from_wire(cls, item: dict[str, Any]) -> GameLine:
@@ -52,7 +55,7 @@ class GameLine:
         return cls(game=number("game") or 0, started=text("started"), clock=text("clock"), seat=text("seat"),
                    opponent=text("opponent", "?"), result=text("result", "?"), reason=text("reason") or None,
                    rounds=number("rounds"), seconds=number("seconds"), opponent_then=text("opponent_then") or None,
-                   opponent_guest=item.get("opponent_guest") is True)
+                   opponent_guest=item.get("opponent_guest") is True, kind=text("kind", DEFAULT_GAME))
 
     @property
     def opponent_words(self) -> str:

@@ -96,8 +96,10 @@ HISTORY_PAGES = 1000
 #: is hosted beside Aton: its moves are ``act``, its programmings sealed with ``commit`` (``slots``)
 #: and opened with ``open`` (``move``); see 'Atlas & Zeus'.
 TWO_GAMES = 7
-#: The games a table can be played with; "aton" when a request does not say.
-GAMES = ("aton", "atlas-zeus")
+#: The game a request that does not say plays (and the one game a client older than 1.7 knows).
+DEFAULT_GAME = "aton"
+#: The games a table can be played with.
+GAMES = (DEFAULT_GAME, "atlas-zeus")
 GAME = OneOf(GAMES)
 #: An Atlas & Zeus move on the wire (``act``, ``open``): bounded all the way down.
 MOVE = Plain("a move of Atlas & Zeus, see 'Atlas & Zeus'")
@@ -455,7 +457,7 @@ class CreateTable(Message):
     #: A rated game (since 1.6): only a player with an account may ask, and only one may join.
     rated: Annotated[bool | None, RATED] = None
     #: The game played at the table (since 1.7).
-    game: Annotated[str, GAME] = "aton"
+    game: Annotated[str, GAME] = DEFAULT_GAME
 
 
 @_server("table_created")
@@ -499,7 +501,7 @@ class QuickMatch(Message):
     clock: Annotated[str, OneOf(CLOCKS)] = "normal"
     id: Annotated[int | None, REQUEST_ID] = None
     rated: Annotated[bool | None, RATED] = None
-    game: Annotated[str, GAME] = "aton"  # since 1.7
+    game: Annotated[str, GAME] = DEFAULT_GAME  # since 1.7
 
 
 @_server("queued")
@@ -524,7 +526,7 @@ class PlayBot(Message):
     seat: Annotated[str | None, Optional(OneOf(SEATS))] = None
     id: Annotated[int | None, REQUEST_ID] = None
     rated: Annotated[bool | None, RATED] = None
-    game: Annotated[str, GAME] = "aton"  # since 1.7
+    game: Annotated[str, GAME] = DEFAULT_GAME  # since 1.7
 
 
 @_client("leave")
@@ -693,7 +695,7 @@ class Sync(Message):
 @_client("get_record")
 @dataclass(frozen=True, slots=True)
 class GetRecord(Message):
-    """Ask for a finished game's ``aton-record/1`` (players and spectators; not before the end)."""
+    """Ask for a finished game's record (players and spectators; not before the end)."""
 
     game: Annotated[int, GAME_ID]
     id: Annotated[int | None, REQUEST_ID] = None
@@ -702,10 +704,11 @@ class GetRecord(Message):
 @_server("record")
 @dataclass(frozen=True, slots=True)
 class GameRecordReply(Message):
-    """A finished game's record: the ``aton-record/1`` document (docs/records.md) as a map."""
+    """A finished game's record as a map: the ``aton-record/1`` document (docs/records.md), or (since
+    1.7) an Atlas & Zeus game's ``atlas-zeus-record/1`` (see 'Atlas & Zeus')."""
 
     game: Annotated[int, GAME_ID]
-    record: Annotated[Map, Record("an aton-record/1 document: format, seed, moves, meta", max_keys=16)]
+    record: Annotated[Map, Record("a record document: format, seed, moves, meta", max_keys=16)]
     reply_to: Annotated[int | None, REQUEST_ID] = None
 
 
@@ -734,7 +737,7 @@ class Profile(Message):
     lost: Annotated[int, Int(0, 2**53)]
     drawn: Annotated[int, Int(0, 2**53)]
     games: Annotated[Maps, Items("games: game, started, clock, seat, opponent, opponent_then, opponent_guest, "
-                                 "result, reason, rounds, seconds", PROFILE_GAMES)]
+                                 "result, reason, rounds, seconds; since 1.7 kind", PROFILE_GAMES)]
     page: Annotated[int, Int(0, HISTORY_PAGES)] = 0
     more: Annotated[bool, Bool()] = False
     #: The player's ratings, per clock: rating, provisional, games (rated); absent for a guest.

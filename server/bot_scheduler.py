@@ -19,7 +19,7 @@ here by three rules (the settings are ``server.config.HostedBotSettings``):
   seat's time runs out, waiting or thinking, is answered by the light level at once.
 
 Levels that do not search answer at once, without a queue (in Atlas & Zeus, every level:
-``GameKind.searching_levels``).  Time is the server's ``Clock``, the one its rooms' deadlines are on.
+``GameKind.search_budget_ms``).  Time is the server's ``Clock``, the one its rooms' deadlines are on.
 """
 
 from __future__ import annotations
@@ -34,10 +34,11 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
 from bots.strategy import LEVELS
+from protocol import messages as m
 
 from .clock import Clock, Timer
 from .config import HostedBotSettings
-from .games import game_kind
+from .games import GAMES, game_kind
 from .games.aton import SEARCH_BUDGET_MS
 
 log = logging.getLogger(__name__)
@@ -45,7 +46,8 @@ log = logging.getLogger(__name__)
 __all__ = ["SEARCH_BUDGET_MS", "BotScheduler", "Decision", "decide"]
 
 
-def decide(level: str, seed: int, view_data: dict, budget_ms: float | None = None, game: str = "aton") -> dict:
+def decide(level: str, seed: int, view_data: dict, budget_ms: float | None = None,
+           game: str = m.DEFAULT_GAME) -> dict:
     """One decision of a ``level`` bot of the game ``game`` for a view; ``budget_ms`` replaces a
     search's own budget.
 
@@ -68,7 +70,7 @@ class Decision:
     waited_behind: int | None = None  # decisions started between its asking and its own start
     budget_ms: float | None = None  # its search's budget once started; None: answered without a search
     timer: Timer | None = field(default=None, repr=False)  # the light level's turn, before the reserve
-    kind: str = "aton"  # the game's kind (``server.games``)
+    kind: str = m.DEFAULT_GAME  # the game's kind (``server.games``)
 
 
 #: runs a search: the decision and its budget in ms -> the move
@@ -107,7 +109,8 @@ class BotScheduler:
     """Answers hosted bots' decisions: searches in turn between games, within their clocks."""
 
     def __init__(self, settings: HostedBotSettings, clock: Clock, think: Thinker | None = None) -> None:
-        if settings.light_level not in LEVELS or settings.light_level in SEARCH_BUDGET_MS:
+        if settings.light_level not in LEVELS or any(settings.light_level in kind.search_budget_ms
+                                                      for kind in GAMES.values()):
             raise ValueError(f"the light level must be a level that does not search, not {settings.light_level!r}")
         self.settings = settings
         self.workers = settings.worker_count()
@@ -131,7 +134,7 @@ class BotScheduler:
     # ------------------------------------------------------------------ bots ask and withdraw
 
     def ask(self, game: int, level: str, seed: int, view: dict, deadline: float | None,
-            kind: str = "aton") -> Decision:
+            kind: str = m.DEFAULT_GAME) -> Decision:
         """A decision for the bot of ``game`` (of the kind ``kind``) whose seat's time runs out at
         ``deadline`` (None: never)."""
         decision = Decision(game, level, seed, view, deadline, answer=asyncio.get_running_loop().create_future(),
@@ -139,7 +142,7 @@ class BotScheduler:
         if self._closed:
             decision.answer.cancel()  # the server is stopping: the bot will play after its restart
             return decision
-        if level not in game_kind(kind).searching_levels:
+        if level not in game_kind(kind).search_budget_ms:
             self._start(decision)
             self._settle(decision, level)
             return decision
@@ -219,7 +222,7 @@ class BotScheduler:
         reserve, whichever is least.
         """
         s = self.settings
-        budget = min(SEARCH_BUDGET_MS[decision.level], self._round_share_ms)
+        budget = min(game_kind(decision.kind).search_budget_ms[decision.level], self._round_share_ms)
         if decision.deadline is not None:
             before_reserve = decision.deadline - s.reserve_seconds - self.clock.now()
             budget = min(budget, 1000 * s.clock_share * before_reserve)

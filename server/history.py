@@ -53,7 +53,8 @@ def line_of(row: GameRow, seat: str, names: Mapping[int, str]) -> GameLine:
     now = then if account is None else names.get(account, then)
     line = GameLine(game=row.id, started=iso_utc(row.created), clock=row.options.get("clock", "?"), seat=seat,
                     opponent=now, opponent_then=then if then != now else None,
-                    opponent_guest=account is None and other.get("kind") != "hosted", result="playing")
+                    opponent_guest=account is None and other.get("kind") != "hosted", result="playing",
+                    kind=row.game)
     if row.status != "over" or row.result is None:
         return line
     winner = row.result.get("winner")

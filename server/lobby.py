@@ -45,7 +45,7 @@ def check_may_play_rated(conn: Connection, what: str) -> None:
 
 def check_client_plays(conn: Connection, game: str) -> None:
     """Refuse a client older than 1.7 a game other than Aton, the one game it knows."""
-    if game != m.GAMES[0] and conn.protocol_minor < m.TWO_GAMES:
+    if game != m.DEFAULT_GAME and conn.protocol_minor < m.TWO_GAMES:
         raise ProtocolError(ErrorCode.NOT_ALLOWED, f"that is a game of {game}, which your client does not know: "
                             f"update it (protocol 1.{m.TWO_GAMES} or later)")
 
@@ -118,7 +118,7 @@ class OpenTable:
     rated: bool = False
     host_rating: dict | None = None  # the host's rating for the clock, as the wire shows it
     since: float = field(default_factory=time.time)
-    game: str = "aton"  # the game played at the table (``server.games``)
+    game: str = m.DEFAULT_GAME  # the game played at the table (``server.games``)
 
     def entry(self) -> dict:
         entry = {"table": self.table, "host": self.host.name, "kind": self.game, "clock": self.clock,
@@ -332,7 +332,7 @@ class Lobby:
     # ------------------------------------------------------------------ tables
 
     def create_table(self, conn: Connection, table_id: int, clock: str, private: bool, rated: bool = False,
-                     host_rating: dict | None = None, game: str = "aton") -> OpenTable:
+                     host_rating: dict | None = None, game: str = m.DEFAULT_GAME) -> OpenTable:
         self._withdraw(conn)
         invite = None
         if private:
@@ -369,7 +369,7 @@ class Lobby:
         self._close_table(table)
         self._start_game(table.host, conn, table.game, table.clock, table.table, table.private, table.rated)
 
-    def quick_match(self, conn: Connection, clock: str, rated: bool = False, game: str = "aton") -> bool:
+    def quick_match(self, conn: Connection, clock: str, rated: bool = False, game: str = m.DEFAULT_GAME) -> bool:
         """Pair with the player waiting for the same game, clock and rating, or wait.  True when a
         game started."""
         key = (game, clock, rated)

@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 #: clock's resolution): a timer that falls due earlier than that sets itself again.
 TIMER_SLACK = 0.001
 
-#: A game's seat: its own value (Aton's ``Player``), named on the wire by its ``str()``.
+#: A game's seat: its own value (its engine's ``Player``), named on the wire by its ``str()``.
 GameSeat = Hashable
 
 
@@ -108,7 +108,7 @@ class Seal:
     move: Any = None  # the game's move, once opened (from the start for a seal the server made)
     nonce: bytes | None = None  # the client's opening: with the move's cards it reproduces the digest
     order: int = 0
-    claim: Any = None  # what everyone sees of it at once (``HostedGame.claim``): JSON, None for nothing
+    claim: Any = None  # what the game shows of it before it is opened (``HostedGame.claim``): JSON, or None
 
     @property
     def opened(self) -> bool:
@@ -507,6 +507,9 @@ class Room:
             events.extend(self.game.play(seat, move))
         result = self._result_row() if self.game.is_over else None
         after = self._settle() if self.game.is_over else []
+        if self.game.is_over and self.seals:  # a resignation while sealed: nothing will be opened
+            self.seals, clear_seals = {}, True
+            self._seals_changed()
         visible = self._visible(events)
         self.store.save_moves(self.game_id, self.move_count,
                               [(seat, self.game.encode_move(move)) for seat, move in moves],

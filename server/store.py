@@ -20,6 +20,8 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from protocol import messages as m
+
 from .accounts import create_tables as accounts_tables
 from .moderation import create_tables as moderation_tables
 from .private_files import keep_private, private_umask
@@ -119,7 +121,8 @@ def _game_players(db: sqlite3.Connection) -> None:
 
 def _game_kinds(db: sqlite3.Connection) -> None:
     """Version 7: each game's kind ("aton" for every game before, the only one then hosted), and
-    each seal's claim: what everyone sees of it at once (JSON; NULL: nothing, as for Aton's)."""
+    each seal's claim: what the game shows of it before it is opened (JSON; NULL: nothing, as for
+    Aton's)."""
     db.execute("ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT 'aton'")
     db.execute("ALTER TABLE seals ADD COLUMN claim TEXT")
 
@@ -166,7 +169,7 @@ class StoredGame:
     move_times: list[float] = field(default_factory=list)  # when each of ``moves`` was stored
     #: what the rated game did to each account's rating: account -> (before, after, RD after)
     rating_changes: dict[int, tuple[float, float, float]] = field(default_factory=dict)
-    game: str = "aton"  # its kind (``server.games``)
+    game: str = m.DEFAULT_GAME  # its kind (``server.games``)
 
 
 @dataclass(frozen=True)
@@ -180,6 +183,7 @@ class GameRow:
     result: dict | None
     created: float
     finished: float | None
+    game: str = m.DEFAULT_GAME  # its kind
 
 
 @dataclass
@@ -321,7 +325,7 @@ class Store:
         return row[0] + 1
 
     def create_game(self, game_id: int, seed: int, rules: dict, options: dict, seats: dict[Hashable, dict],
-                    deal: str | None = None, game: str = "aton") -> None:
+                    deal: str | None = None, game: str = m.DEFAULT_GAME) -> None:
         """A new game of the kind ``game``; ``seats`` gives each seat's player (stored by the
         seat's name); ``deal`` what fixed its seed with the players."""
         seats_by_name = {str(seat): info for seat, info in seats.items()}
@@ -427,7 +431,7 @@ class Store:
         account): only the finished games it may read, those that were not private and those
         it played too (``server.history``)."""
         self.commit()
-        query = ("SELECT id, options, seats, status, result, created, finished FROM games WHERE id IN "
+        query = ("SELECT id, options, seats, status, result, created, finished, game FROM games WHERE id IN "
                  "(SELECT game FROM game_players WHERE token_hash = ? OR account = ?)")
         params: list[object] = [session, account]
         if seen_by is not None:
@@ -436,7 +440,7 @@ class Store:
             params += seen_by
         rows = self.db.execute(query + " ORDER BY id DESC LIMIT ? OFFSET ?", (*params, limit, skip)).fetchall()
         return [GameRow(gid, json.loads(options), json.loads(seats), st, None if result is None else json.loads(result),
-                        created, finished) for gid, options, seats, st, result, created, finished in rows]
+                        created, finished, game) for gid, options, seats, st, result, created, finished, game in rows]
 
     def totals_of(self, session: str | None, account: int | None) -> tuple[int, int, int, int]:
         """The finished games of a session or an account: played, won, lost, drawn."""

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from aton_tui.cli import build_parser
+from bots.atlas_zeus import STRATEGY_NAMES
 from bots.strategy import LEVELS
 from protocol import messages as m
 from protocol.framing import MAX_FRAME_BYTES
 from server.bot_scheduler import BotScheduler, Decision
 from server.config import TIME_CONTROLS, HostedBotSettings, Limits
+from server.games import GAMES
+from server.games.atlas_zeus import BOT_STRATEGIES
 from server.hosted_bots import HostedBot, bot_name
 
 from .manual_clock import ManualClock
@@ -23,6 +26,13 @@ def test_every_clock_has_a_time_control_and_nothing_else_does():
 
 def test_every_bot_level_has_a_strategy_and_nothing_else_does():
     assert tuple(LEVELS) == m.BOT_LEVELS
+    assert tuple(BOT_STRATEGIES) == m.BOT_LEVELS and set(BOT_STRATEGIES.values()) <= set(STRATEGY_NAMES)
+
+
+def test_every_game_of_the_protocol_is_hosted_with_every_clock():
+    assert tuple(GAMES) == m.GAMES
+    for kind in GAMES.values():
+        assert kind.time_controls is None or tuple(kind.time_controls) == m.CLOCKS
 
 
 def test_the_aton_command_offers_the_protocols_clocks_and_levels():

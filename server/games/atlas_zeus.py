@@ -33,17 +33,31 @@ from .hosted import Forfeit, RefusedMove, events_by_receiver
 from .kind import GameKind, StoredMoves
 
 #: The strategy (``bots.atlas_zeus``) each of the server's bot levels plays in this game.
-BOT_STRATEGIES = {"random": "random", "easy": "greedy", "normal": "greedy", "hard": "greedy"}
+BOT_STRATEGIES = {"random": "random", "easy": "random", "normal": "greedy", "hard": "greedy"}
+#: The levels that think in a worker process: the greedy strategy's one-ply look-ahead takes a
+#: few milliseconds a decision, and a few hundred at worst, too long to hold the event loop (it
+#: has no budget of its own: this one only orders it among the other games' searches).
+SEARCH_BUDGET_MS = {"normal": 500.0, "hard": 500.0}
 
 
-def face_up_claim(claim: object) -> Program | None:
-    """The programming a claim shows face up (Open hand); None for a face-down one."""
-    return move_from_dict(claim) if isinstance(claim, dict) and "kind" in claim else None  # type: ignore[return-value]
+def claimed_program(claim: object) -> Program | None:
+    """The programming a claim holds: face up (Open hand: the programming's own map), or one
+    the server sealed (``cards`` beside ``slots``: only its owner sees them); None for a
+    client's sealed one, whose cards only the client knows."""
+    if not isinstance(claim, dict) or "cards" not in claim:
+        return None
+    program = move_from_dict({"kind": "program", "cards": claim["cards"]})
+    assert isinstance(program, Program)
+    return program
+
+
+def is_face_up(claim: object) -> bool:
+    return isinstance(claim, dict) and "kind" in claim
 
 
 def claimed_slots(claim: object) -> tuple[int, ...]:
     """The slots a claim fills: ``{"slots": [...]}`` face down, a programming's face up."""
-    program = face_up_claim(claim)
+    program = claimed_program(claim)
     if program is not None:
         return program.slots
     assert isinstance(claim, dict)
@@ -105,7 +119,8 @@ class AtlasZeusGame:
             if not isinstance(move, Program):
                 raise RefusedMove("only a programming is sealed")
             self.check(seat, move)
-            return move.to_dict() if face_up else {"slots": list(move.slots)}
+            cards = move.to_dict()["cards"]
+            return move.to_dict() if face_up else {"slots": list(move.slots), "cards": cards}
         if face_up:
             raise RefusedMove("Open hand: your programming goes face up this round; send it with act.")
         if slots is None:
@@ -181,14 +196,17 @@ class AtlasZeusGame:
         return events_by_receiver([e for e in events if isinstance(e, Event)], receivers)
 
     def view(self, seat: Player | None) -> dict:
-        """The engine's view, with the sealed programmings on their slots: face down, or face up
-        under Open hand."""
+        """The engine's view, with the sealed programmings on their slots: face down (their cards
+        shown to their owner when the server sealed them), or face up under Open hand."""
         sealed = {p: claimed_slots(claim) for p, claim in self.claims.items()}
         shown: dict[str, Any] = view(self.state, seat, sealed).to_dict()
-        for claim in self.claims.values():
-            program = face_up_claim(claim)
-            for slot, card in () if program is None else program.cards:
-                shown["track"][slot - 1].update(card=card.value, face_up=True)
+        for p, claim in self.claims.items():
+            program = claimed_program(claim)
+            face_up = is_face_up(claim)
+            if program is None or not (face_up or seat == p):
+                continue
+            for slot, card in program.cards:
+                shown["track"][slot - 1].update(card=card.value, face_up=face_up)
         return shown
 
     def views(self, receivers: Iterable[Player | None]) -> dict[Player | None, dict]:
@@ -243,5 +261,6 @@ def restore(seed: int, options: dict, moves: StoredMoves) -> AtlasZeusGame:
 
 
 KIND = GameKind(name=AtlasZeusGame.name, title="Atlas & Zeus", seats=PLAYERS, seat_named=Player.parse, new=new,
-                restore=restore, record_of=record_of, bot_move=bot_move, searching_levels=frozenset(), fair_decks=False,
+                restore=restore, record_of=record_of, bot_move=bot_move, search_budget_ms=SEARCH_BUDGET_MS,
+                fair_decks=False,
                 rated=False, time_controls=ATLAS_ZEUS_TIME_CONTROLS)

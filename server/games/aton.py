@@ -191,5 +191,5 @@ def restore(seed: int, rules: dict, moves: list[tuple[str, dict]]) -> AtonGame:
 
 
 KIND = GameKind(name=AtonGame.name, title="Aton", seats=PLAYERS, seat_named=Player.parse, new=new, restore=restore,
-                record_of=record_of, bot_move=bot_move, searching_levels=frozenset(SEARCH_BUDGET_MS),
+                record_of=record_of, bot_move=bot_move, search_budget_ms=SEARCH_BUDGET_MS,
                 fair_decks=True, rated=True, time_controls=None)

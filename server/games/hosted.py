@@ -10,8 +10,9 @@ move message is turned into the game's move once (``move_of``), checked and play
 Sealed moves.  While ``sealed`` holds, a pending seat seals its move (``commit``: a digest;
 or a move the server knows: a hosted bot's, a time-out's, one placed face up) before any is
 played, and all are opened and played together, in the order they were sealed.  A seal may
-show something to everyone at once (its *claim*: Atlas & Zeus's slots of a face-down
-programming, or a face-up programming whole); the arbiter tells the game its seals
+show something at once (its *claim*: Atlas & Zeus's slots of a face-down programming, to
+everyone, and its cards to its owner when the server sealed it; or a face-up programming
+whole, to everyone); the arbiter tells the game its seals
 (``set_seals``), and the game's ``pending`` and views follow them: a sequential sealed turn
 (Atlas & Zeus: the initiative player seals, then the other player, seeing which slots are
 taken) is a turn whose pending seats grow as seals arrive.
@@ -114,9 +115,9 @@ class HostedGame(Protocol[S, M]):
         now), ProtocolError ``invalid`` if its move is malformed."""
 
     def claim(self, seat: S, move: M | None, slots: tuple[int, ...] | None) -> object:
-        """What everyone may see of the move ``seat`` seals now, as a JSON value (None:
-        nothing): of ``move`` when the server knows it, else of a ``commit`` that claims
-        ``slots``; RefusedMove if it cannot be sealed so."""
+        """What the game shows of the move ``seat`` seals now, as a JSON value (None: nothing),
+        its views deciding who sees what of it: of ``move`` when the server knows it, else of a
+        ``commit`` that claims ``slots``; RefusedMove if it cannot be sealed so."""
 
     def opens(self, digest: bytes, move: M, nonce: bytes) -> bool:
         """Whether ``move`` with ``nonce`` is the opening of the commitment ``digest``

@@ -29,8 +29,9 @@ class GameKind:
     record_of: Callable[[int, dict, StoredMoves, dict], dict]
     #: A hosted bot's decision: (level, seed, view map, search budget in ms or None) -> a move map.
     bot_move: Callable[[str, int, dict, float | None], dict]
-    #: The bot levels that search (in a worker process, with a budget); the others answer at once.
-    searching_levels: frozenset[str]
+    #: The bot levels that think in a worker process, with their budget (ms); the others answer
+    #: at once, on the event loop.
+    search_budget_ms: dict[str, float]
     #: Whether its decks are fixed with the players (``deal``, see docs/protocol.md 'Fair decks').
     fair_decks: bool
     #: Whether its games may be rated.

@@ -76,6 +76,9 @@ async def test_a_whole_game_between_two_clients_with_a_spectator_who_sees_no_sec
         == red.accepted
     replayed = replay(GameRecord.from_dict(record)).outcome()
     assert replayed is not None and replayed.to_dict() == red.view["outcome"]
+    await red.send(m.GetProfile())
+    line = (await red.expect(m.Profile)).games[0]
+    assert (line["game"], line["kind"], line["rounds"]) == (game, GAME, red.view["round"])
 
 
 async def test_the_second_player_programs_on_the_free_slots_and_sees_the_first_face_down(server):
@@ -215,6 +218,11 @@ async def test_a_programming_that_times_out_is_sealed_by_the_server_face_down(se
     assert [e["type"] for e in update.events][:2] == ["timeout", "committed"]
     assert sum(slot["owner"] == first.seat and slot["card"] is None for slot in update.view["track"]) == 3
     assert update.clocks[first.seat]["strikes"] == 1 and update.clocks[second.seat]["for"] == "commit"
+    own = await first.until(lambda f: any(e["type"] == "timeout" for e in f.events), kind=m.Update)
+    mine = [slot for slot in own.view["track"] if slot["owner"] == first.seat]
+    assert len(mine) == 3 and all(slot["card"] is not None and not slot["face_up"] for slot in mine), \
+        "the player sees the programming the server sealed for them"
+    assert not leaks(first.seat, own) and not leaks(second.seat, update)
 
 
 async def test_the_game_survives_a_sigkill_of_the_server(tmp_path):
@@ -246,3 +254,62 @@ async def test_the_game_survives_a_sigkill_of_the_server(tmp_path):
     assert outcome is not None and record["meta"]["result"]["winner"] == outcome["winner"]
     replayed = replay(GameRecord.from_dict(record)).outcome()
     assert replayed is not None and replayed.to_dict() == outcome
+
+
+async def test_a_sealed_programming_survives_a_sigkill_and_is_opened_after_it(tmp_path):
+    db = str(tmp_path / "crash.db")
+    first_server = ServerProcess(db)
+    red, blue = await zeus_pair(first_server.port)
+    first = red if red.view["initiative"] == "red" else blue
+    second = blue if first is red else red
+    await first.act()
+    claimed = await second.until(lambda f: f.view["decision"] is not None, kind=m.Update)
+    taken = [slot["slot"] for slot in claimed.view["track"] if slot["owner"] == first.seat]
+    first_server.kill()  # the initiative's programming is sealed and stored, not yet opened
+    second_server = ServerProcess(db)
+    try:
+        for player in (red, blue):
+            player.acted_on = -1
+            await player.client.reconnect("127.0.0.1", second_server.port)
+            state = await player.expect(m.GameState)
+            assert state.commitments == {first.seat: "sealed", second.seat: "none"}
+            assert [slot["slot"] for slot in state.view["track"] if slot["owner"] == first.seat] == taken
+        assert second.view["decision"]["kind"] == "program" and first.view["decision"] is None
+        assert first.client.has_sealed(first.game), "the client keeps its programming to open it"
+        await asyncio.gather(red.play(), blue.play())
+        assert red.view["outcome"] == blue.view["outcome"] is not None
+        assert not red.errors() and not blue.errors()
+    finally:
+        assert second_server.terminate() == 0
+
+
+async def test_a_resignation_ends_the_game_and_the_rematch_is_atlas_zeus_again(server):
+    red, blue = await zeus_pair(server.port)
+    await red.send(m.Act(game=red.game, move={"kind": "resign"}))
+    over = await blue.until(lambda f: f.view["outcome"] is not None, kind=m.Update)
+    assert over.view["outcome"] == {"winner": "blue", "reason": "resign"}
+    await red.send(m.Rematch(game=red.game))
+    await blue.until(lambda f: f.events and f.events[-1]["type"] == "rematch_offered", kind=m.Update)
+    await blue.send(m.Rematch(game=blue.game, accept=True))
+    again = await red.expect(m.GameState)
+    assert again.game != over.game and again.options["game"] == GAME and again.view["round"] == 1
+
+
+async def test_under_open_hand_the_programming_travels_in_the_clear_and_everyone_sees_it(server):
+    red, blue = await zeus_pair(server.port)
+    first = red if red.view["initiative"] == "red" else blue
+    second = blue if first is red else red
+    server.rooms[first.game].game.state.open_hand[0 if first.seat == "red" else 1] = 1  # an Open hand played on it
+    await first.send(m.Sync(game=first.game))
+    assert (await first.expect(m.GameState)).view["players"][first.seat]["open_hand"]
+    await first.act()  # in the clear, with act: nothing sealed
+    assert [move["kind"] for move in first.sent.values()] == ["program"] and not first.client.has_sealed(first.game)
+    shown = await second.until(lambda f: f.view["decision"] is not None, kind=m.Update)
+    face_up = {s["slot"]: s["card"] for s in shown.view["track"] if s["owner"] == first.seat}
+    assert len(face_up) == 3 and None not in face_up.values()
+    assert all(s["face_up"] for s in shown.view["track"] if s["owner"] == first.seat)
+    assert m.commitments_of(shown) == {first.seat: "sealed", second.seat: "none"}
+    await asyncio.gather(red.play(stop=lambda p: p.view["phase"] != "program"),
+                         blue.play(stop=lambda p: p.view["phase"] != "program"))
+    programmed = next(e for e in second.events() if e["type"] == "programmed" and e["player"] == first.seat)
+    assert programmed["face_up"] and dict(zip(programmed["slots"], programmed["cards"], strict=True)) == face_up

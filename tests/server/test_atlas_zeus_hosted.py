@@ -8,12 +8,42 @@ import pytest
 
 from atlas_zeus.moves import Program
 from protocol import messages as m
+from protocol.clocks import ATLAS_ZEUS_TIME_CONTROLS
 from protocol.commitment import program_digest
 from protocol.errors import ProtocolError
+from server.config import Limits
 from server.games import RefusedMove
 from server.games.atlas_zeus import AtlasZeusGame
+from server.lobby import Lobby
+from server.room import GameSeat, Room, Seat
+from server.store import Store
+
+from ..manual_clock import ManualClock
 
 SEED = 18
+
+
+class _Nobody:
+    """A participant that receives every frame and reads none."""
+
+    name = "nobody"
+
+    def deliver(self, message: m.Message) -> None:
+        pass
+
+
+def _room(tmp_path) -> tuple[Room, AtlasZeusGame]:
+    """A room of an Atlas & Zeus game, outside a server: its store, its lobby and a manual clock."""
+    store = Store(tmp_path / "room.db")
+    game = AtlasZeusGame(SEED)
+    seats: dict[GameSeat, Seat] = {seat: Seat(name=str(seat), kind="human") for seat in game.seats}
+    store.create_game(1, SEED, {}, {"clock": "normal"}, {s: held.stored() for s, held in seats.items()},
+                      game=game.name)
+    clock = ManualClock()
+    room = Room(game_id=1, game=game, options={"clock": "normal"}, seats=seats, store=store,
+                time_control=ATLAS_ZEUS_TIME_CONTROLS["normal"],
+                lobby=Lobby(lambda *args: None, Limits(), clock=clock), clock=clock)
+    return room, game
 
 
 def first_program(game: AtlasZeusGame, seat) -> Program:
@@ -42,7 +72,13 @@ def test_the_initiative_seals_then_the_other_on_the_free_slots_then_both_play_in
         game.claim(second, None, program.slots)
     answer = first_program(game, second)
     assert set(answer.slots).isdisjoint(program.slots)
-    game.set_seals({first: claim, second: game.claim(second, answer, None)})
+    made = game.claim(second, answer, None)  # sealed by the server (a time-out, a hosted bot)
+    game.set_seals({first: claim, second: made})
+    for viewer, cards in ((second, {slot: card.value for slot, card in answer.cards}), (first, {}), (None, {})):
+        shown = {s["slot"]: s["card"] for s in game.view(viewer)["track"]
+                 if s["owner"] == str(second) and s["card"] is not None}
+        assert shown == cards, "the server's seal shows its cards to their owner only"
+        assert not any(s["face_up"] for s in game.view(viewer)["track"])
     assert game.pending() == (first, second)
     with pytest.raises(RefusedMove, match="not on the slots you sealed"):
         game.check(first, Program(tuple(zip(answer.slots, (c for _, c in program.cards), strict=True))))
@@ -52,6 +88,20 @@ def test_the_initiative_seals_then_the_other_on_the_free_slots_then_both_play_in
     game.play(first, program)
     game.play(second, answer)
     assert not game.sealed or game.state.round == 2
+
+
+def test_a_resignation_while_sealed_leaves_no_sealed_slot_on_the_track(tmp_path):
+    room, game = _room(tmp_path)
+    first = game.state.initiative
+    program = first_program(game, first)
+    room.handle(first, m.Commit(game=1, digest=program_digest(program.to_dict()["cards"], b"n" * 32),
+                                slots=program.slots), _Nobody())
+    assert any(s["owner"] == str(first) for s in game.view(None)["track"])
+    room.handle(first, m.Resign(game=1), _Nobody())
+    assert game.is_over and not room.seals and room.commitments() == {"red": "none", "blue": "none"}
+    assert not any(s["owner"] for s in game.view(None)["track"])
+    stored = room.store.load_game(1)
+    assert stored is not None and stored.seals == {}
 
 
 def test_under_open_hand_the_programming_is_sealed_face_up_and_everyone_sees_it():

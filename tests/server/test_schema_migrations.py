@@ -69,6 +69,8 @@ def test_an_unversioned_database_is_migrated_with_every_game_and_move_kept(old_d
     assert rows(old_db, "SELECT id, seed, rules, options, seats, status, result, version FROM games") == games_before
     # the ratings' tables (version 6) are there, and empty: no game before them was rated
     assert rows(old_db, "SELECT (SELECT count(*) FROM ratings), (SELECT count(*) FROM rating_changes)") == [(0, 0)]
+    # every game before version 7 is Aton's, and no seal shows anything before it is opened
+    assert {g.game for g in loaded.values()} == {"aton"} and loaded[4].seals["red"]["claim"] is None
     # the database as it was is kept beside it, and opening again migrates nothing more
     backup = old_db.with_name("aton.db.schema-0.bak")
     assert rows(backup, "PRAGMA user_version") == [(0,)]

@@ -25,6 +25,20 @@ class ZeusPlayer(Recorder):
     def __init__(self, client: Client, seed: int = 0) -> None:
         super().__init__(client)
         self.strategy = strategy_named("random", seed)
+        self._requests: set[int] = set()  # the requests this player sent for its decisions
+        #: a decision of ours was acknowledged: the next view is the one after it, even with the
+        #: version it had (a move may cause no event: a Volcano's choice of island, until its flee)
+        self._answered = False
+
+    async def recv(self, timeout: float = 10) -> m.Message:
+        msg = await super().recv(timeout)
+        if isinstance(msg, (m.Ack, m.Error)) and msg.reply_to in self._requests:
+            self._requests.discard(msg.reply_to)
+            self._answered = isinstance(msg, m.Ack)
+        elif isinstance(msg, (m.GameState, m.Update)) and self._answered:
+            self._answered = False
+            self.acted_on = -1
+        return msg
 
     @classmethod
     async def join(cls, port: int, name: str, seed: int, **kwargs: Any) -> ZeusPlayer:
@@ -65,13 +79,27 @@ class ZeusPlayer(Recorder):
             request = await self.send(m.Act(game=self.game, move=move))
         assert request is not None
         self.sent[request] = move
+        self._requests.add(request)
         return True
 
     async def play(self, rng: object = None, stop=lambda recorder: False, timeout: float = 20) -> None:
         """Play until the game is over or ``stop(self)`` is true."""
         while not self.over and not stop(self):
             await self.act()
-            await self.recv(timeout)
+            try:
+                await self.recv(timeout)
+            except TimeoutError:
+                raise AssertionError(f"{self.seat} waited {timeout} s for a frame: {self.stalled()}") from None
+
+    def stalled(self) -> str:
+        """What this player saw last (for a test that waits in vain)."""
+        view = self._view or {}
+        decision = view.get("decision")
+        return (f"phase {view.get('phase')}, pending {view.get('pending')}, decision "
+                f"{None if decision is None else decision['kind']}, commitments {self.commitments}, "
+                f"clocks {self._clocks}, acted on {self.acted_on} of {self.version}, "
+                f"sealed {self.client.has_sealed(self.game)}, last events "
+                f"{[e['type'] for e in self.events()[-8:]]}, errors {self.errors()}")
 
 
 async def zeus_pair(port: int, seeds: tuple[int, int] = (1, 2)) -> tuple[ZeusPlayer, ZeusPlayer]:
