@@ -90,7 +90,8 @@ class AtlasZeusScreen(Screen):
         super().__init__()
         self.model = model
         self.sent: int | None = None  # request id of a move not yet answered by an update (SENDING: not known yet)
-        self.sent_at = 0  # the game's version when it was sent
+        self.updates = 0  # the updates applied so far (one may bring no event: a Volcano's island chosen)
+        self.sent_at = 0  # ``updates`` when it was sent
         self.early: dict[int, m.Error | None] = {}  # answers that came while it was being sent
         self.acked = False
         self.refusal = ""  # the server's sentence for the move it refused last
@@ -158,6 +159,7 @@ class AtlasZeusScreen(Screen):
 
     def apply(self, numbered: list[Numbered], fresh: bool = False) -> None:
         """The model moved on by these events; ``fresh``: it was replaced by a whole new state."""
+        self.updates += 1
         if self.acked or fresh:
             self.sent, self.acked = None, False
         if not self.ready:
@@ -179,7 +181,7 @@ class AtlasZeusScreen(Screen):
             return
         if request != self.sent:
             return
-        if error is None and self.model.version > self.sent_at:
+        if error is None and self.updates > self.sent_at:
             self.sent = None  # the update that answers it came first
             self.refresh_view()
             return
@@ -324,12 +326,12 @@ class AtlasZeusScreen(Screen):
     def _program_line(self, decision: Decision) -> str:
         draft = self.draft
         assert draft is not None
-        slots = ", ".join(str(s) for s in draft.slots)
         if draft.complete:
-            return self._fitting(f"▶ {decision.sentence} Ready: Enter seals it (Backspace takes a card back).",
+            return self._fitting(f"▶ {decision.sentence} Ready: Enter seals them (Backspace takes a card back).",
                                  "▶ Ready: Enter seals your programming.")
-        return self._fitting(f"▶ {decision.sentence} ← → a card, then its slot ({slots}); Enter seals.",
-                             f"▶ {decision.sentence} ← → a card, then 1–6.", f"▶ {decision.sentence}")
+        return self._fitting(f"▶ {decision.sentence} ← → lights a card, its slot's key (or a click) puts it "
+                             "there; Enter seals.",
+                             f"▶ {decision.sentence} ← → a card, then its slot.", f"▶ {decision.sentence}")
 
     def _choice_line(self, decision: Decision) -> str:
         choice = self.choice
@@ -463,7 +465,7 @@ class AtlasZeusScreen(Screen):
 
     async def _send(self, move: dict) -> None:
         self.refusal = ""
-        self.sent, self.sent_at, self.early = SENDING, self.model.version, {}
+        self.sent, self.sent_at, self.early = SENDING, self.updates, {}
         self.refresh_view()
         face_up = self.seat is not None and clan_view(self.view, self.seat).open_hand
         if move["kind"] == "program" and not face_up:  # sealed; under Open hand it goes in the clear

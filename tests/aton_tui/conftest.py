@@ -17,9 +17,9 @@ def quiet_settings(**changes) -> Settings:
 def embedded_app(tmp_path):
     """``aton --level random``: a server in the process and a game against its random bot."""
 
-    def make(level: str = "random", game: str = "aton", **changes) -> AtonApp:
+    def make(level: str = "random", **changes) -> AtonApp:
         launch = Launch(name="tester", serve="127.0.0.1", db_path=str(tmp_path / "aton.db"),
-                        start="bot", level=level, clock="relaxed", game=game)
+                        start="bot", level=level, clock="relaxed")
         return AtonApp(launch, quiet_settings(**changes))
 
     return make
