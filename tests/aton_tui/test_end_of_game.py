@@ -58,9 +58,11 @@ async def test_an_offer_made_while_the_player_looks_at_the_board_brings_the_end_
         await pilot.press("escape")  # to the board
         await wait_until(pilot, lambda: app.screen is game_screen(app), what="the board")
         await bob.send(m.Rematch(game=bob.game))
+        # the toast first: it is shown for 10 s, which a loaded machine could spend before the screen is back
+        await wait_until(pilot, lambda: any("offers a rematch" in n.message for n in app._notifications),
+                         what="the offer in a notification")
         await wait_until(pilot, lambda: isinstance(app.screen, EndScreen) and "offers a rematch" in note(app),
                          what="the end screen again, with the offer")
-        assert any("offers a rematch" in n.message for n in app._notifications)
         first_game, first_seat = bob.game, bob.seat
         await pilot.press("r")  # accepted: the rematch starts, colours swapped
         state = await bob.expect(m.GameState)

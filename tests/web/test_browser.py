@@ -112,4 +112,4 @@ async def test_ssh_web_login_signs_a_browser_in_as_the_keys_account_once(web_sta
     screenshot(browser, tmp_path, "signed-in")
     await run(browser.open, link.group(0))  # the same link again: spent
     screen = await run(browser.wait_for, "spent or has expired")
-    await stack.settled(timeout=30)  # (the signed-in session's client ends when the page leaves it)
+    await stack.settled()  # the signed-in page closed its WebSocket on leaving: its client has ended
