@@ -430,8 +430,10 @@ class AtonApp(App):
 
     def _start(self) -> None:
         """What this run was started for; a new player of ``aton`` is first offered the lesson
-        (once: the answer is kept in the settings)."""
-        if self.launch.start == "bot" and not self.launch.hosted and not self.settings.lesson_offered:
+        (once: the answer is kept in the settings), of Aton only: ``--game atlas-zeus`` plays at once."""
+        launch = self.launch
+        if launch.start == "bot" and launch.game == m.DEFAULT_GAME and not launch.hosted \
+                and not self.settings.lesson_offered:
             self.push_screen(LessonOffer(), self._offer_answered)
         else:
             self.run_worker(self._first_request())

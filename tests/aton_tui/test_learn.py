@@ -13,6 +13,7 @@ from textual.pilot import Pilot
 
 from aton.moves import Commit, Place, Remove
 from aton_tui.app import AtonApp, Launch
+from aton_tui.atlas_zeus.screen import AtlasZeusScreen
 from aton_tui.lesson import COME_BACK, LESSON_OVER, STEPS
 from aton_tui.screens.help import HelpScreen
 from aton_tui.screens.learn import LearnScreen, LessonOffer
@@ -20,6 +21,7 @@ from aton_tui.screens.scoring import ScoringScreen
 from aton_tui.settings import Settings
 from aton_tui.widgets.board import Board
 from aton_tui.widgets.commit_panel import CommitPanel
+from protocol.game_frames import ATLAS_ZEUS
 
 from .conftest import quiet_settings
 from .driving import game_screen_shown, wait_until
@@ -162,6 +164,18 @@ async def test_aton_offers_the_lesson_once_to_a_player_with_no_saved_settings(tm
     async with again.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: game_screen_shown(again), what="the game, with no offer")
         assert not any(isinstance(s, LessonOffer) for s in again.screen_stack)
+
+
+async def test_a_new_player_of_atlas_zeus_plays_at_once_and_is_offered_aton_s_lesson_later(tmp_path):
+    path = tmp_path / "settings.json"
+    launch = Launch(name="Ada", serve="127.0.0.1", db_path=str(tmp_path / "aton.db"), start="bot", level="random",
+                    game=ATLAS_ZEUS)
+    app = AtonApp(launch, Settings.load(path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: any(isinstance(s, AtlasZeusScreen) for s in app.screen_stack),
+                         what="the game of Atlas & Zeus")
+        assert not any(isinstance(s, LessonOffer) for s in app.screen_stack)
+    assert not Settings.load(path).lesson_offered  # Aton's lesson is still offered when they first play Aton
 
 
 async def test_escape_on_the_offer_plays_the_bot_and_settings_of_an_older_client_count_as_offered(tmp_path):
