@@ -200,6 +200,7 @@ class AtonApp(App):
         self.pacing = pacing or LoopClock()  # the timers of the game's playback (tests drive them by hand)
         self.lobby = LobbyModel()
         self.model: GameModel | ZeusModel | None = None
+        self.clock_was_low = False  # our clock was low at the last look (the bell rang for it)
         self.session: ServerConnection | None = None
         self.local = LocalServer(launch.serve, launch.port, launch.db_path) if launch.serve else None
         self.status = Status("connecting")
@@ -233,6 +234,7 @@ class AtonApp(App):
         use_themes(self, self.settings.theme)
         self.theme_changed_signal.subscribe(self, self._keep_theme)
         self.screen_change_signal.subscribe(self, self._guard_size)
+        self.set_interval(1.0, self._watch_our_clock)
         if self.launch.discover:
             self.push_screen(ServersScreen(self.lan_finder()), self._server_chosen)
             return
@@ -882,6 +884,14 @@ class AtonApp(App):
         """The terminal's bell, unless the player turned it off (over SSH it reaches their terminal)."""
         if self.settings.bell:
             self.bell()
+
+    def _watch_our_clock(self) -> None:
+        """Ring once when the clock of a decision of ours runs low, in either game, wherever the
+        player looks (the board, the lobby, help)."""
+        low = self.model is not None and self.model.our_clock_is_low(self.clock())
+        if low and not self.clock_was_low:
+            self.ring()
+        self.clock_was_low = low
 
     def show_title(self, text: str) -> None:
         """Put ``text`` in the terminal's title bar (OSC 2), once per change.  Names in it come

@@ -200,6 +200,17 @@ class GameModelOf(Generic[V]):
         ms = self.clock_ms(seat)
         return ms if self.paused(seat) else countdown(ms, self.clocks_at, now)
 
+    def our_clock_is_low(self, now: float) -> bool:
+        """Whether a decision of ours waits and our clock shows less than ``LOW_CLOCK_MS`` at ``now``."""
+        seat = self.seat
+        ms = None if seat is None or not self.has_decision else self.time_left(seat, now)
+        return ms is not None and ms < LOW_CLOCK_MS
+
+    @property
+    def has_decision(self) -> bool:
+        """Whether we must decide now (each game's model says what: its ``decision``)."""
+        raise NotImplementedError
+
     def clock_ms(self, seat: Player) -> int | None:
         """``seat``'s time left when the clocks were read (None: no clock runs for them)."""
         clock = self.clocks.get(seat)
@@ -222,6 +233,10 @@ class GameModel(GameModelOf[View]):
         decision = self.view.decision
         return decision if decision is not None and self._deciding(decision.kind) else None
 
+    @property
+    def has_decision(self) -> bool:
+        return self.decision is not None
+
 
 class ZeusModel(GameModelOf[ZeusView]):
     """A game of Atlas & Zeus."""
@@ -231,3 +246,7 @@ class ZeusModel(GameModelOf[ZeusView]):
         """What we must decide now: None while watching, waiting, or after sealing our programming."""
         decision = self.view.decision
         return decision if decision is not None and self._deciding(decision.kind) else None
+
+    @property
+    def has_decision(self) -> bool:
+        return self.decision is not None

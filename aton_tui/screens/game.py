@@ -43,7 +43,7 @@ from server.clock import Timer
 
 from ..board_cursor import BoardCursor
 from ..hinting import NO_DECISION, HintFailed, ask_for_hint, hint_refusal, hint_seed
-from ..model import LOW_CLOCK_MS, GameModel, has_committed
+from ..model import GameModel, has_committed
 from ..narrate import narrate, player_name, result_sentence
 from ..playback import Moment, Playback
 from ..sizes import LARGE, LOG_HEIGHT, ROOMY_HEIGHT
@@ -159,7 +159,6 @@ class GameScreen(Screen):
         self.forced_version: int | None = None
         self.footer_state: tuple = ()
         self.deciding = False  # whether we had a decision at the last drawing (the bell rings on a new one)
-        self.clock_was_low = False  # our clock was low at the last look (the bell rang for it)
         self.ready = False  # composed and mounted
         #: the decision the hint shown (or searched) is for, the hint once found, and its search
         self.hint_for: tuple | None = None
@@ -197,7 +196,6 @@ class GameScreen(Screen):
         log = self.query_one(GameLog)
         log.note(self._welcome())
         log.add(narrate([n.event for n in self.model.events if n.version <= self.told], self.model.seat))
-        self.set_interval(1.0, self._watch_our_clock)
         self.ready = True
         self._react([])
         self._play()
@@ -354,16 +352,6 @@ class GameScreen(Screen):
             self.aton.ring()
         self.deciding = deciding
         self.aton.show_title(self._title())
-
-    def _watch_our_clock(self) -> None:
-        """Ring once when the clock of our decision runs low."""
-        model = self.model
-        seat = model.seat
-        ms = None if seat is None or model.decision is None else model.time_left(seat, self.aton.clock())
-        low = ms is not None and ms < LOW_CLOCK_MS
-        if low and not self.clock_was_low:
-            self.aton.ring()
-        self.clock_was_low = low
 
     def _title(self) -> str:
         """The terminal's title: whose move it is, at the moment shown."""

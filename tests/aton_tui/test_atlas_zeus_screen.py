@@ -3,10 +3,13 @@ sends for each decision, and what it refuses to offer."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from textual.pilot import Pilot
 
 from atlas_zeus.moves import move_from_dict
 from atlas_zeus.players import RED
+from aton.players import RED as ATON_RED
 from aton_tui.atlas_zeus.hand import Hand
 from aton_tui.atlas_zeus.ring import Layout, Ring, token_lines
 from aton_tui.atlas_zeus.screen import AtlasZeusScreen
@@ -15,6 +18,7 @@ from protocol import messages as m
 
 from .az_scripted import AZFramesApp, ScriptedAZ, red_to
 from .driving import click_content, wait_until
+from .test_keys_and_help import Rings
 
 
 async def shown(pilot: Pilot, script: ScriptedAZ) -> AtlasZeusScreen:
@@ -160,3 +164,25 @@ async def test_a_refusal_is_shown_in_the_servers_words_and_the_decision_starts_a
         await pilot.pause()
         assert "✕ B3 is a turtle: a Harpoon cannot take it." in str(screen.query_one("#az-decision").render())
         assert screen.decision is not None
+
+
+async def bells_while_red_programs(remaining_ms: int) -> int:
+    """The bells in the second after red's programming decision is shown with ``remaining_ms``
+    on its clock (the clock is looked at every second; the app's clock stands still)."""
+    script = ScriptedAZ()
+    script.play_until(red_to("program", round_at_least=2))
+    *before, last = script.frames
+    clocks = {**last.clocks, ATON_RED: replace(last.clocks[ATON_RED], remaining_ms=remaining_ms)}
+    app = AZFramesApp([*before, replace(last, clocks=clocks)], bell=True)
+    rings = Rings(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await shown(pilot, script)
+        assert rings.count >= 1  # the decision (and red's decisions before it)
+        shown_with = rings.count
+        await pilot.pause(1.2)
+        return rings.count - shown_with
+
+
+async def test_the_bell_rings_once_when_the_clock_of_a_decision_runs_low():
+    assert await bells_while_red_programs(84_000) == 0
+    assert await bells_while_red_programs(5_000) == 1  # under 10 s
