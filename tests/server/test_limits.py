@@ -244,7 +244,10 @@ async def test_the_memory_held_for_clients_that_do_not_read_is_bounded_in_sum(tm
                     break
         assert not readers, "a client that reads nothing was never disconnected"
         over_the_sum = [r for r in caplog.records if "wait for all clients" in r.getMessage()]
-        assert len(over_the_sum) == 2  # the third was alone, and met its own limit
+        over_its_own = [r for r in caplog.records if r.getMessage().endswith("does not read its frames: disconnected")]
+        # the sum cuts the largest first; whether the second goes for the sum or for its own limit
+        # depends on how the three filled up (the scheduler's), the third is alone and meets its own
+        assert 1 <= len(over_the_sum) <= 2 and len(over_the_sum) + len(over_its_own) == 3
         await asyncio.gather(red.play(random.Random(3)), blue.play(random.Random(4)))
         assert red.view["winner"] == blue.view["winner"] is not None
         assert not red.errors() and not blue.errors()
