@@ -158,17 +158,9 @@ def typed(message: m.Message) -> m.Message | GameStateFrame | UpdateFrame:
     other message as it is); ProtocolError ``invalid`` when its view or an event is malformed."""
     try:
         if isinstance(message, m.GameState):
-            return GameStateFrame(
-                game=message.game, version=message.version, seat=Player.parse_optional(message.seat),
-                players={Player.parse(seat): _seated(info) for seat, info in message.players.items()},
-                options=message.options, view=View.from_dict(message.view),
-                commitments=_commitments(m.commitments_of(message)), clocks=_clocks(message.clocks),
-                log=tuple(numbered(e) for e in message.log), reply_to=message.reply_to)
+            return _state(message, GameStateFrame, View.from_dict, _aton_event)
         if isinstance(message, m.Update):
-            return UpdateFrame(
-                game=message.game, version=message.version, events=tuple(numbered(e) for e in message.events),
-                view=View.from_dict(message.view), commitments=_commitments(m.commitments_of(message)),
-                clocks=_clocks(message.clocks))
+            return _update(message, UpdateFrame, View.from_dict, _aton_event)
     except (KeyError, TypeError, ValueError) as exc:
         raise ProtocolError(ErrorCode.INVALID, f"{message.TYPE}: {exc}") from None
     return message
@@ -183,18 +175,33 @@ def typed_for(message: m.Message, game: str) -> m.Message | AnyStateFrame | AnyU
         return typed(message)
     try:
         if isinstance(message, m.GameState):
-            return ZeusStateFrame(
-                game=message.game, version=message.version, seat=Player.parse_optional(message.seat),
-                players={Player.parse(seat): _seated(info) for seat, info in message.players.items()},
-                options=message.options, view=ZeusView.from_dict(message.view),
-                commitments=_commitments(m.commitments_of(message)), clocks=_clocks(message.clocks),
-                log=tuple(numbered(e, _zeus_event) for e in message.log), reply_to=message.reply_to)
-        return ZeusUpdateFrame(
-            game=message.game, version=message.version,
-            events=tuple(numbered(e, _zeus_event) for e in message.events), view=ZeusView.from_dict(message.view),
-            commitments=_commitments(m.commitments_of(message)), clocks=_clocks(message.clocks))
+            return _state(message, ZeusStateFrame, ZeusView.from_dict, _zeus_event)
+        return _update(message, ZeusUpdateFrame, ZeusView.from_dict, _zeus_event)
     except (KeyError, TypeError, ValueError) as exc:
         raise ProtocolError(ErrorCode.INVALID, f"{message.TYPE}: {exc}") from None
+
+
+StateFrameT = TypeVar("StateFrameT", GameStateFrame, ZeusStateFrame)
+UpdateFrameT = TypeVar("UpdateFrameT", UpdateFrame, ZeusUpdateFrame)
+#: How a game's view and events are read from their plain maps.
+ViewReader: TypeAlias = Callable[[dict[str, Any]], Any]
+EventReader: TypeAlias = Callable[[dict[str, Any]], "Event | zeus_events.Event | None"]
+
+
+def _state(message: m.GameState, frame: type[StateFrameT], view: ViewReader, event: EventReader) -> StateFrameT:
+    """A ``game_state`` as ``frame``, its view and events read by the game's readers."""
+    return frame(game=message.game, version=message.version, seat=Player.parse_optional(message.seat),
+                 players={Player.parse(seat): _seated(info) for seat, info in message.players.items()},
+                 options=message.options, view=view(message.view),
+                 commitments=_commitments(m.commitments_of(message)), clocks=_clocks(message.clocks),
+                 log=tuple(numbered(e, event) for e in message.log), reply_to=message.reply_to)
+
+
+def _update(message: m.Update, frame: type[UpdateFrameT], view: ViewReader, event: EventReader) -> UpdateFrameT:
+    """An ``update`` as ``frame``, its view and events read by the game's readers."""
+    return frame(game=message.game, version=message.version, events=tuple(numbered(e, event) for e in message.events),
+                 view=view(message.view), commitments=_commitments(m.commitments_of(message)),
+                 clocks=_clocks(message.clocks))
 
 
 def _aton_event(data: dict[str, Any]) -> Event | None:
@@ -208,8 +215,7 @@ def _zeus_event(data: dict[str, Any]) -> zeus_events.Event | None:
     return zeus_events.event_from_dict(data)
 
 
-def numbered(data: dict[str, Any],
-             engine_event: Callable[[dict[str, Any]], Event | zeus_events.Event | None] = _aton_event) -> Numbered:
+def numbered(data: dict[str, Any], engine_event: EventReader = _aton_event) -> Numbered:
     """One event of a frame, read: the engine's (Aton's unless ``engine_event`` reads another
     game's), the arbiter's, or one this client does not know."""
     kind = data.get("type")
