@@ -5,6 +5,7 @@ import pytest
 
 from atlas_zeus import BLUE, RED, Card, IllegalMove, Transfer, view
 from atlas_zeus.events import CardWithoutEffect, MarkerReturned, PersonMoved
+from atlas_zeus.moves import move_from_dict
 from atlas_zeus.options import Options
 
 from .helpers import of, play, position, resolve
@@ -163,6 +164,13 @@ def test_passing_a_transfer_by_option():
     assert Card.TRANSFER in state.discards[RED]
     state = position({"R1": 3, "B1": 12}, nets={RED: 3}, flood=16, track={1: (RED, Card.TRANSFER)}, options=passing)
     assert [e.why for e in of(resolve(state), CardWithoutEffect)] == ["no_target"]
+
+
+def test_the_plain_form_of_a_pass():
+    assert Transfer(()).to_dict() == {"kind": "transfer", "steps": []}
+    assert move_from_dict({"kind": "transfer", "steps": []}) == Transfer(())
+    with pytest.raises(ValueError, match="up to 3"):
+        move_from_dict({"kind": "transfer", "steps": [["R1", 2], ["R2", 3], ["R3", 4], ["R4", 5]]})
 
 
 def test_transfer_without_a_legal_step_has_no_effect():
