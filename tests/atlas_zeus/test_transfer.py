@@ -247,3 +247,25 @@ def test_the_legal_transfers_are_exactly_those_check_accepts(options):
                 assert set(moves) == accepted and len(moves) == len(accepted)
             state.play(player, chooser.choice(moves))
     assert met >= 10
+
+
+@pytest.mark.parametrize("passing", [False, True])
+@pytest.mark.parametrize("nets_block", [False, True])
+@pytest.mark.parametrize("per_step", [False, True])
+def test_the_legal_transfers_agree_with_check_on_a_crowded_netted_ring(passing, nets_block, per_step):
+    """Every combination of the Transfer options on one position with Nets, small islands held
+    by both clans and a Pilehouse: the generator lists exactly the step sets ``check`` accepts."""
+    options = Options(transfer_may_pass=passing, nets_block_passing=nets_block, room_checked_per_step=per_step)
+    people = {"R1": 1, "R5": 16, "R6": 4, "R7": 5, "R2": 10, "B1": 2, "B5": 7, "B6": 13}
+    state = at_transfer(people, flood=8, nets={BLUE: 3, RED: 11}, pilehouses={BLUE: 13}, options=options)
+    accepted = set()
+    for move in (Transfer(()), *every_step_set(state, RED)):
+        try:
+            state.check(RED, move)
+        except IllegalMove:
+            continue
+        accepted.add(move)
+    moves = state.legal_moves(RED)
+    assert set(moves) == accepted and len(moves) == len(accepted)
+    assert (Transfer(()) in accepted) is passing
+
