@@ -54,6 +54,7 @@ from .moves import (
     Pilehouse,
     Program,
     Resign,
+    Steps,
     Surge,
     Transfer,
     Turtle,
@@ -62,7 +63,7 @@ from .moves import (
 from .options import DEFAULT_OPTIONS, Options
 from .outcome import Outcome, Termination
 from .players import BLUE, PEOPLE, PLAYERS, RED, Player, owner_of, people_of, strength_of
-from .ring import Direction, Kind, distance, neighbours, next_flood, step
+from .ring import Direction, Kind, distance, neighbours, next_flood, step, way_round
 
 if TYPE_CHECKING:
     from .views import Decision
@@ -250,43 +251,78 @@ class GameState:
 
     def _transfers(self, player: Player) -> Iterator[Transfer]:
         """Every legal Transfer of ``player`` (§5.1), built step by step within the points: each
-        step leaves and reaches an island without a Net at distance 1..points; only the
-        capacity of the destinations is left to check on the whole set."""
+        step leaves and reaches an island without a Net at a cost of 1..points; only the room
+        on the destinations is left to check on the whole set.  The pass (no step), when the
+        options allow it, comes last and only after a real Transfer: the first move tells
+        whether the card has a target."""
         points = self.options.transfer_points
-        ring = self.ring
         reach: list[tuple[str, list[tuple[int, int]]]] = []
         for person in self.alive(player):
             here = self._island_of(person)
             if self.netted(here):
                 continue
-            dests = [(i, d) for i in ring if i != here and not self.netted(i)
-                     and (d := distance(ring, here, i)) <= points]
+            dests = [(i, cost) for i in self.ring if i != here and not self.netted(i)
+                     and (cost := self._step_cost(here, i)) is not None and cost <= points]
             if dests:
                 reach.append((person, dests))
-        occupancy = Counter(island for island in self.location.values() if island is not None)
-        small = {i for i in ring if self.capacity(i) is not None}
+        occupancy, small = self._occupancy()
 
-        def fits(steps: tuple[tuple[str, int], ...]) -> bool:
-            for _, island in steps:
-                if island in small:
-                    staying = occupancy[island] - sum(1 for p, _ in steps if self.location[p] == island)
-                    if staying + sum(1 for _, i in steps if i == island) > 1:
-                        return False
-            return True
-
-        def extend(first: int, steps: tuple[tuple[str, int], ...], left: int) -> Iterator[Transfer]:
+        def extend(first: int, steps: Steps, left: int) -> Iterator[Transfer]:
             for k in range(first, len(reach)):
                 person, dests = reach[k]
                 for island, cost in dests:
                     if cost > left:
                         continue
                     longer = (*steps, (person, island))
-                    if fits(longer):
+                    if self._arrival_order(longer, occupancy, small) is not None:
                         yield Transfer(longer)
                     if len(longer) < MAX_STEPS and left > cost:
                         yield from extend(k + 1, longer, left - cost)
 
-        yield from extend(0, (), points)
+        some = False
+        for move in extend(0, (), points):
+            some = True
+            yield move
+        if some and self.options.transfer_may_pass:
+            yield Transfer(())
+
+    def _step_cost(self, here: int, island: int) -> int | None:
+        """The movement points a step from ``here`` to ``island`` costs: the ring distance, or
+        the shorter way round that passes no Net when nets block passing (None: none does)."""
+        if not self.options.nets_block_passing:
+            return distance(self.ring, here, island)
+        return way_round(self.ring, here, island, self.nets)
+
+    def _occupancy(self) -> tuple[Counter[int], set[int]]:
+        """How many people each island holds, and the islands that hold one at most."""
+        occupancy = Counter(island for island in self.location.values() if island is not None)
+        return occupancy, {i for i in self.ring if self.capacity(i) is not None}
+
+    def _arrival_order(self, steps: Steps, occupancy: Counter[int], small: set[int]) -> Steps | None:
+        """The order in which the people of ``steps`` move: as given when room is counted after
+        all the steps together; else, people moving one after another, the first order (in
+        person order) in which each arrives where there is room.  None: no order fits."""
+        one_by_one = self.options.room_checked_per_step
+        orders = permutations(steps) if one_by_one else (steps,)
+        return next((o for o in orders if self._short_of_room(o, occupancy, small, one_by_one) is None), None)
+
+    def _short_of_room(self, steps: Steps, occupancy: Counter[int], small: set[int], one_by_one: bool) -> int | None:
+        """A small island that lacks room for ``steps`` moved all together, or one by one in
+        this order; None: there is room for them all."""
+        if one_by_one:
+            arrived: Counter[int] = Counter()
+            for person, island in steps:
+                if island in small and occupancy[island] + arrived[island] >= 1:
+                    return island
+                arrived[self._island_of(person)] -= 1
+                arrived[island] += 1
+            return None
+        for _, island in steps:
+            if island in small:
+                staying = occupancy[island] - sum(1 for p, _ in steps if self.location[p] == island)
+                if staying + sum(1 for _, i in steps if i == island) > 1:
+                    return island
+        return None
 
     # ------------------------------------------------------------ checking
 
@@ -412,7 +448,9 @@ class GameState:
         return None
 
     def _why_not_transfer(self, player: Player, move: Transfer) -> str | None:
-        if not 1 <= len(move.steps) <= MAX_STEPS or len({p for p, _ in move.steps}) != len(move.steps):
+        if not move.steps:
+            return None if self.options.transfer_may_pass else "A Transfer is compulsory: move at least one person."
+        if len(move.steps) > MAX_STEPS or len({p for p, _ in move.steps}) != len(move.steps):
             return f"A Transfer moves 1 to {MAX_STEPS} different people."
         cost = 0
         after = dict(self.location)
@@ -430,16 +468,22 @@ class GameState:
                 return f"{person} stands on island {here}, which holds a Net: nobody may leave it."
             if self.netted(island):
                 return f"Island {island} holds a Net: nobody may move there."
-            cost += distance(self.ring, here, island)
+            step_cost = self._step_cost(here, island)
+            if step_cost is None:
+                return f"Both ways from island {here} to island {island} pass a Net."
+            cost += step_cost
             after[person] = island
         points = self.options.transfer_points
         if cost > points:
             return f"These steps cost {cost} movement points; a Transfer has {points}."
-        for island in {island for _, island in move.steps}:
-            capacity = self.capacity(island)
-            there = [p for p in PEOPLE if after[p] == island]
-            if capacity is not None and len(there) > capacity:
-                return f"Island {island} is small: it cannot hold {' and '.join(there)}."
+        occupancy, small = self._occupancy()
+        if self._arrival_order(move.steps, occupancy, small) is None:
+            crowded = self._short_of_room(move.steps, occupancy, small, one_by_one=False)
+            if crowded is None:
+                return ("These people move one after another, and in no order does each find room "
+                        "when it arrives: two people cannot swap small islands.")
+            there = [p for p in PEOPLE if after[p] == crowded]
+            return f"Island {crowded} is small: it cannot hold {' and '.join(there)}."
         return None
 
     def _why_not_harpoon(self, player: Player, person: str) -> str | None:
@@ -513,7 +557,9 @@ class GameState:
         owner = self.waiting_owner()
         card = pending.card
         if isinstance(move, Transfer):
-            for person, island in move.steps:
+            order = self._arrival_order(move.steps, *self._occupancy())
+            assert order is not None
+            for person, island in order:
                 self._move(person, island, "transfer", events)
         elif isinstance(move, Harpoon):
             self._kill(move.person, "harpoon", events)
@@ -674,7 +720,7 @@ class GameState:
         self.location[person] = island
         events.append(PersonMoved(person, here, island, by))
         owner = owner_of(person)
-        if self.turtles[owner] == person:
+        if self.turtles[owner] == person and self.options.turtle_ends_when_moved:
             self._return_turtle(owner, "moved", events)
 
     def _kill(self, person: str, by: str, events: list[Event]) -> None:
@@ -737,7 +783,8 @@ class GameState:
         return erupting if self._holds(erupting, lava) else erupting.other
 
     def _erupt(self, owner: Player, events: list[Event]) -> bool:
-        """Handle the lava islands left, then the crater; False while waiting for a flee."""
+        """Handle the lava islands left, then the crater; False while the card is not finished:
+        waiting for a flee, or the game ended at the lava (``end_check_at_any_point``)."""
         assert self.crater is not None and self.resolving is not None
         while self.lava:
             lava = self.lava[0]
@@ -762,6 +809,10 @@ class GameState:
             for person in self.people_on(lava):
                 self._kill(person, "volcano", events)
         crater, self.crater, self.lava_all = self.crater, None, ()
+        if self.options.end_check_at_any_point:
+            self._check_end(events)
+            if self._outcome is not None:
+                return False  # over at once: the crater stays, the card stays on the track (§11.9)
         events.append(IslandErupted(crater, owner))
         self._remove_island(crater, "volcano", events)
         if self.flood == crater and self.ring and self.options.eruption_advances_flood:

@@ -25,6 +25,8 @@ CARDS_PER_PROGRAM = 3
 MAX_STEPS = 3
 
 PlainMove = dict[str, Any]
+#: A Transfer's steps: (person, island) each.
+Steps = tuple[tuple[str, int], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,10 +57,11 @@ class Program:
 
 @dataclass(frozen=True, slots=True)
 class Transfer:
-    """One to three steps ``(person, island)``, sorted by person."""
+    """Up to three steps ``(person, island)``, sorted by person.  No step is a pass, legal only
+    under ``Options.transfer_may_pass``."""
 
     kind: ClassVar[str] = "transfer"
-    steps: tuple[tuple[str, int], ...]
+    steps: Steps
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "steps", tuple(sorted(self.steps, key=lambda s: _PERSON_ORDER.get(s[0], 99))))
@@ -225,13 +228,13 @@ def _program_cards(cards: object) -> tuple[tuple[int, Card], ...]:
     return tuple(pairs)
 
 
-def _steps(steps: object) -> tuple[tuple[str, int], ...]:
-    if not isinstance(steps, list | tuple) or not 1 <= len(steps) <= MAX_STEPS:
-        raise ValueError(f"steps must be a list of 1 to {MAX_STEPS} [person, island] pairs")
+def _steps(steps: object) -> Steps:
+    if not isinstance(steps, list | tuple) or len(steps) > MAX_STEPS:
+        raise ValueError(f"steps must be a list of up to {MAX_STEPS} [person, island] pairs")
     pairs = []
     for pair in steps:
         if not isinstance(pair, list | tuple) or len(pair) != 2:
-            raise ValueError(f"steps must be a list of 1 to {MAX_STEPS} [person, island] pairs")
+            raise ValueError(f"steps must be a list of up to {MAX_STEPS} [person, island] pairs")
         pairs.append((_person(pair[0]), _island(pair[1])))
     if len({person for person, _ in pairs}) != len(pairs):
         raise ValueError("each step must move a different person")

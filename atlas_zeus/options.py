@@ -31,6 +31,23 @@ class Options:
     draw_per_round: int = 3
     #: Movement points of a Transfer (rulebook).
     transfer_points: int = 3
+    #: A Transfer may be declined with no step (``Transfer(())``) when some step is legal; the
+    #: rulebook's "an allowance of one to three" read as "up to three" (§5.1).  False: the fan's
+    #: text, "at least one movement must be made".
+    transfer_may_pass: bool = False
+    #: A Transfer step may not pass a netted island: it goes the other way round, at that cost,
+    #: or not at all (the Net "shuts off movement", the fan's text, read along the way).  False:
+    #: only the two ends of a step are checked, as the fan's code does (§5.1).
+    nets_block_passing: bool = False
+    #: The people of a Transfer move one after another, each stopping only where there is room
+    #: when it arrives (the rulebook's "not to stop there" read step by step): no swap of two
+    #: small islands.  False: room is counted after all the steps together, as the fan's code
+    #: does (§5.1).
+    room_checked_per_step: bool = False
+    #: A turtle that moves, for any reason, stops being a turtle (§5.1, §6; the fan's text: "for
+    #: as long as it remains on its current island").  False: the Turtle marker travels with its
+    #: person, and leaves play only when that person dies.
+    turtle_ends_when_moved: bool = True
     #: The strength of a weakened person for Crab (§5, Weakness).
     weakened_strength: int = 10
     #: Fog may also hit its own player's cards (the fan's code); False: opponent cards only.
@@ -45,8 +62,12 @@ class Options:
     #: An erupting island under the flood marker sends it on at once (§4.3); False: the marker
     #: waits off the ring and that round's sinking only moves it on (nothing sinks).
     eruption_advances_flood: bool = True
-    #: The game checks for its end after each card and after the sinking (§7); safety limit on
-    #: rounds, a draw when passed (and a bug to flag).
+    #: The rulebook's "at any point": a clan loses the moment its last person dies, even in the
+    #: middle of a card.  Only a Volcano kills at two moments (its lava islands, then its crater),
+    #: so this decides one case: a clan wiped out by the lava loses before the crater takes the
+    #: other's last people, where the check after the whole card (§7, §11.15) calls it a draw.
+    end_check_at_any_point: bool = False
+    #: Safety limit on rounds, a draw when passed (and a bug to flag, §7).
     max_rounds: int = 16
 
     def __post_init__(self) -> None:

@@ -7,7 +7,7 @@ marker (``next_flood``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -71,6 +71,17 @@ def distance(ring: Sequence[int], a: int, b: int) -> int:
     """The ring distance between two islands of the ring: min(|i−j|, n−|i−j|)."""
     d = abs(ring.index(a) - ring.index(b))
     return min(d, len(ring) - d)
+
+
+def way_round(ring: Sequence[int], a: int, b: int, blocked: Container[int | None]) -> int | None:
+    """The length of the shorter way from ``a`` to ``b`` along the ring that passes no island of
+    ``blocked`` (the two ends do not count); None when both ways are blocked.  With nothing
+    blocked it is the distance."""
+    n = len(ring)
+    i, j = ring.index(a), ring.index(b)
+    open_ways = [length for length, sign in (((j - i) % n, 1), ((i - j) % n, -1))
+                 if all(ring[(i + sign * k) % n] not in blocked for k in range(1, length))]
+    return min(open_ways, default=None)
 
 
 def next_flood(ring: Sequence[int], number: int) -> int:

@@ -267,6 +267,8 @@ def decision_for(state: GameState, player: Player, taken: tuple[int, ...] = ()) 
         points = state.options.transfer_points
         sentence = (f"Transfer: move up to {MAX_STEPS} of your people, {points} movement points in all, "
                     "one point per island along the ring.")
+        if Transfer(()) in moves:
+            sentence += " You may also pass (no step)."
         reachable = {p: tuple(sorted(movable[p])) for p in PEOPLE if p in movable}
         return Decision("transfer", sentence, card, (), points=points, movable=reachable)
     return Decision(kind, _sentence(state, kind), card, tuple(moves))

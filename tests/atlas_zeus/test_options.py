@@ -1,6 +1,7 @@
 """Options: every [choice] of the rules page is a named option with the page's default, and a
-non-default value changes the game (others: flee_chooser and eruption_advances_flood in
-test_volcano, reshuffle_keeps_rest_first in test_draw, max_rounds in test_end_of_game)."""
+non-default value changes the game (others: flee_chooser, eruption_advances_flood and
+end_check_at_any_point in test_volcano, the Transfer options and turtle_ends_when_moved in
+test_transfer, reshuffle_keeps_rest_first in test_draw, max_rounds in test_end_of_game)."""
 
 import pytest
 
@@ -21,6 +22,9 @@ def test_defaults_are_the_rules_page():
     assert o.no_target_returns_to_hand is False
     assert o.reshuffle_keeps_rest_first is True
     assert o.eruption_advances_flood is True
+    assert (o.transfer_may_pass, o.nets_block_passing, o.room_checked_per_step) == (False, False, False)
+    assert o.turtle_ends_when_moved is True
+    assert o.end_check_at_any_point is False
     assert o.max_rounds == 16
 
 
@@ -31,6 +35,15 @@ def test_plain_form_round_trips():
     other = Options(fog_own_cards=True, max_rounds=20, deck=(*DECK, Card.CRAB))
     assert Options.from_dict(other.to_dict()) == other
     assert Options.from_dict({}) == DEFAULT_OPTIONS
+
+
+def test_options_written_before_a_field_existed_take_its_default():
+    """A record's options from before the Transfer, turtle and end-check options: the missing
+    keys are the defaults."""
+    old = {key: value for key, value in Options(flee_chooser="strongest").to_dict().items()
+           if key not in ("transfer_may_pass", "nets_block_passing", "room_checked_per_step",
+                          "turtle_ends_when_moved", "end_check_at_any_point")}
+    assert Options.from_dict(old) == Options(flee_chooser="strongest")
 
 
 @pytest.mark.parametrize(("data", "message"), [

@@ -15,8 +15,13 @@ from atlas_zeus.options import FLEE_CHOOSERS, Options
 
 from .helpers import total_cards
 
+#: Every option that keeps the §9 invariants as written (not eruption_advances_flood=False: a
+#: flood marker waiting off the ring sinks nothing that round).
 options = st.builds(Options, fog_own_cards=st.booleans(), flee_chooser=st.sampled_from(FLEE_CHOOSERS),
-                    reshuffle_keeps_rest_first=st.booleans(), no_target_returns_to_hand=st.booleans())
+                    reshuffle_keeps_rest_first=st.booleans(), no_target_returns_to_hand=st.booleans(),
+                    transfer_may_pass=st.booleans(), nets_block_passing=st.booleans(),
+                    room_checked_per_step=st.booleans(), turtle_ends_when_moved=st.booleans(),
+                    end_check_at_any_point=st.booleans())
 games = st.tuples(st.integers(0, 2**32 - 1), st.lists(st.integers(0, 10**6), min_size=200, max_size=200), options)
 
 

@@ -47,6 +47,19 @@ def test_options_travel_with_the_record():
     assert replay(GameRecord.from_dict(plain)).outcome() == state.outcome()
 
 
+def test_a_record_written_before_the_newer_options_replays():
+    """Its options lack the keys added since (Transfer, turtle, end check): they are the defaults."""
+    options = Options(flee_chooser="strongest")
+    record, state = recorded(5, options)
+    plain = json.loads(json.dumps(record.to_dict()))
+    for key in ("transfer_may_pass", "nets_block_passing", "room_checked_per_step", "turtle_ends_when_moved",
+                "end_check_at_any_point"):
+        del plain["options"][key]
+    again = GameRecord.from_dict(plain)
+    assert again.options == options
+    assert summary(replay(again)) == summary(state)
+
+
 def test_a_record_may_end_mid_game():
     record, _ = recorded(8, moves=7)
     state = replay(record)

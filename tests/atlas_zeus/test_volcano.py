@@ -7,7 +7,7 @@ from atlas_zeus import BLUE, RED, Card, Flee, IllegalMove, Outcome, Termination,
 from atlas_zeus.events import CardWithoutEffect, FloodMoved, IslandErupted, MarkerReturned, PersonDied, PersonMoved
 from atlas_zeus.options import Options
 
-from .helpers import of, play, position, resolve
+from .helpers import of, play, position, resolve, total_cards
 
 # On the ring 1..16, Volcano on 6: lava islands 5 (counter-clockwise) and 7; escapes 4 (small) and 8 (large).
 
@@ -162,6 +162,25 @@ def test_both_clans_dying_in_one_volcano_is_a_draw():
     events = play(state, RED, Volcano(6))
     assert state.outcome() == Outcome(Termination.BOTH_ELIMINATED, None)
     assert events[-1].kind == "game_over"
+
+
+def test_a_clan_wiped_out_by_the_lava_loses_before_the_crater_by_option():
+    """end_check_at_any_point: the same eruption ends at the lava; the crater stays, with R1 on it,
+    and the Volcano stays on the track (§11.9)."""
+    state = at_volcano({"R1": 6, "B1": 5}, ring=[5, 6, 7, 16], flood=16, nets={RED: 16},
+                       options=Options(end_check_at_any_point=True))
+    events = play(state, RED, Volcano(6))
+    assert state.outcome() == Outcome(Termination.ELIMINATED, RED)
+    assert of(events, PersonDied) == [PersonDied("B1", 5, "volcano")] and not of(events, IslandErupted)
+    assert 6 in state.ring and state.location["R1"] == 6
+    assert state.track[0].holds_card and total_cards(state, RED) == 25
+
+
+def test_a_fleeing_turtle_stays_one_by_option():
+    state = at_volcano({"R1": 7, "B1": 2}, turtles={RED: "R1"}, options=Options(turtle_ends_when_moved=False))
+    events = play(state, RED, Volcano(6))
+    assert of(events, PersonMoved) == [PersonMoved("R1", 7, 8, "volcano")] and not of(events, MarkerReturned)
+    assert state.turtles[RED] == "R1"
 
 
 def test_strongest_flees_by_option():
