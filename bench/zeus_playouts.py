@@ -1,6 +1,6 @@
 """Atlas & Zeus's engine on one core: random games, legal moves, and the views the server sends.
 
-    python bench/atlas_zeus.py [N] [--seed S]
+    python bench/zeus_playouts.py [N] [--seed S]
 
 Each decision is uniform over its legal moves.  Prints games/s and moves/s, then the mean
 time of ``legal_moves`` and of a view for each receiver (red, blue, a spectator, as the
@@ -60,7 +60,7 @@ def main() -> None:
         total_rounds += rounds
         samples += taken
     elapsed = time.perf_counter() - start  # (the copies of every tenth state included)
-    print(f"$ python bench/atlas_zeus.py {args.games} --seed {args.seed}")
+    print(f"$ python bench/zeus_playouts.py {args.games} --seed {args.seed}")
     print(f"{args.games / elapsed:,.0f} games/s  {total_moves / elapsed:,.0f} moves/s  "
           f"({args.games} games, {total_moves / args.games:.1f} moves and "
           f"{total_rounds / args.games:.1f} rounds per game, {elapsed:.2f} s)")
