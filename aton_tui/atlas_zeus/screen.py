@@ -478,7 +478,7 @@ class AtlasZeusScreen(Screen):
         offer = model.opponent if model.rematch_offered_to_us else None
         return EndScreen(result, can_rematch=model.seat is not None,
                          can_save=self.aton.check_action("save_record", ()) is True, offer=offer,
-                         ratings=ratings_line(model), can_review=False)
+                         ratings=ratings_line(model))
 
     def _note_rematch(self, events: list) -> None:
         """An offer of a rematch, or its refusal, said on the end screen while it is open."""
