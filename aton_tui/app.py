@@ -810,10 +810,11 @@ class AtonApp(App):
         game = self._game_of(self.model)
         playing = ("Playing Atlas & Zeus", AtlasZeusScreen.BINDINGS) if game == ATLAS_ZEUS else \
             ("Playing", GameScreen.BINDINGS)
+        reviewing = ZeusReplayScreen.BINDINGS if game == ATLAS_ZEUS else ReplayScreen.BINDINGS  # (no analysis)
         keymaps = [playing, ("The end of a game", EndScreen.BINDINGS),
                    ("The lobby", LobbyScreen.BINDINGS), ("A profile", ProfileScreen.BINDINGS),
                    ("The leaderboard", LeaderboardScreen.BINDINGS),
-                   ("Reviewing a game", ReplayScreen.BINDINGS),
+                   ("Reviewing a game", reviewing),
                    ("Everywhere", [*self.BINDINGS, PALETTE_KEY])]
         in_a_game = self._game_screen() is not None and self.screen is self._game_screen()
         rules = (game,) if in_a_game else (ATON, ATLAS_ZEUS)  # outside a game: the rules of every game
