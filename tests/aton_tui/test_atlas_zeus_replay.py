@@ -37,6 +37,7 @@ from aton_tui.cli import main, replay_command
 from aton_tui.replay_app import ZeusReplayApp
 from aton_tui.replay_model import Perspective
 from aton_tui.screens.end import EndScreen
+from aton_tui.screens.profile import ProfileScreen
 from aton_tui.widgets.notice import Notice
 from aton_tui.widgets.step_log import StepLog
 
@@ -285,7 +286,8 @@ def test_snapshot_of_everything(snap_compare, size):
 
 async def test_review_on_the_end_screen_opens_the_game_just_played(server):
     """Through a real server: a whole game against its random bot, then v (Review) on the end
-    screen: the viewer at the game's end, from our side; Esc brings the end screen back."""
+    screen: the viewer at the game's end, from our side; Esc brings the end screen back.  The
+    game on our profile opens in the same viewer."""
     app = client_of(server)
     async with app.run_test(size=(80, 24)) as pilot:
         await play_to_the_end(pilot, by_keys)
@@ -308,6 +310,13 @@ async def test_review_on_the_end_screen_opens_the_game_just_played(server):
         assert screen.index == 0 and screen.view.outcome is None
         await pilot.press("escape")
         await wait_until(pilot, lambda: isinstance(app.screen, EndScreen), what="the end screen again")
+        await pilot.press("l", "p")  # the lobby, our profile: Enter on the game reviews it the same way
+        await wait_until(pilot, lambda: isinstance(app.screen, ProfileScreen) and app.screen.profile is not None,
+                         what="our profile")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ZeusReplayScreen), what="the viewer from the profile")
+        assert screen_of(app).perspective is Perspective.of(model.seat)
+        assert screen_of(app).model.record.meta["game"] == model.game
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
