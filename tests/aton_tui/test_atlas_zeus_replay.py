@@ -33,6 +33,7 @@ from aton_tui.atlas_zeus.replay import ZeusReplayScreen
 from aton_tui.atlas_zeus.replay_model import ZeusReplayModel
 from aton_tui.atlas_zeus.ring import Ring
 from aton_tui.atlas_zeus.track import Track
+from aton_tui.atlas_zeus.words import result_sentence
 from aton_tui.cli import main, replay_command
 from aton_tui.replay_app import ZeusReplayApp
 from aton_tui.replay_model import Perspective
@@ -98,7 +99,9 @@ async def test_stepping_shows_the_position_of_the_record_cut_there():
         await pilot.press("end")
         assert screen.index == len(record.moves) == model.last
         assert shown(screen) == expected(cut_at(record, len(record.moves)))
-        assert "Game over. Blue wins" in str(screen.query_one("#az-decision").render())
+        outcome = replay(record).outcome()
+        assert outcome is not None
+        assert f"Game over. {result_sentence(outcome)}" in str(screen.query_one("#az-decision").render())
         await pilot.press("right")  # nothing after the end
         assert screen.index == model.last
         await pilot.press("home")
@@ -338,7 +341,9 @@ def test_aton_replay_opens_the_viewer_in_a_real_terminal(tmp_path):
             assert part in screen, part
         assert all(len(line) <= 80 for line in screen.splitlines())
         tmux.keys("End")
-        assert "Blue wins" in tmux.wait_for(f"Move {total}/{total}")
+        outcome = replay(record).outcome()
+        assert outcome is not None
+        assert result_sentence(outcome).split(":")[0] in tmux.wait_for(f"Move {total}/{total}")  # "Blue wins"
         tmux.keys("v")
         tmux.wait_for("as Blue saw it")
         tmux.keys("q")
@@ -358,3 +363,16 @@ def test_resign_is_a_move_of_the_record_the_viewer_shows():
     assert model.error is None and model.finished
     assert model.view(model.last, Perspective.RED).outcome is not None
     assert any("resigned" in line for line in model.lines(model.last, Perspective.RED))
+
+
+def test_a_game_the_arbiter_ended_ends_with_its_step():
+    """A record ended on time (``meta.result``): a last step with no move, the loser's clock told."""
+    record = zeus_recorded_game()
+    timed_out = replace(record, moves=record.moves[:10], meta={**record.meta,
+                                                               "result": {"winner": "blue", "reason": "time"}})
+    model = ZeusReplayModel(timed_out)
+    assert model.error is None and model.last == 11 and model.steps[-1].move is None
+    assert model.place(model.last) == "Move 10/10"
+    view = model.view(model.last, Perspective.BLUE)
+    assert view.outcome is not None and view.outcome.winner is BLUE
+    assert any("Red ran out of time" in line for line in model.lines(model.last, Perspective.BLUE))
