@@ -265,11 +265,12 @@ def test_the_command_line_keeps_json_and_text_and_refuses_what_it_cannot_show(tm
 
 @SIZES
 def test_snapshot_of_the_viewer(snap_compare, size):
-    """Round 3 of the recorded game as red saw it, blue deciding, the current move lit in the log."""
+    """Round 2 of the recorded game as red saw it: blue's cards face down but the one turned, red's
+    own, one resolved, one fogged; the current move lit in the log."""
     model = ZeusReplayModel(zeus_recorded_game())
 
     async def run_before(pilot) -> None:
-        await pilot.press("down", "down", "right", "right")
+        await pilot.press("down", "right", "right", "right")
         await pilot.pause()
 
     assert snap_compare(ZeusReplayApp(model, Perspective.RED), terminal_size=size, run_before=run_before)
@@ -277,11 +278,11 @@ def test_snapshot_of_the_viewer(snap_compare, size):
 
 @SIZES
 def test_snapshot_of_everything(snap_compare, size):
-    """The same step with everything shown: both hands, every card on the track, the whole log."""
+    """The same step with everything shown: both hands, blue's face-down cards too, the whole log."""
     model = ZeusReplayModel(zeus_recorded_game())
 
     async def run_before(pilot) -> None:
-        await pilot.press("down", "down", "right", "right")
+        await pilot.press("down", "right", "right", "right")
         await pilot.pause()
 
     assert snap_compare(ZeusReplayApp(model, Perspective.EVERYTHING), terminal_size=size, run_before=run_before)
