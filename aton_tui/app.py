@@ -28,6 +28,9 @@ from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
+from atlas_zeus.errors import RecordError as ZeusRecordError
+from atlas_zeus.record import FORMAT as ZEUS_RECORD
+from atlas_zeus.record import GameRecord as ZeusRecord
 from aton.errors import RecordError
 from aton.players import Player
 from aton.record import GameRecord
@@ -48,6 +51,8 @@ from protocol.game_frames import (
 from protocol.transport import Endpoint
 from server.clock import Clock, LoopClock
 
+from .atlas_zeus.replay import ZeusReplayScreen
+from .atlas_zeus.replay_model import ZeusReplayModel
 from .atlas_zeus.screen import AtlasZeusScreen
 from .commands import MACHINE_ACTIONS, AtonCommands
 from .discovery import Advertiser, DiscoveryUnavailable, Finder
@@ -763,8 +768,6 @@ class AtonApp(App):
             return playing and not over
         if action == "save_record":
             return model is not None and not self.launch.hosted
-        if action == "review":  # the replay viewer knows Aton's games only
-            return self._game_of(model) == ATON
         if action == "back_to_game":
             return model is not None and not over and self._game_screen() is None
         if action in ("play_bot", "quick_match", "new_table", "join_invite"):
@@ -809,10 +812,11 @@ class AtonApp(App):
         game = self._game_of(self.model)
         playing = ("Playing Atlas & Zeus", AtlasZeusScreen.BINDINGS) if game == ATLAS_ZEUS else \
             ("Playing", GameScreen.BINDINGS)
+        reviewing = ZeusReplayScreen.BINDINGS if game == ATLAS_ZEUS else ReplayScreen.BINDINGS  # (no analysis)
         keymaps = [playing, ("The end of a game", EndScreen.BINDINGS),
                    ("The lobby", LobbyScreen.BINDINGS), ("A profile", ProfileScreen.BINDINGS),
                    ("The leaderboard", LeaderboardScreen.BINDINGS),
-                   ("Reviewing a game", ReplayScreen.BINDINGS),
+                   ("Reviewing a game", reviewing),
                    ("Everywhere", [*self.BINDINGS, PALETTE_KEY])]
         in_a_game = self._game_screen() is not None and self.screen is self._game_screen()
         rules = (game,) if in_a_game else (ATON, ATLAS_ZEUS)  # outside a game: the rules of every game
@@ -1045,15 +1049,20 @@ class AtonApp(App):
         return {**record, "meta": {**record.get("meta", {}), "hints": {str(model.seat): model.hints_used}}}
 
     def _review(self, frame: m.GameRecordReply) -> None:
-        try:
-            replayed = ReplayModel(GameRecord.from_dict(frame.record))
-        except RecordError as exc:
-            self.notify(f"The server's record of game {frame.game} cannot be read: {exc}", severity="error")
-            return
+        """A record of either game in its replay viewer, from our side (or the profile's seat)."""
         model = self.model
         seat = model.seat if model is not None and model.game == frame.game else None
         if frame.game in self.review_seats:
             seat = Player.parse(self.review_seats.pop(frame.game))
+        try:
+            if frame.record.get("format") == ZEUS_RECORD:
+                zeus = ZeusReplayModel(ZeusRecord.from_dict(frame.record))
+                self.push_screen(ZeusReplayScreen(zeus, Perspective.of(seat), at_end=True))
+                return
+            replayed = ReplayModel(GameRecord.from_dict(frame.record))
+        except (RecordError, ZeusRecordError) as exc:
+            self.notify(f"The server's record of game {frame.game} cannot be read: {exc}", severity="error")
+            return
         analysis = self.analyses.get(record_digest(replayed.record))
         self.push_screen(ReplayScreen(replayed, Perspective.of(seat), at_end=True, analysis=analysis))
 

@@ -8,9 +8,8 @@
     aton host [--port P] [--bind A] [--name N] [--clock C]
                                                   serve a LAN game and wait for the opponent
     aton learn                                    the lesson: a guided first game against the bot
-    aton replay FILE [--as SIDE]                  step through a record (in a terminal)
+    aton replay FILE [--as SIDE]                  step through a record of either game (in a terminal)
     aton replay FILE --final | --json             check a record and print its final position
-                                                  (an atlas-zeus-record/1 too: always its final position)
     aton analyse FILE [--iterations N | --budget-ms N] [--seed N] [--json] [--no-save]
                                                   the search bot's verdict on every decision
 
@@ -29,7 +28,7 @@ import os
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from atlas_zeus import record as atlas_zeus_record
 from atlas_zeus.errors import RecordError as AtlasZeusRecordError
@@ -54,10 +53,11 @@ from protocol.messages import BOT_LEVELS, CLOCKS, DEFAULT_GAME, GAMES
 from protocol.transport import DEFAULT_PORT, Endpoint, parse_endpoint, tls_for
 
 from .narrate import move_words, player_name
-from .replay_model import Perspective, seat_name
+from .replay_model import Perspective, SteppedRecord, seat_name
 
 if TYPE_CHECKING:
     from .app import AtonApp
+    from .replay_app import ViewerApp
 
 EXIT_BAD_RECORD = 2
 EVERY_ADDRESS = "0.0.0.0"  # where ``aton host`` serves by default
@@ -67,12 +67,12 @@ def replay_command(path: str, as_json: bool = False, final: bool = True, perspec
     """Replay a record: print its final position (``final``, or ``as_json``), or open it in the
     replay viewer.  A record that cannot be read is said on stderr with exit status 2; one that
     stops replaying too, after the viewer has shown it up to the bad move.  An Atlas & Zeus
-    record has no viewer: its final position is printed (``replay_atlas_zeus``)."""
+    record is left to ``replay_atlas_zeus``."""
     data = read_json(path)
     if data is None:
         return EXIT_BAD_RECORD
     if isinstance(data, dict) and data.get("format") == atlas_zeus_record.FORMAT:
-        return replay_atlas_zeus(data, as_json, final)
+        return replay_atlas_zeus(data, as_json, final, perspective)
     record = parse_record(data)
     if record is None:
         return EXIT_BAD_RECORD
@@ -90,22 +90,21 @@ def replay_command(path: str, as_json: bool = False, final: bool = True, perspec
     return 0
 
 
-def replay_atlas_zeus(data: object, as_json: bool, final: bool) -> int:
-    """Check and replay an ``atlas-zeus-record/1`` and print its final position, as text or
-    (``as_json``) its summary.  There is no step-by-step viewer for this game: in a terminal
-    stderr says so and the text is printed."""
+def replay_atlas_zeus(data: object, as_json: bool, final: bool, perspective: str = "red") -> int:
+    """Check and replay an ``atlas-zeus-record/1``: print its final position, as text (``final``)
+    or its summary (``as_json``), or open it in its replay viewer, as ``replay_command`` does."""
     try:
-        state = atlas_zeus_record.replay(atlas_zeus_record.GameRecord.from_dict(data))
+        record = atlas_zeus_record.GameRecord.from_dict(data)
+        if not (final or as_json):
+            return view_atlas_zeus_record(record, perspective)
+        state = atlas_zeus_record.replay(record)
     except AtlasZeusRecordError as exc:
         print(f"aton replay: {exc}", file=sys.stderr)
         return EXIT_BAD_RECORD
     if as_json:
         print(json.dumps(atlas_zeus_record.summary(state)))
-        return 0
-    if not final:
-        print("aton replay: Atlas & Zeus records have no step-by-step viewer yet; the final position:",
-              file=sys.stderr)
-    print(atlas_zeus_position_text(state))
+    else:
+        print(atlas_zeus_position_text(state))
     return 0
 
 
@@ -147,11 +146,28 @@ def view_record(record: GameRecord, perspective: str, path: str) -> int:
     from .settings import Settings, settings_path
 
     model = ReplayModel(record)
+    return run_viewer(model, perspective,
+                      lambda chosen: ReplayApp(model, chosen, Settings.load(settings_path()), record_path=Path(path)))
+
+
+def view_atlas_zeus_record(record: atlas_zeus_record.GameRecord, perspective: str) -> int:
+    """The replay viewer of Atlas & Zeus on ``record`` (imports Textual: only in a terminal)."""
+    from .atlas_zeus.replay_model import ZeusReplayModel
+    from .replay_app import ZeusReplayApp
+    from .settings import Settings, settings_path
+
+    model = ZeusReplayModel(record)
+    return run_viewer(model, perspective, lambda chosen: ZeusReplayApp(model, chosen, Settings.load(settings_path())))
+
+
+def run_viewer(model: SteppedRecord[Any], perspective: str, app: Callable[[Perspective], ViewerApp]) -> int:
+    """Run the viewer ``app`` makes for ``model`` from ``perspective``; status 2 (said on stderr)
+    when that perspective may not be shown or the record stops replaying."""
     chosen = Perspective(perspective)
     if chosen not in model.perspectives:
         print("aton replay: --as everything shows a finished game only; this one is not over", file=sys.stderr)
         return EXIT_BAD_RECORD
-    ReplayApp(model, chosen, Settings.load(settings_path()), record_path=Path(path)).run()
+    app(chosen).run()
     if model.error is not None:
         print(f"aton replay: {model.error}", file=sys.stderr)
         return EXIT_BAD_RECORD
@@ -304,9 +320,8 @@ def build_parser() -> argparse.ArgumentParser:
     hp.add_argument("--game", choices=GAMES, default=argparse.SUPPRESS, help="the game of the table (default aton)")
     commands.add_parser("learn", help="the lesson: a guided first game against the bot, every rule in five "
                                       "rounds (no clock; Esc leaves it)")
-    rp = commands.add_parser("replay", help="step through an aton-record/1 file (in a terminal), "
-                                            "or print its final position; an atlas-zeus-record/1 file: "
-                                            "check it and print its final position")
+    rp = commands.add_parser("replay", help="step through an aton-record/1 or atlas-zeus-record/1 file "
+                                            "(in a terminal), or print its final position")
     rp.add_argument("file")
     rp.add_argument("--final", action="store_true",
                     help="print the final position as text (the default when the output is not a terminal)")

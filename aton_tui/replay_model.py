@@ -1,5 +1,8 @@
 """A recorded game, step by step, as the replay viewer shows it.
 
+``SteppedRecord`` is what the viewers of every game share: the steps of a record, where its
+rounds start, which perspectives may be shown, and who played.
+
 ``ReplayModel`` replays an ``aton-record/1`` once (``aton.record.steps``) and keeps the
 position after each step: the start (the opening draw), then each move of the record.
 It answers what the screen draws at a step, for a chosen perspective: the view
@@ -12,9 +15,10 @@ error that names it (``error``), so the viewer can show both.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from aton import events as E
 from aton.errors import RecordError
@@ -65,30 +69,56 @@ class ReplayStep:
     state: GameState
 
 
-def seat_name(record: GameRecord, seat: Player) -> str:
-    """The player in ``seat`` as the record's ``meta.players`` names them (a server's record: an
-    object with ``name``; a hand-written one may give the name alone), else "Red"/"Blue"."""
+class Recorded(Protocol):
+    """A record of any game: its ``meta`` names the players."""
+
+    @property
+    def meta(self) -> Mapping[str, Any]: ...
+
+    @property
+    def moves(self) -> Sequence[object]: ...
+
+
+class Position(Protocol):
+    """A game's state after a step, as far as stepping through it needs."""
+
+    @property
+    def round(self) -> int: ...
+
+    def outcome(self) -> object | None: ...
+
+
+class Stepped(Protocol):
+    @property
+    def number(self) -> int: ...
+
+    @property
+    def state(self) -> Position: ...
+
+
+StepT = TypeVar("StepT", bound=Stepped)
+
+
+def seat_name(record: Recorded, seat: object) -> str:
+    """The player in ``seat`` (a seat of any game) as the record's ``meta.players`` names them (a
+    server's record: an object with ``name``; a hand-written one may give the name alone), else
+    "Red"/"Blue"."""
     players: Any = record.meta.get("players")
     entry = players.get(str(seat)) if isinstance(players, dict) else None
     name = entry.get("name") if isinstance(entry, dict) else entry
     return name[:24] if isinstance(name, str) and name.strip() else player_name(seat)
 
 
-class ReplayModel:
-    """Every step of a record, with the views and log lines of each."""
+class SteppedRecord(Generic[StepT]):
+    """The steps of a replayed record (the start first), and moving about them: the steps up to
+    a move that does not replay, and the error that names it (``error``)."""
 
-    def __init__(self, record: GameRecord) -> None:
+    def __init__(self, record: Recorded, steps: list[StepT], error: ValueError | None) -> None:
         self.record = record
-        self.steps: list[ReplayStep] = []
-        self.error: RecordError | None = None  # why the record stops replaying (None: it replays)
-        try:
-            for number, step in enumerate(steps(record)):
-                moves = min(number, len(record.moves))  # the arbiter's end is no move of the record
-                self.steps.append(ReplayStep(moves, step.player, step.move, step.events, step.state.copy()))
-        except RecordError as exc:
-            self.error = exc
-        self.round_starts = [i for i, step in enumerate(self.steps)
-                             if i == 0 or step.state.round != self.steps[i - 1].state.round]
+        self.steps = steps
+        self.error = error  # why the record stops replaying (None: it replays)
+        self.round_starts = [i for i, step in enumerate(steps)
+                             if i == 0 or step.state.round != steps[i - 1].state.round]
 
     @property
     def last(self) -> int:
@@ -106,9 +136,46 @@ class ReplayModel:
         sides = (Perspective.RED, Perspective.BLUE, Perspective.SPECTATOR)
         return (*sides, Perspective.EVERYTHING) if self.finished else sides
 
-    def name(self, seat: Player) -> str:
+    def name(self, seat: object) -> str:
         """The player in ``seat`` as the record names them (``seat_name``)."""
         return seat_name(self.record, seat)
+
+    def round_of(self, index: int) -> int:
+        return self.steps[index].state.round
+
+    def place(self, index: int) -> str:
+        """Where step ``index`` is in the record: "Move 12/79", or "Start (79 moves)"."""
+        total, number = len(self.record.moves), self.steps[index].number
+        return f"Move {number}/{total}" if number else f"Start ({total} moves)"
+
+    def round_step(self, index: int, rounds: int) -> int:
+        """The step that starts a round ``rounds`` away: back to the start of this round first
+        (when not there yet), then of the ones before; forward to the next rounds' starts, or
+        the last step."""
+        starts = self.round_starts
+        if rounds < 0:
+            earlier = [s for s in starts if s < index]
+            return earlier[max(0, len(earlier) + rounds)] if earlier else 0
+        later = [s for s in starts if s > index]
+        return later[rounds - 1] if len(later) >= rounds else self.last
+
+
+class ReplayModel(SteppedRecord[ReplayStep]):
+    """Every step of an Aton record, with the views and log lines of each."""
+
+    record: GameRecord
+    error: RecordError | None
+
+    def __init__(self, record: GameRecord) -> None:
+        replayed: list[ReplayStep] = []
+        error = None
+        try:
+            for number, step in enumerate(steps(record)):
+                moves = min(number, len(record.moves))  # the arbiter's end is no move of the record
+                replayed.append(ReplayStep(moves, step.player, step.move, step.events, step.state.copy()))
+        except RecordError as exc:
+            error = exc
+        super().__init__(record, replayed, error)
 
     # ------------------------------------------------------------------ one step
 
@@ -136,22 +203,6 @@ class ReplayModel:
         if isinstance(event, E.Committed):
             return A.Committed(event.player)
         return event if perspective is Perspective.EVERYTHING else event.for_viewer(perspective.seat)
-
-    def round_of(self, index: int) -> int:
-        return self.steps[index].state.round
-
-    # ------------------------------------------------------------------ moving about
-
-    def round_step(self, index: int, rounds: int) -> int:
-        """The step that starts a round ``rounds`` away: back to the start of this round first
-        (when not there yet), then of the ones before; forward to the next rounds' starts, or
-        the last step."""
-        starts = self.round_starts
-        if rounds < 0:
-            earlier = [s for s in starts if s < index]
-            return earlier[max(0, len(earlier) + rounds)] if earlier else 0
-        later = [s for s in starts if s > index]
-        return later[rounds - 1] if len(later) >= rounds else self.last
 
     def who_moves(self, index: int) -> Player | None:
         """Who plays the move after step ``index`` (None: no move follows)."""

@@ -1,9 +1,10 @@
 """What the widgets draw, read from the engine's view of Atlas & Zeus (``atlas_zeus.views``).
 
 The widgets know nothing of the engine: the ring takes ``IslandFace``s, the track
-``SlotFace``s, the hand ``CardFace``s.  Here they are made from a ``View`` and from the
-decision being made (a programming's draft is drawn on the track, a Transfer's steps move
-their people on the ring before they are sent).
+``SlotFace``s, the hand ``CardFace``s, the clans ``ClanRow``s.  Here they are made from a
+``View`` (the live game's or a replay's) and from the decision being made (a programming's
+draft is drawn on the track, a Transfer's steps move their people on the ring before they
+are sent).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from atlas_zeus.players import Player
 from atlas_zeus.views import PlayerView, View
 
 from .choosing import CardChoice, ProgramDraft
+from .clans import ClanRow
 from .hand import CardFace
 from .ring import IslandFace, PersonMark
 from .track import SlotFace
@@ -97,3 +99,17 @@ def hand_faces(view: View, seat: str | None, draft: ProgramDraft | None = None) 
         return ()
     hand = clan_view(view, seat).hand
     return tuple(CardFace(card_title(card), card_effect(card)) for card in hand or ())
+
+
+def clan_row(view: View, clan: str, name: str, you: bool, sealed: bool = False) -> ClanRow:
+    """The line of the clan ``clan`` (no clock: the live screen adds its own); ``sealed``: its
+    programming is sealed with the arbiter, so it is not to move although the view waits for it."""
+    pv = clan_view(view, clan)
+    alive = [p for p in view.people if str(p.clan) == clan and p.island is not None]
+    to_move = view.outcome is None and any(str(p) == clan for p in view.pending) and not (
+        view.phase == "program" and sealed)
+    return ClanRow(
+        clan=clan, name=name, you=you, connected=True, to_move=to_move, initiative=str(view.initiative) == clan,
+        people=len(alive), strength=sum(int(p.strength) for p in alive), hand=int(pv.hand_size), deck=int(pv.deck),
+        discard=len(pv.discard), set_aside=tuple(card_title(c) for c in pv.set_aside), open_hand=bool(pv.open_hand),
+        weakened=bool(pv.weakened))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import textwrap
 from contextlib import suppress
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
@@ -43,11 +44,11 @@ from ..widgets.notice import Notice
 from ..widgets.symbols import SEAT_SYMBOL
 from .choosing import CardChoice, ProgramDraft, Target
 from .clans import ClanRow, Clans
-from .faces import card_title, clan_view, hand_faces, island_faces, slot_faces, where
+from .faces import card_title, clan_row, clan_view, hand_faces, island_faces, slot_faces, where
 from .hand import Hand
 from .ring import CLAN_SYMBOL, Ring
 from .track import Track
-from .words import narrate, result_sentence
+from .words import narrate, result_sentence, situation
 
 if TYPE_CHECKING:
     from ..app import AtonApp
@@ -295,19 +296,11 @@ class AtlasZeusScreen(Screen):
         return " " + "  ·  ".join([parts[1], parts[4]])[:room]
 
     def _row(self, seat: Player) -> ClanRow:
-        model, view = self.model, self.view
-        clan = str(seat)
-        pv = clan_view(view, clan)
-        alive = [p for p in view.people if str(p.clan) == clan and p.island is not None]
-        to_move = view.outcome is None and any(str(p) == clan for p in view.pending) and not (
-            view.phase == "program" and model.commitments.get(seat, "none") != "none")
-        return ClanRow(
-            clan=clan, name=model.name(seat), you=seat is model.seat, connected=model.connected(seat),
-            to_move=to_move, initiative=str(view.initiative) == clan, people=len(alive),
-            strength=sum(int(p.strength) for p in alive), hand=int(pv.hand_size), deck=int(pv.deck),
-            discard=len(pv.discard), set_aside=tuple(card_title(c) for c in pv.set_aside),
-            open_hand=bool(pv.open_hand), weakened=bool(pv.weakened), clock_ms=model.clock_ms(seat),
-            clock_at=model.clocks_at, strikes=model.strikes(seat), clock_paused=model.paused(seat))
+        model = self.model
+        sealed = model.commitments.get(seat, "none") != "none"
+        row = clan_row(self.view, str(seat), model.name(seat), seat is model.seat, sealed)
+        return replace(row, connected=model.connected(seat), clock_ms=model.clock_ms(seat), clock_at=model.clocks_at,
+                       strikes=model.strikes(seat), clock_paused=model.paused(seat))
 
     def _decision_line(self) -> str:
         view = self.view
@@ -368,19 +361,9 @@ class AtlasZeusScreen(Screen):
 
     def _waiting_line(self) -> str:
         model, view = self.model, self.view
-        if view.phase == "program":
-            waiting = [p for p in view.pending]
-            if model.seat is not None and model.commitments.get(model.seat, "none") != "none":
-                return f"Sealed. Waiting for {player_name(model.opponent)} to program…"
-            if waiting:
-                return f"{player_name(waiting[0])} is programming…"
-            return "Programming…"
-        if view.pending:
-            who = view.pending[0]
-            card = next((card_title(e.card) for e in view.track if view.resolving is not None
-                         and int(e.slot) == int(view.resolving) and e.card is not None), "a card")
-            return f"{player_name(who)} decides on {card} (slot {view.resolving})…"
-        return "Resolving…"
+        if view.phase == "program" and model.seat is not None and model.commitments.get(model.seat, "none") != "none":
+            return f"Sealed. Waiting for {player_name(model.opponent)} to program…"
+        return situation(view) + "…"
 
     def _fitting(self, *lines: str) -> str:
         """The first of ``lines`` that fits the decision's two lines, wrapped at words (the last
@@ -495,7 +478,7 @@ class AtlasZeusScreen(Screen):
         offer = model.opponent if model.rematch_offered_to_us else None
         return EndScreen(result, can_rematch=model.seat is not None,
                          can_save=self.aton.check_action("save_record", ()) is True, offer=offer,
-                         ratings=ratings_line(model), can_review=False)
+                         ratings=ratings_line(model))
 
     def _note_rematch(self, events: list) -> None:
         """An offer of a rematch, or its refusal, said on the end screen while it is open."""

@@ -13,11 +13,12 @@ from atlas_zeus import events as Z
 from atlas_zeus.cards import Card
 from atlas_zeus.outcome import Outcome, Termination
 from atlas_zeus.players import strength_of
+from atlas_zeus.views import View
 from protocol import events as A
 from protocol.game_frames import GameEvent
 
 from .. import narrate as aton_words
-from ..narrate import does, is_receiver, player_name, whose
+from ..narrate import does, player_name, whose
 
 #: Why the winner won, after "Red wins: " ({loser}: the other clan's colour).
 REASONS = {
@@ -43,6 +44,18 @@ def result_sentence(outcome: Outcome) -> str:
         return DRAWS.get(outcome.termination, "A draw.")
     reason = REASONS.get(outcome.termination, "").format(loser=player_name(outcome.winner.other))
     return f"{player_name(outcome.winner)} wins: {reason}."
+
+
+def situation(view: View) -> str:
+    """Who does what now, in a live game or a replay: "Blue is programming", "Red decides on
+    Harpoon (slot 3)", "Resolving" (no one to wait for: the cards resolve by themselves)."""
+    if view.phase == "program":
+        return f"{player_name(view.pending[0])} is programming" if view.pending else "Programming"
+    if view.pending:
+        card = next((title(e.card) for e in view.track if view.resolving is not None
+                     and int(e.slot) == int(view.resolving) and e.card is not None), "a card")
+        return f"{player_name(view.pending[0])} decides on {card} (slot {view.resolving})"
+    return "Resolving"
 
 
 def title(card: object) -> str:
@@ -124,8 +137,8 @@ def _line(event: Z.Event, seat: object | None) -> str | None:
             return (f"{sentence(whose(player, seat))} people count as strength 10 for Crab until the round "
                     "ends (Weakness).")
         case Z.CardsDrawn(player, count, cards):
-            if cards and is_receiver(player, seat):
-                return f"You draw {', '.join(title(c) for c in cards)}."
+            if cards:  # the receiver's own, or everything shown in a replay
+                return f"{does(player, seat, 'draw', 'draws')} {', '.join(title(c) for c in cards)}."
             return f"{does(player, seat, 'draw', 'draws')} {count} card{'s' if count != 1 else ''}."
         case Z.PileReshuffled(player, size, by):
             how = "both piles together (Reshuffle)" if by == "reshuffle" else "the discard pile into a new draw pile"

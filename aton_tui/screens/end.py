@@ -82,10 +82,9 @@ class EndScreen(ModalScreen[None]):
     ]
 
     def __init__(self, result: Result, can_rematch: bool, can_save: bool, offer: Player | None = None,
-                 hints: int = 0, ratings: str = "", can_review: bool = True) -> None:
+                 hints: int = 0, ratings: str = "") -> None:
         super().__init__(classes="dialog")
         self.result = result
-        self.can_review = can_review  # the replay viewer knows the game (Aton's games only, for now)
         self.ratings = ratings  # what the game did to the ratings, in a line ("" on an older server)
         self.can_rematch, self.can_save = can_rematch, can_save
         self.offer = offer  # the opponent whose rematch offer waits for our answer
@@ -108,8 +107,7 @@ class EndScreen(ModalScreen[None]):
                     yield Button("Decline (d)", action="app.decline_rematch", id="decline")
                 if self.can_save:
                     yield Button("Save (s)", action="app.save_record")
-                if self.can_review:
-                    yield Button("Review (v)", action="app.review", id="review")
+                yield Button("Review (v)", action="app.review", id="review")
                 yield Button("Lobby (l)", action="app.lobby")
                 yield Button("Board (Esc)", action="screen.close")
 

@@ -29,7 +29,6 @@ from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
 from textual.events import Resize
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static
 
 from aton.game import Phase
@@ -51,24 +50,19 @@ from ..widgets.players import PlayerRow, PlayersPanel, cartouche_faces
 from ..widgets.score_track import ScoreTrack
 from ..widgets.step_log import StepLog
 from ..widgets.symbols import SEAT_SYMBOL
+from .stepping import CLOSE, MOVING, SteppingScreen
 
 
-class ReplayScreen(Screen[None]):
+class ReplayScreen(SteppingScreen):
     BINDINGS = [
-        Binding("left,h", "step(-1)", "Move", key_display="←→", tooltip="one move back"),
-        Binding("right,l", "step(1)", "Move", show=False, tooltip="one move forward"),
-        Binding("up,k,pageup", "round(-1)", "Round", key_display="↑↓", tooltip="back to the start of a round"),
-        Binding("down,j,pagedown", "round(1)", "Round", show=False, tooltip="on to the next round"),
-        Binding("home", "go(0)", "Start", key_display="Home", tooltip="the start of the game"),
-        Binding("end", "go(-1)", "End", key_display="End", tooltip="the end of the record"),
-        Binding("v", "perspective", "View", tooltip="whose knowledge is shown: red, blue, a spectator, everything"),
+        *MOVING,
         Binding("a", "analyse", "Analyse", tooltip="the bot judges every decision of the game (in the background)"),
         Binding("a", "stop_analysis", "Stop", tooltip="stop the analysis under way"),
         Binding("g", "graph", "Graph", tooltip="show or fold the graph of the winning chances"),
         Binding("n", "judged(1)", "Mistakes", key_display="n N",
                 tooltip="the next judged decision of the side shown: ?! inaccuracy, ? mistake, ?? blunder"),
         Binding("N", "judged(-1)", "Mistakes", show=False, tooltip="the previous judged decision of the side shown"),
-        Binding("escape,q", "close", "Close", key_display="Esc", tooltip="close the replay"),
+        CLOSE,
     ]
 
     class Analysed(Message):
@@ -83,10 +77,8 @@ class ReplayScreen(Screen[None]):
                  analysis_settings: AnalysisSettings | None = None) -> None:
         """``record_path``: the record's file, where a finished analysis is saved beside it (and
         read from, when ``analysis`` is None); ``analysis_settings``: the budget of ``a``."""
-        super().__init__()
-        self.model = model
-        self.perspective = perspective if perspective in model.perspectives else Perspective.SPECTATOR
-        self.index = model.last if at_end else 0
+        super().__init__(model, perspective, at_end)
+        self.model: ReplayModel = model
         self.record_path = record_path
         self.analysis_settings = analysis_settings or AnalysisSettings()
         if analysis is None and record_path is not None:
@@ -97,7 +89,7 @@ class ReplayScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="top-bar", markup=False)
-        yield Notice(self._error_text(), id="replay-error")
+        yield Notice(self.error_text(), id="replay-error")
         yield ScoreTrack()
         yield Board()
         yield Kingdom()
@@ -120,7 +112,7 @@ class ReplayScreen(Screen[None]):
         self.set_class(self._large(self.app.size.width, self.app.size.height), "-large")
         if self.analysis is not None:
             self._show_analysis()
-        self._tell()
+        self.tell()
         self.refresh_view()
 
     def on_resize(self, event: Resize) -> None:
@@ -133,22 +125,17 @@ class ReplayScreen(Screen[None]):
     def _large(width: int, height: int) -> bool:
         return width >= LARGE.width and height >= LARGE.height
 
-    def _error_text(self) -> str:
-        error = self.model.error
-        return "" if error is None else f"This record does not replay: {error}. It is shown up to there."
-
     # ------------------------------------------------------------------ drawing
 
     @property
     def view(self) -> View:
         return self.model.view(self.index, self.perspective)
 
-    def _tell(self) -> None:
-        """Write the log of every step, as this perspective reads it."""
+    def tell(self) -> None:
         model = self.model
         lines = [model.lines(i, self.perspective) for i in range(len(model.steps))]
         marks = self.analysis.marks() if self.analysis is not None else None
-        self.query_one(StepLog).tell(lines, ending=self._error_text(), marks=marks)
+        self.query_one(StepLog).tell(lines, ending=self.error_text(), marks=marks)
 
     def refresh_view(self) -> None:
         view = self.view
@@ -213,11 +200,7 @@ class ReplayScreen(Screen[None]):
         self.query_one(Board).better = analysis.better_square(step) if analysis is not None else None
 
     def _step_line(self, view: View) -> str:
-        model = self.model
-        total = len(model.record.moves)
-        number = model.steps[self.index].number
-        where = f"Move {number}/{total}" if number else f"Start ({total} moves)"
-        return f"{where}  ·  Round {view.round}  ·  {self._situation(view)}"
+        return f"{self.model.place(self.index)}  ·  Round {view.round}  ·  {self._situation(view)}"
 
     @staticmethod
     def _situation(view: View) -> str:
@@ -229,22 +212,6 @@ class ReplayScreen(Screen[None]):
         return f"{player_name(view.active)} {verb} (temples 1–{view.range})"
 
     # ------------------------------------------------------------------ moving about
-
-    def go(self, index: int) -> None:
-        self.index = max(0, min(self.model.last, index))
-        self.refresh_view()
-
-    def action_step(self, moves: int) -> None:
-        self.go(self.index + moves)
-
-    def action_round(self, rounds: int) -> None:
-        self.go(self.model.round_step(self.index, rounds))
-
-    def action_go(self, index: int) -> None:
-        self.go(self.model.last if index < 0 else index)
-
-    def on_step_log_picked(self, event: StepLog.Picked) -> None:
-        self.go(event.step)
 
     def on_chances_graph_picked(self, event: ChancesGraph.Picked) -> None:
         self.go(event.step)
@@ -260,16 +227,6 @@ class ReplayScreen(Screen[None]):
             self.notify(f"No {'later' if direction > 0 else 'earlier'} judged decision of {whose} side.", timeout=2)
             return
         self.go(step)
-
-    def action_perspective(self) -> None:
-        shown = self.model.perspectives
-        self.perspective = shown[(shown.index(self.perspective) + 1) % len(shown)]
-        self._tell()
-        self.refresh_view()
-        self.notify(f"The replay shows the game {self.perspective.label}.", timeout=2)
-
-    def action_close(self) -> None:
-        self.dismiss(None)
 
     # ------------------------------------------------------------------ the analysis
 
@@ -316,7 +273,7 @@ class ReplayScreen(Screen[None]):
                 where = f"for this session (cannot save beside the record: {exc.strerror})"
         self.post_message(self.Analysed(analysis))
         self._show_analysis()
-        self._tell()
+        self.tell()
         self.refresh_view()
         self.refresh_bindings()
         self.notify(f"Analysis done, kept {where}.", timeout=4)

@@ -40,7 +40,7 @@ class StepLog(GameLog):
         """A line of ``step`` was clicked."""
 
     def __init__(self, **kwargs) -> None:
-        super().__init__(**kwargs)
+        super().__init__(auto_scroll=False, **kwargs)  # ``_shown`` brings the current step into sight, not the end
         self.steps: Sequence[Sequence[str]] = ()
         self.ending = ""  # a last note after every step (why the record stops replaying)
         self.marks: Mapping[int, StepMark] = {}  # by step

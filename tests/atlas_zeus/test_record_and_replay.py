@@ -139,14 +139,6 @@ def test_aton_replay_final_prints_the_position(tmp_path, capsys):
     assert capsys.readouterr().out == position_text(state) + "\n"
 
 
-def test_aton_replay_in_a_terminal_says_there_is_no_viewer(tmp_path, capsys, monkeypatch):
-    record, _ = recorded(21)
-    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
-    assert main(["replay", str(write(tmp_path, record))]) == 0
-    out, err = capsys.readouterr()
-    assert "no step-by-step viewer" in err and out.startswith("Atlas & Zeus")
-
-
 def test_aton_replay_refuses_a_broken_record(tmp_path, capsys):
     record, _ = recorded(8, moves=2)
     player, move = record.moves[1]
