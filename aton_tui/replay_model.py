@@ -15,7 +15,7 @@ error that names it (``error``), so the viewer can show both.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Generic, Protocol, TypeVar
@@ -99,6 +99,20 @@ class Stepped(Protocol):
 StepT = TypeVar("StepT", bound=Stepped)
 
 
+def replayed(record_steps: Iterable[Any], moves: int, step: Callable[..., StepT],
+             errors: type[ValueError]) -> tuple[list[StepT], ValueError | None]:
+    """A record's steps (its game's ``record.steps``: player, move, events, state) as ``step``
+    values, each holding a copy of its state, up to a move that does not replay (``errors``), and
+    that error.  ``moves``: how many the record holds (the arbiter's end is no move of it)."""
+    kept: list[StepT] = []
+    try:
+        for number, taken in enumerate(record_steps):
+            kept.append(step(min(number, moves), taken.player, taken.move, taken.events, taken.state.copy()))
+    except errors as exc:
+        return kept, exc
+    return kept, None
+
+
 def seat_name(record: Recorded, seat: object) -> str:
     """The player in ``seat`` (a seat of any game) as the record's ``meta.players`` names them (a
     server's record: an object with ``name``; a hand-written one may give the name alone), else
@@ -167,15 +181,7 @@ class ReplayModel(SteppedRecord[ReplayStep]):
     error: RecordError | None
 
     def __init__(self, record: GameRecord) -> None:
-        replayed: list[ReplayStep] = []
-        error = None
-        try:
-            for number, step in enumerate(steps(record)):
-                moves = min(number, len(record.moves))  # the arbiter's end is no move of the record
-                replayed.append(ReplayStep(moves, step.player, step.move, step.events, step.state.copy()))
-        except RecordError as exc:
-            error = exc
-        super().__init__(record, replayed, error)
+        super().__init__(record, *replayed(steps(record), len(record.moves), ReplayStep, RecordError))
 
     # ------------------------------------------------------------------ one step
 

@@ -24,7 +24,7 @@ from atlas_zeus.record import GameRecord, steps
 from atlas_zeus.views import View, view
 
 from ..narrate import player_name
-from ..replay_model import Perspective, SteppedRecord
+from ..replay_model import Perspective, SteppedRecord, replayed
 from .words import narrate
 
 
@@ -60,15 +60,7 @@ class ZeusReplayModel(SteppedRecord[ZeusStep]):
     error: RecordError | None
 
     def __init__(self, record: GameRecord) -> None:
-        replayed: list[ZeusStep] = []
-        error = None
-        try:
-            for number, step in enumerate(steps(record)):
-                moves = min(number, len(record.moves))  # the arbiter's end is no move of the record
-                replayed.append(ZeusStep(moves, step.player, step.move, step.events, step.state.copy()))
-        except RecordError as exc:
-            error = exc
-        super().__init__(record, replayed, error)
+        super().__init__(record, *replayed(steps(record), len(record.moves), ZeusStep, RecordError))
 
     def view(self, index: int, perspective: Perspective) -> View:
         """What ``perspective`` knew after step ``index``."""
