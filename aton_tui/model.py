@@ -208,8 +208,9 @@ class GameModelOf(Generic[V]):
 
     @property
     def has_decision(self) -> bool:
-        """Whether we must decide now (each game's model says what: its ``decision``)."""
-        raise NotImplementedError
+        """Whether we must decide now (each game's model gives the decision itself: ``decision``)."""
+        decision = self.view.decision
+        return decision is not None and self._deciding(decision.kind)
 
     def clock_ms(self, seat: Player) -> int | None:
         """``seat``'s time left when the clocks were read (None: no clock runs for them)."""
@@ -230,12 +231,7 @@ class GameModel(GameModelOf[View]):
     @property
     def decision(self) -> Decision | None:
         """What we must decide now: None while watching, waiting, or after sealing our commitment."""
-        decision = self.view.decision
-        return decision if decision is not None and self._deciding(decision.kind) else None
-
-    @property
-    def has_decision(self) -> bool:
-        return self.decision is not None
+        return self.view.decision if self.has_decision else None
 
 
 class ZeusModel(GameModelOf[ZeusView]):
@@ -244,9 +240,4 @@ class ZeusModel(GameModelOf[ZeusView]):
     @property
     def decision(self) -> ZeusDecision | None:
         """What we must decide now: None while watching, waiting, or after sealing our programming."""
-        decision = self.view.decision
-        return decision if decision is not None and self._deciding(decision.kind) else None
-
-    @property
-    def has_decision(self) -> bool:
-        return self.decision is not None
+        return self.view.decision if self.has_decision else None
