@@ -27,6 +27,7 @@ from protocol.transport import DEFAULT_PORT, DEFAULT_TLS_PORT, Endpoint, parse_e
 
 from .admin import add_admin_parser, run_admin
 from .app import ArbiterServer, TLSUnavailable
+from .collector import settle_for_serving
 from .config import (
     SESSION_WAYS,
     GatewaySettings,
@@ -326,6 +327,7 @@ async def serve(server: ArbiterServer, stop: asyncio.Event, config: ServerConfig
             await started.stop()
         await server.stop()
         raise
+    settle_for_serving()
     await stop.wait()
     for started in reversed(gateways):
         await started.stop()
@@ -384,6 +386,7 @@ async def run_gateway(ssh: SSHConfig, arbiter: Endpoint, tls_ca: str | None, set
     print(f"gateway for {arbiter}, gateway key {signer.public_line} ({signer.fingerprint}): "
           "the arbiter must trust it (aton-server --trusted-gateways FILE)", flush=True)
     logging.getLogger("server.cli").info("gateway %s serves SSH for the arbiter at %s", signer.fingerprint, arbiter)
+    settle_for_serving()
     await stop.wait()
     await gateway.stop("The gateway is restarting. Your games are kept: log in again in a minute.")
     logging.getLogger("server.cli").info("stopped cleanly")

@@ -24,6 +24,7 @@ def test_it_says_where_it_listens_and_stops_cleanly_on_sigint(tmp_path):
     assert db.exists()
     assert server.proc.stderr is not None
     log = server.proc.stderr.read()
+    assert " INFO    server.collector: garbage collector: " in log  # settled once started (server.collector)
     assert " INFO    server.cli: stopped cleanly" in log
 
 
