@@ -2,7 +2,7 @@
 
     python bench/server_load.py [--games N] [--seconds S] [--client-procs K] [--addresses A] [--think MS]
                                 [--drain S] [--max-games G] [--ramp S] [--clock C]
-                                [--profile-server OUT] [--py-spy OUT [--py-spy-bin PATH]]
+                                [--event-loop uvloop|asyncio] [--profile-server OUT] [--py-spy OUT [--py-spy-bin PATH]]
 
 The server runs as a subprocess (``python -m server.cli`` on a free 127.0.0.1 port,
 with a temporary database), so that its CPU time and peak RSS are its own.  Each of
@@ -582,6 +582,8 @@ def main() -> None:
     parser.add_argument("--burst", type=int, default=50, help="client-side pacer burst (server allows 60)")
     parser.add_argument("--stall", type=float, default=30.0, help="abandon a game silent this long (s)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--event-loop", choices=("uvloop", "asyncio"), default=None,
+                        help="the server's event loop (default: the server's default)")
     parser.add_argument("--profile-server", metavar="OUT", help="run the server under cProfile, stats to OUT")
     parser.add_argument("--py-spy", metavar="OUT",
                         help="sample the server with py-spy during the window (collapsed stacks to OUT)")
@@ -594,7 +596,8 @@ def main() -> None:
     command = "$ python " + " ".join(shlex.quote(x) for x in [os.path.relpath(sys.argv[0], Path.cwd()), *sys.argv[1:]])
     with tempfile.TemporaryDirectory(prefix="aton-bench-") as tmp:
         db, log = Path(tmp) / "bench.db", Path(tmp) / "server.log"
-        server, port = start_server(db, log, a.profile_server, options=server_options(a.games))
+        loop = ("--event-loop", a.event_loop) if a.event_loop else ()
+        server, port = start_server(db, log, a.profile_server, options=(*server_options(a.games), *loop))
         try:
             args = {**vars(a), "port": port, "client_procs": procs}
             ctx = mp.get_context("spawn")

@@ -21,7 +21,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
@@ -177,10 +177,9 @@ class Connection(asyncio.Protocol):
     # ------------------------------------------------------------------ asyncio protocol
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        self.transport = cast(asyncio.Transport, transport)  # a stream's transport (uvloop's is not a subclass)
         # told (resume_writing) as soon as everything written has left, so the outbox's count is kept
-        transport.set_write_buffer_limits(high=0, low=0)
+        self.transport.set_write_buffer_limits(high=0, low=0)
         peer = transport.get_extra_info("peername")
         self.address = peer[0] if isinstance(peer, tuple) else str(peer)
         loop = asyncio.get_running_loop()

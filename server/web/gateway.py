@@ -27,7 +27,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Awaitable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 import aiohttp_jinja2
@@ -184,8 +184,8 @@ class WebGateway(Server):
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.config.host, self.config.port)
         await site.start()
-        server = site._server  # aiohttp's listening socket: the port bound (0: any)
-        assert isinstance(server, asyncio.Server)
+        # aiohttp's listening socket: the port bound (0: any); a uvloop server is not asyncio.Server's subclass
+        server = cast(asyncio.Server, site._server)
         self.port = int(server.sockets[0].getsockname()[1])
         if self.config.public_url is None:
             host = self.config.host

@@ -9,8 +9,11 @@ import signal
 import subprocess
 import sys
 
+import pytest
+
 from aton_tui.cli import main as aton_main
 from server.config import Limits
+from server.event_loop import event_loops
 
 from .players import matched_pair
 from .test_crash_safety import ROOT, ServerProcess
@@ -25,7 +28,28 @@ def test_it_says_where_it_listens_and_stops_cleanly_on_sigint(tmp_path):
     assert server.proc.stderr is not None
     log = server.proc.stderr.read()
     assert " INFO    server.collector: garbage collector: " in log  # settled once started (server.collector)
+    assert f" INFO    server.event_loop: event loop: {'uvloop' if 'uvloop' in event_loops() else 'asyncio'}" in log
     assert " INFO    server.cli: stopped cleanly" in log
+
+
+@pytest.mark.parametrize("loop", event_loops())
+def test_a_whole_game_is_played_on_each_event_loop(tmp_path, loop):
+    server = ServerProcess(str(tmp_path / "aton.db"), log_level="info", extra=("--event-loop", loop))
+
+    async def play() -> dict:
+        red, blue = await matched_pair(server.port)
+        await asyncio.gather(red.play(random.Random(3)), blue.play(random.Random(4)))
+        await red.close()
+        await blue.close()
+        return red.view
+
+    final = asyncio.run(play())
+    assert final["phase"] == "over"
+    assert server.terminate() == 0
+    assert server.proc.stderr is not None
+    log = server.proc.stderr.read()
+    assert f"server.event_loop: event loop: {'uvloop' if loop == 'uvloop' else 'asyncio'}" in log
+    assert "game 1 ended" in log and "stopped cleanly" in log
 
 
 def test_a_busy_port_is_a_clear_error(tmp_path):
