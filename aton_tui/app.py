@@ -719,11 +719,21 @@ class AtonApp(App):
             return None
 
     def join_table(self, table: int) -> None:
-        self.run_worker(self.send(m.JoinTable(table=table)))
+        if self._free_for_another_game():
+            self.run_worker(self.send(m.JoinTable(table=table)))
 
     def watch_game(self, game: int) -> None:
         """Ask to watch ``game`` (a name of its own: Textual's ``watch`` follows reactive attributes)."""
-        self.run_worker(self.send(m.Watch(game=game)))
+        if self._free_for_another_game():
+            self.run_worker(self.send(m.Watch(game=game)))
+
+    def _free_for_another_game(self) -> bool:
+        """No game of ours goes on; if one does, say so: this client follows one game at a time (the
+        other's frames would replace ours, and ours would go on unseen until our time runs out)."""
+        if self.our_game_runs:
+            self.notify(f"One game at a time. {GAME_GOES_ON}.", timeout=5)
+            return False
+        return True
 
     def lobby_page(self, section: str, offset: int) -> None:
         self.run_worker(self.send(m.GetLobbyPage(section=section, offset=offset)))

@@ -43,7 +43,7 @@ HINT = ("b plays a bot · q finds a quick match · n opens a table · i joins by
 #: What becomes of our game when we go to the lobby during it (the app says it then, too).
 GAME_GOES_ON = "Your game goes on without you: g takes you back before your time runs out"
 #: What the lobby says while a game of ours goes on: the way back to it, and none of the keys that are
-#: off meanwhile (one game at a time: the app's ``check_action``) or that would leave it (a table, a game).
+#: off meanwhile (one game at a time: ``AtonApp.our_game_runs``).
 HINT_IN_GAME = f"{GAME_GOES_ON} · Enter on a player shows their profile · {HINT_END}"
 STATUS_WORDS = {"lobby": "in the lobby", "waiting": "waiting", "playing": "playing", "watching": "watching"}
 GAME_HEADER: tuple[str, ...] = ("game", "red", "blue", "round", "score", "clock")
@@ -238,6 +238,8 @@ class LobbyScreen(Screen):
             self.aton.lobby_page(name, max(0, window.offset - max(window.loaded, 1)))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("join", "watch") and self.aton.our_game_runs:
+            return False  # one game at a time (Enter on a table or a game says so: AtonApp.join_table)
         if action == "join":
             return self.query_one("#tables", DataTable).row_count > 0
         if action == "watch":
