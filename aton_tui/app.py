@@ -72,7 +72,7 @@ from .screens.game import GameScreen
 from .screens.help import ATLAS_ZEUS, ATON, AZ_RULES_PAGE, HELP_PAGE, RULES_PAGE, HelpScreen
 from .screens.leaderboard import LeaderboardScreen
 from .screens.learn import FINISHED, LearnScreen, LessonOffer
-from .screens.lobby import LobbyScreen
+from .screens.lobby import GAME_GOES_ON, LobbyScreen
 from .screens.profile import ProfileScreen
 from .screens.replay import ReplayScreen
 from .screens.servers import ServerSource, ServersScreen
@@ -654,9 +654,13 @@ class AtonApp(App):
             return
         if screen is not None:
             screen.apply(events)
-        elif model.rematch_offered_to_us and any(isinstance(n.event, RematchOffered) for n in events):
-            self.ring()  # back in the lobby: the offer comes where the player is, with what answers it
-            self.notify(offer_sentence(model.opponent, FROM_THE_LOBBY), title="Rematch?", timeout=15)
+        else:
+            for lobby in self.screen_stack:  # the lobby says whether our game goes on: it may have ended now
+                if isinstance(lobby, LobbyScreen):
+                    lobby.follow_our_game()
+            if model.rematch_offered_to_us and any(isinstance(n.event, RematchOffered) for n in events):
+                self.ring()  # back in the lobby: the offer comes where the player is, with what answers it
+                self.notify(offer_sentence(model.opponent, FROM_THE_LOBBY), title="Rematch?", timeout=15)
         if any(isinstance(numbered.event, RematchStarted) for numbered in events):
             self.notify("The rematch begins.", timeout=3)
 
@@ -715,11 +719,21 @@ class AtonApp(App):
             return None
 
     def join_table(self, table: int) -> None:
-        self.run_worker(self.send(m.JoinTable(table=table)))
+        if self._free_for_another_game():
+            self.run_worker(self.send(m.JoinTable(table=table)))
 
     def watch_game(self, game: int) -> None:
         """Ask to watch ``game`` (a name of its own: Textual's ``watch`` follows reactive attributes)."""
-        self.run_worker(self.send(m.Watch(game=game)))
+        if self._free_for_another_game():
+            self.run_worker(self.send(m.Watch(game=game)))
+
+    def _free_for_another_game(self) -> bool:
+        """No game of ours goes on; if one does, say so: this client follows one game at a time (the
+        other's frames would replace ours, and ours would go on unseen until our time runs out)."""
+        if self.our_game_runs:
+            self.notify(f"One game at a time. {GAME_GOES_ON}.", timeout=5)
+            return False
+        return True
 
     def lobby_page(self, section: str, offset: int) -> None:
         self.run_worker(self.send(m.GetLobbyPage(section=section, offset=offset)))
@@ -771,18 +785,24 @@ class AtonApp(App):
         if action == "back_to_game":
             return model is not None and not over and self._game_screen() is None
         if action in ("play_bot", "quick_match", "new_table", "join_invite"):
-            return not (playing and not over)  # one game at a time
+            return not self.our_game_runs  # one game at a time
         if action == "leave_queue":
             return bool(self.lobby_notice)
         if action == "retry":
             return self.status.retry
         if action == "learn":
-            return not (playing and not over)
+            return not self.our_game_runs
         if action == "account":
             return self.status.state == "connected" and not self._in_lesson()
         if action == "web_login":
             return self.status.state == "connected" and self.account_info is not None and not self.account_info.guest
         return True
+
+    @property
+    def our_game_runs(self) -> bool:
+        """A game we play is not over: no other game starts meanwhile (one game at a time)."""
+        model = self.model
+        return model is not None and model.seat is not None and not model.is_over
 
     def _in_lesson(self) -> bool:
         return any(isinstance(screen, LearnScreen) for screen in self.screen_stack)
@@ -987,7 +1007,7 @@ class AtonApp(App):
             self.run_worker(self.send(m.Leave(game=model.game)))
             self.model = None
         else:
-            self.notify("The game goes on without you: g takes you back before your time runs out.", timeout=5)
+            self.notify(f"{GAME_GOES_ON}.", timeout=5)
 
     def action_rematch(self) -> None:
         if self.model is not None:

@@ -35,9 +35,16 @@ from .profile import cut
 if TYPE_CHECKING:
     from ..app import AtonApp
 
+#: The end of the lobby's hint: the keys that work whether a game of ours goes on or not.
+HINT_END = "p yours · l the leaderboard · ? help"
+#: What the lobby says while no game of ours goes on: the ways to start one, to watch, to look people up.
 HINT = ("b plays a bot · q finds a quick match · n opens a table · i joins by invite code · "
-        "Enter on a table joins it, on a game watches it, on a player shows their profile · p yours · "
-        "l the leaderboard · ? help")
+        f"Enter on a table joins it, on a game watches it, on a player shows their profile · {HINT_END}")
+#: What becomes of our game when we go to the lobby during it (the app says it then, too).
+GAME_GOES_ON = "Your game goes on without you: g takes you back before your time runs out"
+#: What the lobby says while a game of ours goes on: the way back to it, and none of the keys that are
+#: off meanwhile (one game at a time: ``AtonApp.our_game_runs``).
+HINT_IN_GAME = f"{GAME_GOES_ON} · Enter on a player shows their profile · {HINT_END}"
 STATUS_WORDS = {"lobby": "in the lobby", "waiting": "waiting", "playing": "playing", "watching": "watching"}
 GAME_HEADER: tuple[str, ...] = ("game", "red", "blue", "round", "score", "clock")
 ROUND = GAME_HEADER.index("round")
@@ -78,6 +85,7 @@ class LobbyScreen(Screen):
         self.footer_state: tuple[bool, ...] | None = None
         self.pages_shown: dict[str, int] = {}  # list -> the offset of the page it shows
         self.rows_shown: dict[str, Rows] = {}  # list -> the rows it shows
+        self.our_game_shown: bool | None = None  # whether the hint and the keys are those of a game of ours
         # the classes of its width from the start: set on its first resize, they would style it all twice
         set_width_classes(self, self.app.size.width)
         self.set_class(self.app.size.width < self.WIDE, "-narrow", update=False)
@@ -89,7 +97,7 @@ class LobbyScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Static(self.aton.lobby_heading or f" ATON  ·  lobby of {self.where}", id="top-bar", markup=False)
         yield Notice(self.aton.banner_text, id="banner")
-        yield Static(HINT, id="lobby-hint", markup=False)
+        yield Static(id="lobby-hint", markup=False)  # (its words follow our game: follow_our_game)
         yield Notice(self.aton.lobby_notice, id="notice")
         with Horizontal(id="lobby-lists"):
             with Container(id="matches"):
@@ -112,6 +120,20 @@ class LobbyScreen(Screen):
         self.query_one("#players", DataTable).add_columns("name", "status")
         self.refresh_lists(self.aton.lobby)
         self.query_one("#tables", DataTable).focus()
+
+    def on_screen_resume(self) -> None:
+        self.follow_our_game()  # (a game of ours may have begun or ended while another screen was on top)
+
+    def follow_our_game(self) -> None:
+        """Show the hint and the keys of a game of ours going on, or the usual ones once it is over."""
+        runs = self.aton.our_game_runs
+        if runs == self.our_game_shown:
+            return
+        self.our_game_shown = runs
+        hint = self.query_one("#lobby-hint", Static)
+        hint.update(HINT_IN_GAME if runs else HINT)
+        hint.set_class(runs, "-our-game")
+        self.refresh_bindings()  # the keys that start a game are off while it goes on
 
     def on_resize(self, event: Resize) -> None:
         self.set_class(event.size.width < self.WIDE, "-narrow")
@@ -216,6 +238,8 @@ class LobbyScreen(Screen):
             self.aton.lobby_page(name, max(0, window.offset - max(window.loaded, 1)))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("join", "watch") and self.aton.our_game_runs:
+            return False  # one game at a time (Enter on a table or a game says so: AtonApp.join_table)
         if action == "join":
             return self.query_one("#tables", DataTable).row_count > 0
         if action == "watch":

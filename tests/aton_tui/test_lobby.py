@@ -7,15 +7,17 @@ import random
 from unittest.mock import patch
 
 import pytest
+from textual.binding import Binding
 from textual.coordinate import Coordinate
-from textual.widgets import DataTable, Label
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Label, Static
 
 from aton.players import BLUE, RED
 from aton_tui.app import AtonApp, Launch
 from aton_tui.lobby_model import HELD
 from aton_tui.screens.dialogs import Choices
 from aton_tui.screens.game import GameScreen
-from aton_tui.screens.lobby import LobbyScreen
+from aton_tui.screens.lobby import HINT, LobbyScreen
 from aton_tui.widgets.game_log import GameLog
 from protocol import messages as m
 from protocol.account_keys import AccountKey
@@ -99,6 +101,88 @@ async def test_a_bot_game_starts_from_the_lobby_dialog(server):
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), what="the bot game")
         assert model_of(app).name(model_of(app).opponent) == "Bot (easy)"
+
+
+def lobby_hint(app: AtonApp) -> str:
+    return str(app.screen.query_one("#lobby-hint", Static).render())
+
+
+def keys_off(app: AtonApp) -> set[str]:
+    """The lobby's keys (as the hint writes them) that do nothing now: the footer leaves them out."""
+    on = {key for key, active in app.screen.active_bindings.items() if active.enabled}
+    return {binding.key_display or binding.key for binding in Binding.make_bindings(LobbyScreen.BINDINGS)
+            if binding.key not in on}
+
+
+async def test_during_a_game_the_lobby_hint_names_the_way_back_and_no_key_that_is_off(server):
+    app = remote_app(server.port)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.status.state == "connected")
+        assert lobby_hint(app) == HINT
+        await pilot.press("b")
+        await wait_until(pilot, lambda: isinstance(app.screen, Choices))
+        await pilot.press("left", "enter")  # a game against the easy bot, which thinks inline
+        await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), what="the bot game")
+        for _ in range(2):  # to the lobby, back to the game with the key the hint names, and again
+            await pilot.press("ctrl+l")
+            await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+            hint = lobby_hint(app)
+            off = keys_off(app)
+            assert {"b", "q", "n", "i"} <= off  # one game at a time
+            assert not [part for part in hint.split(" · ") if part.split()[0] in off], hint
+            assert "Enter on a table" not in hint and "on a game watches" not in hint  # they would leave it
+            assert "g takes you back" in hint and "g" not in off
+            await pilot.press("g")
+            await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), what="our game again")
+        await pilot.press("ctrl+l")
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+        await app.send(m.Resign(game=model_of(app).game))  # the game ends while we are in the lobby
+        await wait_until(pilot, lambda: model_of(app).is_over, what="the end of the game")
+        assert lobby_hint(app) == HINT and not {"b", "q", "n", "i"} & keys_off(app)
+
+
+async def test_during_a_game_enter_on_a_table_or_a_game_says_one_at_a_time_and_keeps_ours(server):
+    bea = await Client.connect("127.0.0.1", server.port, name="bea", proof=AccountKey.generate())
+    await bea.send(m.CreateTable(clock="normal"))
+    cy = await Client.connect("127.0.0.1", server.port, name="cy", proof=AccountKey.generate())
+    dee = await Client.connect("127.0.0.1", server.port, name="dee", proof=AccountKey.generate())
+    await cy.send(m.QuickMatch(clock="relaxed"))
+    await dee.send(m.QuickMatch(clock="relaxed"))
+    app = remote_app(server.port)
+
+    def refusals() -> int:
+        return sum("One game at a time" in n.message for n in app._notifications)
+
+    async def enter_refused(pilot: Pilot, table: str) -> None:
+        before = refusals()
+        app.screen.query_one(f"#{table}", DataTable).focus()
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: refusals() == before + 1, what=f"Enter on the {table} refused")
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.status.state == "connected" and isinstance(app.screen, LobbyScreen)
+                         and rows(app, "tables") == 1 and rows(app, "games") == 1, what="bea's table, cy's game")
+        await pilot.press("b")
+        await wait_until(pilot, lambda: isinstance(app.screen, Choices))
+        await pilot.press("left", "enter")  # a game against the easy bot, which thinks inline
+        await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), what="the bot game")
+        ours = model_of(app).game
+        await pilot.press("ctrl+l")
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+        assert {"j", "w"} <= keys_off(app)
+        for table in ("tables", "games"):
+            await enter_refused(pilot, table)
+            assert isinstance(app.screen, LobbyScreen) and model_of(app).game == ours and not model_of(app).is_over
+        await app.send(m.Resign(game=ours))
+        await wait_until(pilot, lambda: model_of(app).is_over, what="the end of our game")
+        assert not {"j", "w"} & keys_off(app)
+        app.screen.query_one("#tables", DataTable).focus()
+        await pilot.press("enter")  # one game at a time: now bea's
+        await wait_until(pilot, lambda: isinstance(app.screen, GameScreen) and model_of(app).game != ours,
+                         what="the game at bea's table")
+        assert model_of(app).name(model_of(app).opponent) == "bea"
+    for client in (bea, cy, dee):
+        await client.close()
 
 
 async def test_a_lost_connection_shows_a_banner_and_the_game_resumes(embedded_app):
