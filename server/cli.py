@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ipaddress
 import logging
 import signal
 import sys
@@ -195,6 +196,11 @@ def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
                      help=f"app host processes with --ssh-sessions inprocess (default {SSHConfig.app_hosts})")
     ssh.add_argument("--ssh-no-fork-server", action="store_true",
                      help="start each SSH session's client as a new interpreter, not forked from a warm one")
+    ssh.add_argument("--ssh-proxy-from", type=proxy_networks, default="", metavar="NETWORKS",
+                     help="the TCP load balancers in front, as addresses or networks separated by commas "
+                          "(e.g. 10.0.0.5,10.0.1.0/24): their connections begin with a PROXY protocol header "
+                          "(HAProxy's send-proxy-v2) that names the player's address, which the limits and "
+                          "bans then see (default: none)")
     ssh.add_argument("--ssh-max-sessions", type=int, default=d.max_sessions, metavar="N",
                      help=f"SSH connections at once (default {d.max_sessions})")
     ssh.add_argument("--ssh-max-per-address", type=int, default=d.max_per_address, metavar="N",
@@ -230,7 +236,20 @@ def ssh_config(args: argparse.Namespace, data_dir: Path) -> SSHConfig | None:
                      host_key=str(args.ssh_host_key) if args.ssh_host_key else None,
                      data_dir=str(data_dir), guests=not args.no_guests,
                      sessions=args.ssh_sessions, app_hosts=max(1, args.ssh_app_hosts),
-                     fork_server=not args.ssh_no_fork_server, limits=limits)
+                     fork_server=not args.ssh_no_fork_server, proxy_from=args.ssh_proxy_from,
+                     limits=limits)
+
+
+def proxy_networks(text: str) -> tuple[str, ...]:
+    """``--ssh-proxy-from``'s networks; an argparse error naming one that is not an address or a network."""
+    networks = tuple(part.strip() for part in text.split(",") if part.strip())
+    for network in networks:
+        try:
+            ipaddress.ip_network(network, strict=False)
+        except ValueError:
+            example = "10.0.0.5, 10.0.1.0/24"
+            raise argparse.ArgumentTypeError(f"{network!r} is not an address or a network ({example})") from None
+    return networks
 
 
 #: The web gateway's limits that have a flag: (WebLimits field, what it bounds); the flag is

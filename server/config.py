@@ -223,6 +223,9 @@ class SSHConfig:
     #: Fork each session's client from a warm fork server (False: a new interpreter each time)
     fork_server: bool = True
     app_hosts: int = 2  # app host processes with ``sessions="inprocess"`` (each uses up to one core)
+    #: Networks of the TCP load balancers in front (``--ssh-proxy-from``): a connection from one begins
+    #: with a PROXY protocol header (HAProxy's ``send-proxy-v2``) naming its player's address
+    proxy_from: tuple[str, ...] = ()
     limits: SSHLimits = field(default_factory=SSHLimits)
 
 

@@ -22,7 +22,9 @@ started here goes through ``SSHGateway.track``, which logs failures itself.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
+import socket
 import time
 from collections import Counter
 from collections.abc import Awaitable
@@ -46,6 +48,7 @@ from ..web_logins import WebLogins
 from . import forkserver
 from .app_hosts import AppHosts
 from .identity import HOST_KEY_FILE, Identities, Identity, fingerprint, load_or_create_host_key
+from .proxy_header import NoProxyHeader, read_source
 from .session import GameSession, forkserver_environment
 
 log = logging.getLogger(__name__)
@@ -66,9 +69,11 @@ def local_address(host: str) -> str:
 class Link(asyncssh.SSHServer):
     """One SSH connection: its address, its login, its sessions."""
 
-    def __init__(self, gateway: SSHGateway) -> None:
+    def __init__(self, gateway: SSHGateway, source: str | None = None) -> None:
+        """``source``: the player's address as a load balancer's PROXY header gave it (None: the peer's)."""
         self.gateway = gateway
         self.conn: asyncssh.SSHServerConnection | None = None
+        self.source = source
         self.address = "?"
         self.username = ""
         self.key: asyncssh.SSHKey | None = None
@@ -91,7 +96,7 @@ class Link(asyncssh.SSHServer):
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername")
-        self.address = peer[0] if peer else "?"
+        self.address = self.source or (peer[0] if peer else "?")
         refusal = self.gateway.admit_connection(self)
         loop = asyncio.get_running_loop()
         if refusal:
@@ -293,21 +298,20 @@ class SSHGateway:
         if moderation is not None:
             moderation.listeners.append(self._apply_bans)
         self._server: asyncssh.SSHAcceptor | None = None
+        self._listener: socket.socket | None = None  # behind load balancers (``config.proxy_from``)
+        self._accepting: asyncio.Future | None = None
+        self.balancers = [ipaddress.ip_network(network, strict=False) for network in config.proxy_from]
         self._stopping = False
         self.metrics.count_sessions("ssh", lambda: self.session_count)
 
     # ------------------------------------------------------------------ life cycle
 
     async def start(self) -> None:
-        self._server = await asyncssh.create_server(
-            lambda: Link(self), self.config.host, self.config.port,
-            server_host_keys=[self.host_key],
-            encoding=None, line_editor=False,  # raw bytes both ways: the client draws the screen
-            agent_forwarding=False, x11_forwarding=False, allow_scp=False, allow_pty=True,
-            password_auth=False, kbdint_auth=self.config.guests, public_key_auth=True,
-            login_timeout=self.limits.login_timeout,
-            keepalive_interval=30, keepalive_count_max=4,
-            server_version="AtonGateway")
+        if self.balancers:
+            self._listen_behind_balancers()
+        else:
+            self._server = await asyncssh.create_server(lambda: Link(self), self.config.host, self.config.port,
+                                                        **self._ssh_options())
         if self.config.sessions == INPROCESS_SESSIONS:
             self.app_hosts = AppHosts(self.config.app_hosts, forkserver_environment(),
                                       self.limits.handler_block_limit, self.limits.output_backlog)
@@ -316,8 +320,61 @@ class SSHGateway:
             self.forkserver = forkserver.ForkServerSupervisor(forkserver_environment())
             self.forkserver.start()
 
+    def _ssh_options(self) -> dict[str, object]:
+        """asyncssh's options for every connection."""
+        return dict(
+            server_host_keys=[self.host_key],
+            encoding=None, line_editor=False,  # raw bytes both ways: the client draws the screen
+            agent_forwarding=False, x11_forwarding=False, allow_scp=False, allow_pty=True,
+            password_auth=False, kbdint_auth=self.config.guests, public_key_auth=True,
+            login_timeout=self.limits.login_timeout,
+            keepalive_interval=30, keepalive_count_max=4,
+            server_version="AtonGateway")
+
+    def _listen_behind_balancers(self) -> None:
+        """Listen on a socket of our own: a connection from a load balancer (``config.proxy_from``)
+        first gives its player's address in a PROXY header, then speaks SSH (``asyncssh.run_server``
+        on the socket); any other connection speaks SSH at once, as without balancers."""
+        host = self.config.host
+        self._listener = listener = socket.create_server(
+            (host, self.config.port), family=socket.AF_INET6 if ":" in host else socket.AF_INET, backlog=100)
+        listener.setblocking(False)
+        self._accepting = asyncio.ensure_future(self._accept(listener))
+
+    async def _accept(self, listener: socket.socket) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            sock, peer = await loop.sock_accept(listener)
+            self.track(self._serve_socket(sock, str(peer[0])), "a connection")
+
+    def from_balancer(self, address: str) -> bool:
+        """Whether a connection from ``address`` comes through one of the load balancers."""
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        return any(ip in network for network in self.balancers)
+
+    async def _serve_socket(self, sock: socket.socket, peer: str) -> None:
+        source = None
+        if self.from_balancer(peer):
+            try:  # the balancer sends it at once, before the client's version line: the same time-out
+                source = await asyncio.wait_for(read_source(sock), self.limits.banner_timeout)
+            except (TimeoutError, NoProxyHeader, OSError) as exc:
+                reason = str(exc) or "no header in time"
+                log.info("connection from the load balancer %s closed: no PROXY protocol header (%s)", peer, reason)
+                self.metrics.ssh_refused("no PROXY protocol header")
+                sock.close()
+                return
+        try:
+            await asyncssh.run_server(sock, server_factory=lambda: Link(self, source), **self._ssh_options())
+        except (TimeoutError, asyncssh.Error, OSError) as exc:  # (the link logged a refusal itself)
+            log.debug("connection from %s ended before its login: %s", source or peer, exc)
+
     @property
     def port(self) -> int:
+        if self._listener is not None:
+            return self._listener.getsockname()[1]
         assert self._server is not None
         return self._server.sockets[0].getsockname()[1]
 
@@ -332,6 +389,10 @@ class SSHGateway:
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()
+        if self._accepting is not None:
+            self._accepting.cancel()
+        if self._listener is not None:
+            self._listener.close()
         for game in list(self.games):
             game.end(message, 1)
         if self.games:

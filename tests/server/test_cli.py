@@ -117,3 +117,11 @@ def test_limit_flags_and_the_ssh_gateways_address():
     with_ssh = limits(build_parser().parse_args(["--host", "0.0.0.0", "--ssh-port", "0"]))
     assert with_ssh.exempt_addresses == ("127.0.0.1",)  # where the gateway's clients connect from
     assert with_ssh.max_connections_per_address == Limits().max_connections_per_address
+
+
+def test_a_load_balancer_that_is_not_an_address_is_a_clear_error(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "server.cli", "--db", str(tmp_path / "a.db"), "--ssh-port", "0",
+                           "--ssh-proxy-from", "10.0.0.5,haproxy"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=20)
+    assert done.returncode == 2
+    assert "argument --ssh-proxy-from: 'haproxy' is not an address or a network" in done.stderr

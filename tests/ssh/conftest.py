@@ -25,9 +25,9 @@ async def stack_factory(tmp_path, ssh_sessions):
     stacks: list[Stack] = []
 
     async def make(guests: bool = True, fork_server: bool = True, clock: Clock | None = None,
-                   server_clock: Clock | None = None, **limits) -> Stack:
+                   server_clock: Clock | None = None, proxy_from: tuple[str, ...] = (), **limits) -> Stack:
         config = SSHConfig(guests=guests, sessions=ssh_sessions, fork_server=fork_server, app_hosts=1,
-                           limits=SSHLimits(**limits))
+                           proxy_from=proxy_from, limits=SSHLimits(**limits))
         stack = await Stack(tmp_path / f"s{len(stacks)}", config, clock, server_clock).start()
         stacks.append(stack)
         return stack
