@@ -45,6 +45,9 @@ GAME_GOES_ON = "Your game goes on without you: g takes you back before your time
 #: What the lobby says while a game of ours goes on: the way back to it, and none of the keys that are
 #: off meanwhile (one game at a time: ``AtonApp.our_game_runs``).
 HINT_IN_GAME = f"{GAME_GOES_ON} · Enter on a player shows their profile · {HINT_END}"
+#: The lists a game can be started from, by their ids: their titles, and what Enter does there
+#: (said only while no game of ours goes on: one game at a time)
+SECTION_TITLES = {"tables": ("Open tables", "Enter joins"), "games": ("Games in progress", "Enter watches")}
 STATUS_WORDS = {"lobby": "in the lobby", "waiting": "waiting", "playing": "playing", "watching": "watching"}
 GAME_HEADER: tuple[str, ...] = ("game", "red", "blue", "round", "score", "clock")
 ROUND = GAME_HEADER.index("round")
@@ -102,11 +105,13 @@ class LobbyScreen(Screen):
         with Horizontal(id="lobby-lists"):
             with Container(id="matches"):
                 with Vertical(classes="lobby-section"):
-                    yield Label("Open tables — Enter joins", classes="section-title", markup=False)
+                    yield Label(section_title("tables", False), id="tables-title", classes="section-title",
+                                markup=False)
                     yield Label(id="tables-pages", classes="section-pages", markup=False)
                     yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
                 with Vertical(classes="lobby-section"):
-                    yield Label("Games in progress — Enter watches", classes="section-title", markup=False)
+                    yield Label(section_title("games", False), id="games-title", classes="section-title",
+                                markup=False)
                     yield Label(id="games-pages", classes="section-pages", markup=False)
                     yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
             with Vertical(classes="lobby-section", id="players-section"):
@@ -133,6 +138,8 @@ class LobbyScreen(Screen):
         hint = self.query_one("#lobby-hint", Static)
         hint.update(HINT_IN_GAME if runs else HINT)
         hint.set_class(runs, "-our-game")
+        for name in SECTION_TITLES:
+            self.query_one(f"#{name}-title", Label).update(section_title(name, runs))
         self.refresh_bindings()  # the keys that start a game are off while it goes on
 
     def on_resize(self, event: Resize) -> None:
@@ -256,6 +263,13 @@ class LobbyScreen(Screen):
 
     def on_descendant_focus(self) -> None:
         self.refresh_bindings()  # the page keys follow the list that has the focus
+
+
+def section_title(name: str, our_game_runs: bool) -> str:
+    """The title of the list ``name`` (a key of ``SECTION_TITLES``), with what Enter does there
+    unless a game of ours goes on."""
+    title, enter = SECTION_TITLES[name]
+    return title if our_game_runs else f"{title} — {enter}"
 
 
 def _shown(window: SectionWindow) -> str:

@@ -107,6 +107,10 @@ def lobby_hint(app: AtonApp) -> str:
     return str(app.screen.query_one("#lobby-hint", Static).render())
 
 
+def section_titles(app: AtonApp) -> list[str]:
+    return [str(label.render()) for label in app.screen.query(".section-title").results(Label)]
+
+
 def keys_off(app: AtonApp) -> set[str]:
     """The lobby's keys (as the hint writes them) that do nothing now: the footer leaves them out."""
     on = {key for key, active in app.screen.active_bindings.items() if active.enabled}
@@ -132,6 +136,7 @@ async def test_during_a_game_the_lobby_hint_names_the_way_back_and_no_key_that_i
             assert not [part for part in hint.split(" · ") if part.split()[0] in off], hint
             assert "Enter on a table" not in hint and "on a game watches" not in hint  # they would leave it
             assert "g takes you back" in hint and "g" not in off
+            assert section_titles(app) == ["Open tables", "Games in progress", "Players online"]  # no "Enter joins"
             await pilot.press("g")
             await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), what="our game again")
         await pilot.press("ctrl+l")
@@ -139,6 +144,8 @@ async def test_during_a_game_the_lobby_hint_names_the_way_back_and_no_key_that_i
         await app.send(m.Resign(game=model_of(app).game))  # the game ends while we are in the lobby
         await wait_until(pilot, lambda: model_of(app).is_over, what="the end of the game")
         assert lobby_hint(app) == HINT and not {"b", "q", "n", "i"} & keys_off(app)
+        assert section_titles(app) == ["Open tables — Enter joins", "Games in progress — Enter watches",
+                                       "Players online"]
 
 
 async def test_during_a_game_enter_on_a_table_or_a_game_says_one_at_a_time_and_keeps_ours(server):
