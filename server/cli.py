@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import ipaddress
 import logging
 import signal
@@ -294,6 +295,10 @@ class ListenError(Exception):
 
 async def run_server(config: ServerConfig, ssh: SSHConfig | None = None,
                      metrics: MetricsSettings | None = None, web: WebConfig | None = None) -> None:
+    for gateway, module in ((web, ".web"), (ssh, ".ssh")):
+        if gateway is not None:  # imported now, to be frozen with the rest: it lives as long as the process
+            importlib.import_module(module, __package__)
+    settle_for_serving()  # before any game is resumed: nothing frozen may ever become garbage
     server = ArbiterServer(config)
     await server.start()
     stop = asyncio.Event()
@@ -352,7 +357,6 @@ async def serve(server: ArbiterServer, stop: asyncio.Event, config: ServerConfig
             await started.stop()
         await server.stop()
         raise
-    settle_for_serving()
     await stop.wait()
     for started in reversed(gateways):
         await started.stop()

@@ -10,9 +10,10 @@ was 140–440 ms at 2,000 games at human pace, 18–20 ms with this policy; docs
 
 So, once a server has started:
 
-- what exists then (the imported modules, the configuration, the games resumed from the
-  database) is moved out of the collector's sight with ``gc.freeze()``: it lives as long as
-  the process, and reference counting still frees any of it that is dropped without a cycle;
+- what exists then (the imported modules and the configuration) is moved out of the
+  collector's sight with ``gc.freeze()``: it lives as long as the process.  It runs before
+  the server resumes any game from its database, because what is frozen and later dropped in a
+  reference cycle would never be collected (reference counting frees the rest);
 - young collections run after ``YOUNG_OBJECTS`` net allocations instead of 700, so that the
   objects of a move (frames, views, events), which reference counting frees at once, never
   meet the collector, and the older generations are reached far less often; a full
@@ -40,11 +41,12 @@ OLD_COLLECTIONS = 10
 def settle_for_serving() -> None:
     """Collect once, freeze what the started server holds, and collect less often from now on.
 
-    Call it once, when the server has started and before it serves its first player.
+    Call it once, when the process has imported what it serves with and before it holds any game
+    or session.
     """
     gc.collect()
     gc.freeze()
     gc.set_threshold(YOUNG_OBJECTS, MIDDLE_COLLECTIONS, OLD_COLLECTIONS)
     logging.getLogger(__name__).info(
-        "garbage collector: %d objects of the started server frozen; young collections every %d allocations",
+        "garbage collector: %d objects frozen (modules, configuration); young collections every %d allocations",
         gc.get_freeze_count(), YOUNG_OBJECTS)
