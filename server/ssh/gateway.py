@@ -370,6 +370,7 @@ class SSHGateway:
             await asyncssh.run_server(sock, server_factory=lambda: Link(self, source), **self._ssh_options())
         except (TimeoutError, asyncssh.Error, OSError) as exc:  # (the link logged a refusal itself)
             log.debug("connection from %s ended before its login: %s", source or peer, exc)
+            sock.close()  # (asyncssh has closed it, unless it failed before it took it)
 
     @property
     def port(self) -> int:
