@@ -1,7 +1,7 @@
 """``aton-server``: run the arbiter, or export its games.
 
     aton-server [--host H] [--port P] [--db PATH] [--log-level LEVEL] [--log-format text|json]
-                [--event-loop uvloop|asyncio]
+                [--event-loop asyncio|uvloop]
                 [--metrics-port P [--metrics-host H]] [game server limits] [--ssh-port P [SSH options]]
                 [--tls-cert FILE --tls-key FILE [--tls-port P] [--tls-host H]]
                 [--web-port P [web options]]
@@ -74,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     loops = event_loop.event_loops()
     parser.add_argument("--event-loop", default=loops[0], choices=loops,
                         help=f"the event loop to serve on (default {loops[0]}; uvloop, where it is installed, "
-                             "spends less CPU a move)")
+                             "spends less CPU a move; docs/hosting.md)")
     parser.add_argument("--metrics-port", type=int, default=None, metavar="P",
                         help="serve Prometheus metrics on http://HOST:P/metrics and a health check on "
                              "/healthz (default: off; 0: any free port)")
