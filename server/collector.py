@@ -6,9 +6,9 @@ games.  With CPython's defaults a full collection walks all of it every time the
 objects grow by a quarter, which at 2,000 games and 4,000 connections (some 350,000 tracked
 objects) stops the event loop for 100–250 ms on a 2-core machine, several times a minute while
 games start, and every reveal waiting in that turn waits with it (issue 17: the reveal's p99
-was 140–440 ms at 2,000 games at human pace, 18–20 ms with this policy; docs/hosting.md).
+was 93–438 ms at 2,000 games at human pace, 12–41 ms with this policy; docs/hosting.md).
 
-So, once a server has started:
+So, once a serving process has imported what it serves with, and before it holds any game:
 
 - what exists then (the imported modules and the configuration) is moved out of the
   collector's sight with ``gc.freeze()``: it lives as long as the process.  It runs before
@@ -39,7 +39,8 @@ OLD_COLLECTIONS = 10
 
 
 def settle_for_serving() -> None:
-    """Collect once, freeze what the started server holds, and collect less often from now on.
+    """Collect once, freeze what the process holds (its modules, its configuration), and collect
+    less often from now on.
 
     Call it once, when the process has imported what it serves with and before it holds any game
     or session.
