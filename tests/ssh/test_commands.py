@@ -17,20 +17,23 @@ async def test_the_palette_over_ssh_offers_the_games_commands_only(stack):
     conn = await connect(stack.port, "ivan", asyncssh.generate_private_key("ssh-ed25519"))
     chan, term = await open_terminal(conn)
     await term.wait_for(LOBBY, timeout=15)
-    empty = CTRL_P  # opens the palette, with an empty search
-    for query, shown in (("quick", "Quick match"), ("screenshot", "No matches found"),
-                         ("keys", "No matches found"), ("maximize", "No matches found")):
+    # Each step waits for what only the keys just sent can draw: the search shown empty with every
+    # command listed again (only after the previous query's "No matches found"), then "No matches
+    # found" for the new query. Text that a stale frame may still carry is no proof: the client
+    # redraws the whole screen when the lobby below the palette changes, and Ctrl+U (a binding,
+    # run once the key has bubbled up to the app) would then be overtaken by the next query's
+    # letters, which the input takes at once — the query is typed only once Ctrl+U has shown.
+    clear = CTRL_P  # opens the palette, with an empty search
+    for query in ("screenshot", "keys", "maximize", "suspend"):
         mark = len(term.output)
-        chan.write(empty)
-        await term.wait_for("Search for commands", since=mark)  # (keys typed sooner may be lost)
-        # and every command listed: else the query's own answer might be what the screen still
-        # shows ("No matches found" for the last query), and then it is never drawn again
-        await term.wait_for("Quick match", since=mark)
+        chan.write(clear)
+        await term.wait_for("Search for commands", since=mark)
+        await term.wait_for("Quick match", since=mark)  # the game's commands, all of them
         mark = len(term.output)
         chan.write(query.encode())
-        await term.wait_for(shown, since=mark)
+        await term.wait_for("No matches found", since=mark)
         assert "Screenshot" not in term.text(mark) and "Change the current theme" not in term.text(mark)
-        empty = CTRL_U
+        clear = CTRL_U
     conn.close()
     await conn.wait_closed()
 
