@@ -9,6 +9,7 @@ also runs the server itself (``aton`` and ``aton host``).
 from __future__ import annotations
 
 import ipaddress
+import random
 import ssl
 import time
 from collections.abc import Callable, Iterable
@@ -97,6 +98,18 @@ SAVE_TITLE, RESTORE_TITLE = "\x1b[22;2t", "\x1b[23;2t"
 #: Seconds between a lobby update and its drawing: the updates that come meanwhile (on a
 #: busy server, every login and every game's new score) are drawn together.
 LOBBY_REDRAW_DELAY = 0.2
+#: Seconds more for each app drawn by the same process (an app host): a lobby's redraw takes an
+#: app some 10–15 ms (``bench/lobby_churn.py``), and while hundreds of players log in or play,
+#: every app idle in its lobby would redraw at every update — the process's whole core and more,
+#: the players' keys waiting behind it. Spaced so (each app waits between half of it and all of it,
+#: so that apps told the same update at once draw it at different moments), the lobbies take about
+#: a third of a core however many apps share it. Open tables are drawn without this wait.
+LOBBY_REDRAW_SHARE = 0.05
+
+
+def lobby_redraw_delay(apps: int) -> float:
+    """The longest wait before drawing the lobby's players and games in each of ``apps`` apps of one process."""
+    return max(LOBBY_REDRAW_DELAY, apps * LOBBY_REDRAW_SHARE)
 #: Seconds a notice about our account (a name taken, a key not taken) stays on the screen.
 ACCOUNT_NOTICE_SECONDS = 60
 #: The actions that lead away from the lesson (to another game, the lobby): off while it is open.
@@ -224,6 +237,9 @@ class AtonApp(App):
         self.server_closed = ""  # why the server said it closed (its bye), until we are connected again
         self.lobby_heading = ""  # the lobby's top bar, when it must not say whose lobby it is
         self._lobby_redraw: Timer | None = None  # lobby updates are drawn together, after a moment
+        self._lobby_redraw_soon = False  # whether that moment is LOBBY_REDRAW_DELAY (else lobby_redraw_delay)
+        #: the longest wait before the lobby's players and games are drawn (an app host lengthens it)
+        self.lobby_redraw_delay = LOBBY_REDRAW_DELAY
         self.terminal_title = ""  # what the terminal's title bar says (show_title)
         self.pauses_asked: set[int] = set()  # the games whose clock we asked the server to stop
         self.muted: frozenset[str] = frozenset()  # the players whose chat lines the server hides from us
@@ -470,8 +486,15 @@ class AtonApp(App):
             self._refresh_lobby()
         elif isinstance(frame, m.LobbyUpdate):
             self.lobby.apply(frame)
-            if self._lobby_redraw is None:  # a burst of updates (a busy server) is drawn once
-                self._lobby_redraw = self.set_timer(LOBBY_REDRAW_DELAY, self._refresh_lobby)
+            # a burst of updates (a busy server) is drawn once; an open table soon, whatever the wait
+            soon = frame.section == "tables" or self.lobby_redraw_delay <= LOBBY_REDRAW_DELAY
+            if self._lobby_redraw is None or (soon and not self._lobby_redraw_soon):
+                if self._lobby_redraw is not None:
+                    self._lobby_redraw.stop()
+                self._lobby_redraw_soon = soon
+                wait = LOBBY_REDRAW_DELAY if soon else max(LOBBY_REDRAW_DELAY,
+                                                           self.lobby_redraw_delay * random.uniform(0.5, 1))
+                self._lobby_redraw = self.set_timer(wait, self._refresh_lobby)
         elif isinstance(frame, GameStateFrame | ZeusStateFrame):
             self._game_state(frame)
         elif isinstance(frame, UpdateFrame | ZeusUpdateFrame):

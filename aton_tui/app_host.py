@@ -63,6 +63,7 @@ from textual.css.stylesheet import Stylesheet
 from protocol import handoff
 from protocol.handoff import PR_SET_NAME, PR_SET_PDEATHSIG, prctl
 
+from .app import AtonApp, lobby_redraw_delay
 from .channel_driver import ChannelDriver
 from .forkserver import warm_up
 from .loop_watchdog import LoopWatchdog
@@ -269,6 +270,7 @@ class AppHost:
         status = 1
         try:
             app = session.app = self.make_app(session.args, session.env)
+            self._pace_lobbies()
             adapt_console(app, session.env)
             app.driver_class = functools.partial(  # type: ignore[assignment]  # a Driver class with this session's socket bound
                 ChannelDriver, fd=session.fd, pending_output_max=self.output_max,
@@ -301,9 +303,17 @@ class AppHost:
             session.force.cancel()
         os.close(session.fd)
         del self.sessions[session.id]
+        self._pace_lobbies()
         session.app = None
         session.task = None
         self.send(handoff.SessionEnded(session.id, status, session.why))
+
+    def _pace_lobbies(self) -> None:
+        """Space each app's lobby redraws by the number of apps here (``lobby_redraw_delay``)."""
+        delay = lobby_redraw_delay(len(self.sessions))
+        for session in self.sessions.values():
+            if isinstance(session.app, AtonApp):
+                session.app.lobby_redraw_delay = delay
 
     def end(self, session: HostedSession, why: str = "") -> None:
         """End a session's app (the gateway asked, or ``why`` says what went wrong); one that does

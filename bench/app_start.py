@@ -46,6 +46,7 @@ class Drawn:
         self.started = started
         self.output = bytearray()
         self.first: float | None = None
+        self.last = started  # when the app last drew (time.monotonic())
 
     def read(self) -> None:
         try:
@@ -53,6 +54,7 @@ class Drawn:
         except BlockingIOError:
             return
         self.output += data
+        self.last = time.monotonic()
         if self.first is None and LOBBY in self.output:
             self.first = time.monotonic() - self.started
 

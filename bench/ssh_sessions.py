@@ -23,6 +23,9 @@ client, one ed25519 key each, a PTY of 100x30, TERM xterm-256color) and prints:
 - CPU per login: the CPU time of all those processes from the first connection until
   every session is in its lobby and the screens are quiet, divided by N (the lobby's
   updates for the players arriving included; the benchmark's own SSH clients not).
+  Quiet: no output for a second — the inprocess way, for longer than an app host's
+  longest wait before it draws a lobby's update, which grows with its apps
+  (``aton_tui.app.lobby_redraw_delay``: 5 s for 100 apps).
 
 The SSH clients run in this process, so their CPU competes with the server's on the same
 machine.  More sessions than ``--batch`` (50) log in a batch at a time, each batch when the
@@ -40,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
 import shlex
 import signal
@@ -53,6 +57,7 @@ from pathlib import Path
 
 import asyncssh
 
+from aton_tui.app import lobby_redraw_delay
 from protocol.gateway_assertions import public_raw, raw_key_line
 from protocol.handoff import APP_HOST_NAME, CLIENT_MODULE, CLIENT_NAME, FORKSERVER_NAME
 from server.config import SESSION_WAYS, SSHConfig
@@ -235,7 +240,17 @@ async def key_to_redraw(active: Opened, key: bytes, presses: int) -> list[float]
     return latencies
 
 
-async def run_count(roots: list[int], ports: list[int], n: int, args: argparse.Namespace) -> dict:
+def settle_seconds(way: str, n: int, args: argparse.Namespace) -> float:
+    """How long every screen must have been quiet before ``n`` sessions count as idle: longer than
+    the longest wait of an app host's lobby redraws (``aton_tui.app.lobby_redraw_delay``), which
+    grows with the apps each host draws."""
+    if way != "inprocess":
+        return 1.0
+    hosts = args.app_hosts * max(1, args.gateways)
+    return max(1.0, lobby_redraw_delay(math.ceil(n / hosts)) + 0.5)
+
+
+async def run_count(roots: list[int], ports: list[int], n: int, args: argparse.Namespace, settle: float) -> dict:
     keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(n)]
     memory_before = sum(pss(pid) for pid in serving(roots))
     meter = CpuMeter(roots)
@@ -250,7 +265,7 @@ async def run_count(roots: list[int], ports: list[int], n: int, args: argparse.N
             await asyncio.sleep(0.05)
     screens = [o.screen for o in opened]
     firsts = [o.screen.first_lobby - o.started for o in opened if o.screen.first_lobby is not None]
-    await quiet(screens, 1.0, args.timeout)
+    await quiet(screens, settle, args.timeout)
     cpu = meter.used()
     processes = serving(roots)
     memory = sum(pss(pid) for pid in processes)
@@ -317,7 +332,7 @@ async def run_way(way: str, args: argparse.Namespace) -> None:
             print(f"\n== --ssh-sessions {way}{apart}: cpus {os.cpu_count()}, load average {os.getloadavg()[0]:.1f}; "
                   f"server(s) {roots} and {len(found)} helper(s), PSS {idle / 1024:.0f} MiB before any session")
             for n in args.sessions:
-                r = await run_count(roots, ports, n, args)
+                r = await run_count(roots, ports, n, args, settle_seconds(way, n, args))
                 missing = f"  ({r['missing']} without a lobby in {args.timeout:g} s)" if r["missing"] else ""
                 batches = f" in batches of {args.batch}" if n > args.batch else " at once"
                 print(f"{n} session(s){batches}{missing}, load average {os.getloadavg()[0]:.1f} after")

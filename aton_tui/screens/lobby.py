@@ -160,7 +160,10 @@ class LobbyScreen(Screen):
             for p in lobby.players])
         for name, window in lobby.sections.items():
             pages = self.query_one(f"#{name}-pages", Label)
-            pages.update(_shown(window))
+            if (shown := _shown(window)) != pages.content:
+                # one line the width of its list (lobby.tcss): a new count needs no layout, which
+                # would lay out and draw the whole screen again — at every login, for every player
+                pages.update(shown, layout=False)
             pages.set_class(window.paged, "-shown")
         state = (bool(lobby.tables), bool(lobby.games), *(w.paged for w in lobby.sections.values()))
         if state != self.footer_state:

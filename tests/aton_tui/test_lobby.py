@@ -13,7 +13,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Label, Static
 
 from aton.players import BLUE, RED
-from aton_tui.app import AtonApp, Launch
+from aton_tui.app import LOBBY_REDRAW_DELAY, AtonApp, Launch
 from aton_tui.lobby_model import HELD
 from aton_tui.screens.dialogs import Choices
 from aton_tui.screens.game import GameScreen
@@ -49,6 +49,23 @@ async def test_an_open_table_appears_live_and_enter_joins_it(server):
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game")
         assert model_of(app).seat in (RED, BLUE) and model_of(app).name(model_of(app).opponent) == "bea"
+        await bea.close()
+
+
+async def test_a_long_redraw_wait_holds_back_players_but_never_an_open_table(server):
+    """In an app host drawing many apps (``lobby_redraw_delay``), the lobby's players and games are
+    drawn after a long wait; an open table at once, and what waited comes with it."""
+    app = remote_app(server.port)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.status.state == "connected")
+        app.lobby_redraw_delay = 3600.0
+        bea = await Client.connect("127.0.0.1", server.port, name="bea", proof=AccountKey.generate())
+        await wait_until(pilot, lambda: app.lobby.player("bea") is not None, what="bea's arrival told")
+        await pilot.pause(3 * LOBBY_REDRAW_DELAY)
+        assert rows(app, "players") == 1  # (told, not drawn yet)
+        await bea.send(m.CreateTable(clock="normal"))
+        await wait_until(pilot, lambda: rows(app, "tables") == 1, what="bea's table, drawn at once")
+        assert rows(app, "players") == 2
         await bea.close()
 
 

@@ -11,13 +11,16 @@ import asyncio
 import json
 import os
 import signal
+import socket
 import sys
 import time
 
 import asyncssh
 import pytest
 
-from aton_tui.app_host import BLOCKED, CRASHED
+from aton_tui.app import LOBBY_REDRAW_DELAY, AtonApp, lobby_redraw_delay
+from aton_tui.app_host import BLOCKED, CRASHED, AppHost, client_app
+from protocol import handoff
 from protocol.handoff import APP_HOST_MODULE
 from server.config import INPROCESS_SESSIONS
 from server.ssh.app_hosts import HOST_LOST, AppHosts, HostedClient
@@ -181,3 +184,44 @@ async def test_real_clients_over_ssh_are_freed_when_their_sessions_end(stack_fac
     await census.facts()
     await census.press(b"c", "census 1")
     await census.client.terminate()
+
+
+async def test_a_host_spaces_its_apps_lobby_redraws_by_how_many_it_draws():
+    """Each app waits ``lobby_redraw_delay(apps)`` at most before drawing its lobby's players and
+    games: longer while more apps share the host, shorter again as they leave."""
+    loop = asyncio.get_running_loop()
+    gateway_end, host_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    host = AppHost(host_end, client_app, close_grace=2.0)
+    serving = loop.create_task(host.run())
+    players = []
+    for n in range(1, 7):
+        ours, theirs = socket.socketpair()
+        ours.setblocking(False)
+        loop.add_reader(ours, ours.recv, 1 << 16)  # what the app draws, read and dropped
+        players.append(ours)
+        host.dispatch(handoff.OpenSession(n, ["connect", "127.0.0.1:9", f"--name=p{n}"], {"TERM": "xterm-256color"},
+                                          80, 24), [os.dup(theirs.fileno())])
+        theirs.close()
+
+    def delays() -> list[float]:
+        return [s.app.lobby_redraw_delay for s in host.sessions.values() if isinstance(s.app, AtonApp)]
+
+    async def settle(count: int) -> None:
+        end = time.monotonic() + 10
+        while len(delays()) != count:
+            assert time.monotonic() < end, f"{len(delays())} apps, not {count}"
+            await asyncio.sleep(0.02)
+
+    await settle(6)
+    assert delays() == [lobby_redraw_delay(6)] * 6
+    assert lobby_redraw_delay(6) > lobby_redraw_delay(1) == LOBBY_REDRAW_DELAY  # (a lone app: no longer)
+    host.end(host.sessions[1])
+    host.end(host.sessions[2])
+    await settle(4)
+    assert delays() == [lobby_redraw_delay(4)] * 4 and lobby_redraw_delay(4) < lobby_redraw_delay(6)
+    host.stop()
+    await serving
+    for ours in players:
+        loop.remove_reader(ours)
+        ours.close()
+    gateway_end.close()
