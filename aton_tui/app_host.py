@@ -66,6 +66,7 @@ from protocol.handoff import PR_SET_NAME, PR_SET_PDEATHSIG, prctl
 from .app import AtonApp, lobby_redraw_delay
 from .channel_driver import ChannelDriver
 from .forkserver import warm_up
+from .host_collector import HostCollector
 from .loop_watchdog import LoopWatchdog
 
 log = logging.getLogger(__name__)
@@ -186,12 +187,14 @@ class AppHost:
         self.sessions: dict[int, HostedSession] = {}
         self.outbox: deque[bytes] = deque()  # messages the gateway's full socket has not taken yet
         self.done = self.loop.create_future()
+        self.collector = HostCollector(self.loop, lambda: len(self.sessions))
 
     # ------------------------------------------------------------------ the gateway's messages
 
     def start(self) -> None:
         self.sock.setblocking(False)
         self.loop.add_reader(self.sock, self._receive)
+        self.collector.start()
         self.send(handoff.Ready(os.getpid()))
 
     def _receive(self) -> None:
@@ -265,6 +268,7 @@ class AppHost:
         self.sessions[session.id] = session
         # a task of its own, in a copy of this (app-less) context: the app's context stays its own
         session.task = self.loop.create_task(self._serve(session), name=f"session {session.id}")
+        self.collector.started()
 
     async def _serve(self, session: HostedSession) -> None:
         status = 1
@@ -304,6 +308,7 @@ class AppHost:
         os.close(session.fd)
         del self.sessions[session.id]
         self._pace_lobbies()
+        self.collector.session_ended()
         session.app = None
         session.task = None
         self.send(handoff.SessionEnded(session.id, status, session.why))
@@ -351,6 +356,7 @@ class AppHost:
         """Serve until the gateway goes away (or SIGTERM); then end every session."""
         self.start()
         await self.done
+        self.collector.stop()
         self.loop.remove_reader(self.sock)
         for session in list(self.sessions.values()):
             self.end(session)

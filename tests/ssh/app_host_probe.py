@@ -10,7 +10,8 @@ demand:
 - ``s``: spins in its handler (pure Python): the watchdog must interrupt it;
 - ``r``: a regular expression that backtracks for ever inside C: cannot be interrupted;
 - ``x``: raises;
-- ``c``: collects garbage and says how many apps of the host are alive (``census N``).
+- ``c``: collects garbage and says how many apps of the host are alive and how many objects
+  the host holds frozen (``census N frozen F``).
 
 With the gateway's arguments (``connect HOST:PORT --name=NAME``) it builds the real
 game client instead (``aton_tui.app_host.client_app``), counted among the live apps too.
@@ -66,7 +67,7 @@ class Probe(App):
             raise RuntimeError("the probe's handler raised")
         elif event.key == "c":
             gc.collect()
-            self.say(f"census {len(LIVE)}")
+            self.say(f"census {len(LIVE)} frozen {gc.get_freeze_count()}")
 
 
 def probe_app(args: list[str], env: dict[str, str]) -> App:
