@@ -20,22 +20,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
-import functools
-import gc
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from aton_tui import app_host
-from aton_tui.app import AtonApp, lobby_redraw_delay
-from aton_tui.channel_driver import ChannelDriver
-from aton_tui.forkserver import warm_up
+from aton_tui.app import lobby_redraw_delay
 from protocol.client import Client
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from app_start import SIZE, Drawn  # (a benchmark beside this one)
+from app_start import Drawn, end_apps, host_apps, served  # (a benchmark beside this one)
 
 ROOT = Path(__file__).resolve().parent.parent
 QUIET = 1.0  # seconds without output from any app: the churn has been drawn
@@ -58,21 +52,8 @@ async def quiet(screens: list[Drawn], seconds: float) -> None:
 
 async def churn(port: int, args: argparse.Namespace) -> None:
     loop = asyncio.get_running_loop()
-    started = time.monotonic()
-    apps, screens = [], []
-    for n in range(args.apps):
-        screen = Drawn(started)
-        env = {"TERM": "xterm-256color", "ATON_HOSTED": "ssh"}
-        app = app_host.client_app(["connect", f"127.0.0.1:{port}", f"--name=idle{n:03d}"], env)
-        app_host.adapt_console(app, env)
-        if isinstance(app, AtonApp) and not args.unpaced:
-            app.lobby_redraw_delay = lobby_redraw_delay(args.apps)  # as the app host spaces them
-        app.driver_class = functools.partial(  # type: ignore[assignment]  # as the app host binds it
-            ChannelDriver, fd=screen.app_end.fileno(), pending_output_max=1 << 20,
-            terminal_size=lambda: SIZE, on_overflow=lambda: None)
-        loop.add_reader(screen.ours, screen.read)
-        apps.append((app, loop.create_task(app.run_async())))
-        screens.append(screen)
+    apps, screens = host_apps(port, [f"idle{n:03d}" for n in range(args.apps)], time.monotonic(),
+                              None if args.unpaced else lobby_redraw_delay(args.apps))
     while any(screen.first is None for screen in screens):
         await asyncio.sleep(0.01)
     await quiet(screens, QUIET)
@@ -101,13 +82,7 @@ async def churn(port: int, args: argparse.Namespace) -> None:
     print(f"{args.arrivals} arrivals at {args.rate:g}/s ({arrived:.1f} s) while {args.apps} apps sit in their lobby: "
           f"drawn {settled:.1f} s after the first; CPU {used:.2f} s in all, {1000 * used / per:.2f} ms an app an "
           f"arrival; {bytes_drawn / per:.0f} bytes drawn an app an arrival")
-    for app, _ in apps:
-        app.exit()
-    await asyncio.gather(*(task for _, task in apps), return_exceptions=True)
-    for screen in screens:
-        loop.remove_reader(screen.ours)
-        screen.ours.close()
-        screen.app_end.close()
+    await end_apps(apps, screens)
 
 
 def main() -> None:
@@ -124,22 +99,8 @@ def main() -> None:
         asyncio.run(arrive(args.arrive, args.arrivals, args.rate))
         return
     print("$ python bench/lobby_churn.py " + " ".join(sys.argv[1:]))
-    with tempfile.TemporaryDirectory(prefix="aton-lobby-churn-") as tmp:
-        server = subprocess.Popen([sys.executable, "-m", "server.cli", "--port", "0", "--db", f"{tmp}/aton.db",
-                                   "--log-level", "warning", "--max-connections-per-address", "100000"],
-                                  cwd=ROOT, stdout=subprocess.PIPE, text=True)
-        assert server.stdout is not None
-        try:
-            port = int(server.stdout.readline().rsplit(":", 1)[1])
-            app_host.isolate()  # the app host's own set-up, then its imports frozen as it does
-            app_host.share_parsed_stylesheets()
-            warm_up()
-            gc.collect()
-            gc.freeze()
-            asyncio.run(churn(port, args))
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+    with served("--max-connections-per-address", "100000") as port:
+        asyncio.run(churn(port, args))
 
 
 if __name__ == "__main__":
