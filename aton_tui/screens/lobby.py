@@ -160,10 +160,11 @@ class LobbyScreen(Screen):
             for p in lobby.players])
         for name, window in lobby.sections.items():
             pages = self.query_one(f"#{name}-pages", Label)
-            if (shown := _shown(window)) != pages.content:
-                # one line the width of its list (lobby.tcss): a new count needs no layout, which
-                # would lay out and draw the whole screen again — at every login, for every player
-                pages.update(shown, layout=False)
+            if (shown := _shown(window)) != (was := str(pages.content)):
+                # as wide as its list (lobby.tcss): a new count of the same length takes the same
+                # lines and needs no layout, which would lay out and draw the whole screen again —
+                # at every login, for every player in the lobby
+                pages.update(shown, layout=len(shown) != len(was))
             pages.set_class(window.paged, "-shown")
         state = (bool(lobby.tables), bool(lobby.games), *(w.paged for w in lobby.sections.values()))
         if state != self.footer_state:
