@@ -58,7 +58,7 @@ from .quotas import Quotas
 from .rates import BucketsByKey
 from .ratings import Ratings
 from .resume_tokens import ResumeTokens
-from .room import GameSeat, Room, Seal, Seat, token_hash
+from .room import GameSeat, Participant, Room, Seal, Seat, token_hash
 from .store import Pause, Store, StoredGame
 from .web_logins import WebLogins
 
@@ -538,8 +538,19 @@ class ArbiterServer:
         if conn.token and self.by_token.get(token_hash(conn.token)) is conn:
             del self.by_token[token_hash(conn.token)]
         self.lobby.depart(conn)
-        for room in self.rooms.values():
+        for room in self._rooms_of(conn):
             room.detach(conn)
+
+    def _entered(self, participant: Participant, room: Room) -> None:
+        """A participant took a seat in ``room`` or watches it: a connection remembers the room
+        (weakly: a retired room is forgotten), so that its end and its games' ends look at the
+        rooms it entered, not at every room of the server."""
+        if isinstance(participant, Connection):
+            participant.rooms[room.game_id] = room
+
+    def _rooms_of(self, conn: Connection) -> list[Room]:
+        """The rooms still held here that ``conn`` entered (it may have left some since)."""
+        return [room for room in conn.rooms.values() if self.rooms.get(room.game_id) is room]
 
     def _handle_raw(self, conn: Connection, raw: Any) -> None:
         reply_to = m.request_id(raw)
@@ -1056,6 +1067,10 @@ class ArbiterServer:
                     pause_seconds=self.config.limits.bot_pause_seconds, metrics=self.metrics, **state)
         room.on_rematch = self._rematch
         room.on_over = self._game_over
+        room.on_enter = self._entered
+        for held in seats.values():
+            if held.participant is not None:
+                self._entered(held.participant, room)
         if options.get("rated"):
             room.on_result = self.ratings.rate_room
         if pause is not None:
@@ -1095,7 +1110,7 @@ class ArbiterServer:
     def _occupied_elsewhere(self, conn: Connection) -> bool:
         """Whether ``conn`` still plays a game that goes on, or waits for one to start."""
         return conn in self._waiting() or any(room.seat_of(conn) is not None and not room.game.is_over
-                                              for room in self.rooms.values())
+                                              for room in self._rooms_of(conn))
 
     def _retire(self, room: Room) -> None:
         if self.rooms.get(room.game_id) is room:

@@ -20,8 +20,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import weakref
 from collections.abc import Callable
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
@@ -32,6 +33,9 @@ from .accounts import Account
 from .config import Limits
 from .moderation import hide_muted
 from .rates import TokenBucket
+
+if TYPE_CHECKING:
+    from .room import Room
 
 log = logging.getLogger(__name__)
 
@@ -161,6 +165,8 @@ class Connection(asyncio.Protocol):
         self.assertion: Assertion | None = None
         self.protocol_minor = m.PROTOCOL_MINOR  # the client's (from its hello): frames are sent as it reads them
         self.lobby_subscribed = False
+        #: the rooms it took a seat in or watched, by game (``ArbiterServer._entered``); held weakly
+        self.rooms: weakref.WeakValueDictionary[int, Room] = weakref.WeakValueDictionary()
         self.greeted = False
         self.closed = asyncio.Event()  # set when the connection is gone or being dropped
         self.closing = False  # a bye is on its way: nothing more is read or sent

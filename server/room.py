@@ -134,6 +134,9 @@ class Room:
     _ack_to: tuple | None = None
     on_rematch: Callable[[Room], None] | None = None
     on_over: Callable[[Room], None] | None = None  # called once, when the game ends
+    #: Called with each participant that takes a seat or watches (the server keeps, for each
+    #: connection, the rooms it entered).
+    on_enter: Callable[[Participant, Room], None] | None = None
     #: Called once when the game's result is known, before it is stored: its writes (the
     #: ratings) are committed with the result, and the events it returns (as wire maps) are
     #: published after the game's last ones.
@@ -217,6 +220,7 @@ class Room:
         returning = held.grace_timer is not None
         previous = held.participant
         held.participant = participant
+        self._entered(participant)
         if held.grace_timer:
             held.grace_timer.cancel()
             held.grace_timer = None
@@ -228,6 +232,10 @@ class Room:
         if returning and not self.game.is_over:
             self._publish(arbiter_before=[ev.Reconnected(ev.player_of(seat)).to_wire()])
         self.lobby.game_changed(self)
+
+    def _entered(self, participant: Participant) -> None:
+        if self.on_enter is not None:
+            self.on_enter(participant, self)
 
     def detach(self, participant: Participant) -> None:
         """A participant's connection is gone: start the grace period if it held a seat."""
@@ -251,6 +259,7 @@ class Room:
 
     def watch(self, participant: Participant, reply_to: int | None = None) -> None:
         self.spectators.add(participant)
+        self._entered(participant)
         participant.deliver(self.full_state(None, reply_to))
 
     def full_state(self, seat: GameSeat | None, reply_to: int | None = None) -> m.GameState:

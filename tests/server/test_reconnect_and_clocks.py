@@ -301,3 +301,31 @@ async def test_a_clean_restart_resumes_a_game_with_its_log_its_clocks_and_its_st
         assert game.pause is not None and game.pause.version >= after.version
     finally:
         store.close()
+
+
+async def test_a_connection_that_ends_is_let_go_by_the_games_it_entered_and_no_other(server):
+    """At a connection's end the server looks at the rooms it entered (a seat, a watch), not at
+    every room: its seat's grace period starts, it leaves the spectators, and a game it never
+    entered is untouched."""
+    red, blue = await matched_pair(server.port)
+    cy, dee = await matched_pair(server.port)
+    fan = await Recorder.connect(server.port, "fan", kind="spectator", lobby=False)
+    await fan.send(m.Watch(game=red.game))
+    await fan.expect(m.GameState)
+    ours, other = server.rooms[red.game], server.rooms[cy.game]
+
+    async def until(done: Callable[[], bool]) -> None:
+        for _ in range(500):
+            if done():
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError("the server never let go")
+
+    await fan.close()
+    await until(lambda: not ours.spectators)
+    await red.close()
+    await until(lambda: ours.seats[RED].participant is None)
+    assert ours.seats[RED].grace_timer is not None  # its grace period runs
+    assert all(held.participant is not None and held.grace_timer is None for held in other.seats.values())
+    for player in (blue, cy, dee):
+        await player.close()
