@@ -17,11 +17,14 @@ ends.  So:
   what the collector can see — the objects made since the last time, not the frozen ones, so
   the cost follows the new objects, not the heap — and freezes what is left (``gc.freeze()``):
   the apps running then leave the collector's sight;
-- when sessions have ended — as many as a quarter of those still running, or any at all after
-  ``FULL_EVERY`` seconds — the host unfreezes everything and collects it all, once: what the
-  ended sessions left in reference cycles is returned (a dead session's memory must be), and
-  so is any frozen object of a running app that was dropped in a cycle since.  That one walks
-  the heap, but it comes with the sessions' ends, not with every quarter of growth.
+- when sessions have ended (as many as a quarter of those still running), when a burst of
+  logins is over (what the apps dropped once built was frozen while they were built), and
+  ``FULL_EVERY`` seconds after the last time if sessions came or went since (a trickle of
+  logins never ends a burst), the host unfreezes everything and collects it all, once: what
+  the ended sessions left in reference cycles is returned (a dead session's memory must be),
+  and so is any frozen object of a running app that was dropped in a cycle since.  That one
+  walks the heap, but it comes with the sessions' ends and bursts, not with every quarter of
+  growth.
 
 Reference counting frees everything else at once, as always.  Measured with
 ``bench/ssh_sessions.py --ways inprocess`` against CPython's rule, runs alternated
@@ -53,7 +56,7 @@ SETTLE_EVERY_BUSY = 0.5
 BUSY_FOR = 5.0
 #: CPython's threshold for the oldest generation: its own full collections never come
 NO_FULL_COLLECTIONS = 1 << 30
-#: seconds after which sessions ended since the last full collection are collected, however few
+#: seconds after which a full collection comes anyway, if sessions started or ended since the last
 FULL_EVERY = 600.0
 #: a full collection once the sessions ended since the last one are this share of those running
 ENDED_SHARE = 0.25
@@ -72,6 +75,7 @@ class HostCollector:
         self.last_full = clock()
         self.busy_until = clock()  # apps are being built until then
         self.was_busy = False  # at the last periodic collection
+        self.came_or_went = False  # sessions started or ended since the last full collection
         self.full_wanted = False
         self._timer: asyncio.TimerHandle | None = None
         self._periodic: asyncio.TimerHandle | None = None
@@ -90,12 +94,15 @@ class HostCollector:
         busy = self.clock() < self.busy_until
         if self.was_busy and not busy:
             self.full_wanted = True  # what the apps dropped once built was frozen while they were built
+        if self.came_or_went and self.clock() - self.last_full >= FULL_EVERY:
+            self.full_wanted = True
         self.was_busy = busy
         self._collect()
         self._periodic = self.loop.call_later(SETTLE_EVERY_BUSY if busy else SETTLE_EVERY, self._every)
 
     def started(self) -> None:
         """A session started: freeze its app once it has drawn, and what it makes meanwhile."""
+        self.came_or_went = True
         self._soon()
         self.busy_until = self.clock() + BUSY_FOR
         if self._periodic is not None and self._periodic.when() > self.loop.time() + SETTLE_EVERY_BUSY:
@@ -103,9 +110,10 @@ class HostCollector:
             self._periodic = self.loop.call_later(SETTLE_EVERY_BUSY, self._every)
 
     def session_ended(self) -> None:
-        """A session ended: collect everything once enough have (``ENDED_SHARE``, ``FULL_EVERY``)."""
+        """A session ended: collect everything once enough have (``ENDED_SHARE``)."""
+        self.came_or_went = True
         self.ended += 1
-        if self.ended >= ENDED_SHARE * self.running() or self.clock() - self.last_full >= FULL_EVERY:
+        if self.ended >= ENDED_SHARE * self.running():
             self.full_wanted = True
             self._soon()
 
@@ -137,6 +145,7 @@ class HostCollector:
         self.ended = 0
         self.last_full = self.clock()
         self.full_wanted = False
+        self.came_or_went = False
 
     def stop(self) -> None:
         for timer in (self._timer, self._periodic):

@@ -59,22 +59,40 @@ async def test_an_app_frozen_then_dropped_is_collected_once_its_session_has_ende
     assert ref() is None
 
 
-async def test_a_full_collection_waits_for_a_share_of_the_sessions_to_end_or_for_time(unfrozen):
+async def test_a_full_collection_waits_for_a_share_of_the_sessions_to_end(unfrozen):
     running = 8
-    clock = Clock()
-    collector = HostCollector(asyncio.get_running_loop(), lambda: running, clock=clock)
+    collector = HostCollector(asyncio.get_running_loop(), lambda: running)
     ends = int(ENDED_SHARE * running)
     for _ in range(ends - 1):
         collector.session_ended()
     assert not collector.full_wanted  # fewer than a quarter of the 8 sessions running
     collector.session_ended()
     assert collector.full_wanted
-    collector.collect_all()
-    assert (collector.ended, collector.full_wanted) == (0, False)
-    clock.now += FULL_EVERY
-    collector.session_ended()  # one alone, but long after the last full collection
-    assert collector.full_wanted
     collector.stop()
+
+
+async def test_a_full_collection_comes_after_a_long_while_if_sessions_came_or_went(unfrozen, monkeypatch):
+    monkeypatch.setattr("aton_tui.host_collector.SETTLE_EVERY", 0.01)
+    clock = Clock()
+    collector = HostCollector(asyncio.get_running_loop(), lambda: 100, clock=clock)
+    full: list[float] = []
+    collect_all = collector.collect_all
+
+    def counted() -> None:
+        full.append(clock.now)
+        collect_all()
+
+    monkeypatch.setattr(collector, "collect_all", counted)
+    collector.start()
+    try:
+        clock.now += FULL_EVERY
+        await asyncio.sleep(0.05)
+        assert full == []  # nothing came or went: no need to walk the heap
+        collector.session_ended()  # one of 100: not a quarter
+        await asyncio.sleep(0.05)
+        assert full == [FULL_EVERY]
+    finally:
+        collector.stop()
 
 
 async def test_sessions_starting_or_ending_together_are_collected_once(unfrozen, monkeypatch):
