@@ -110,6 +110,8 @@ LOBBY_REDRAW_SHARE = 0.05
 def lobby_redraw_delay(apps: int) -> float:
     """The longest wait before drawing the lobby's players and games in each of ``apps`` apps of one process."""
     return max(LOBBY_REDRAW_DELAY, apps * LOBBY_REDRAW_SHARE)
+
+
 #: Seconds a notice about our account (a name taken, a key not taken) stays on the screen.
 ACCOUNT_NOTICE_SECONDS = 60
 #: The actions that lead away from the lesson (to another game, the lobby): off while it is open.
