@@ -172,7 +172,8 @@ async def test_a_dead_session_s_app_is_freed(hosts):
         await session.client.terminate()
     census = Session(hosts, "census")
     await census.facts()
-    await census.census_until(lambda alive, frozen: alive == 1)
+    alive, _ = await census.census_until(lambda alive, frozen: alive == 1)
+    assert alive == 1  # only the census itself
 
 
 async def test_a_session_frozen_while_it_ran_is_freed_once_it_has_ended(hosts):
@@ -182,11 +183,13 @@ async def test_a_session_frozen_while_it_ran_is_freed_once_it_has_ended(hosts):
     first = Session(hosts, "first")
     await first.facts()
     _, frozen = await first.census()
-    await first.census_until(lambda alive, now_frozen: now_frozen > frozen)  # its app frozen
+    _, now_frozen = await first.census_until(lambda alive, now_frozen: now_frozen > frozen)
+    assert now_frozen > frozen  # its app frozen by the host
     await first.client.terminate()
     census = Session(hosts, "census")
     await census.facts()
-    await census.census_until(lambda alive, frozen: alive == 1)
+    alive, _ = await census.census_until(lambda alive, frozen: alive == 1)
+    assert alive == 1  # only the census itself
     await census.client.terminate()
 
 
@@ -211,7 +214,8 @@ async def test_real_clients_over_ssh_are_freed_when_their_sessions_end(stack_fac
     await stack.settled()
     census = Session(hosts, "census")
     await census.facts()
-    await census.census_until(lambda alive, frozen: alive == 1)
+    alive, _ = await census.census_until(lambda alive, frozen: alive == 1)
+    assert alive == 1  # only the census itself
     await census.client.terminate()
 
 
