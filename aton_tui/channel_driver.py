@@ -106,7 +106,9 @@ class ChannelDriver(Driver):
     # ------------------------------------------------------------------ application mode
 
     def start_application_mode(self) -> None:
-        self.resize(*self._get_terminal_size())
+        # The size, without a Resize event: Textual sends the app one of this size as it starts, and
+        # one more, of the same size, would have every screen laid out and drawn again.
+        self._size = self._get_terminal_size()
         self.write(START_SEQUENCES)
         if not constants.DISABLE_KITTY_KEY:
             self.write(KITTY_KEYBOARD)
