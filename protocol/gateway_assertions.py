@@ -17,6 +17,12 @@ the expiry, and the session key's signature over its challenge: an assertion cop
 client without its session key proves nothing, one signed by another key proves nothing, and
 an old one proves nothing after it expires.
 
+A web gateway apart from the arbiter does not know a browser's player before it is signed in:
+the browser brings a **sign-in code** (``server.web_logins``), which only the arbiter can redeem
+(it made it). Such an assertion names no player but carries the code (``code``); the arbiter
+redeems it once the client has proved the session key, and the client is then the player of the
+code's key, as if the gateway had named it (``ArbiterServer._proved``).
+
 On the wire an assertion is its body, a msgpack map, followed by the gateway's 64-byte
 signature of ``TAG``, a zero byte and the body (docs/protocol.md, "Accounts").
 """
@@ -45,6 +51,7 @@ ASSERTION_BYTES = 600
 #: How the player reached the gateway (``via``), as the operator's login table says it.
 VIA = ("ssh", "web")
 ADDRESS_CHARS = 64
+CODE_CHARS = 32  # a web sign-in code, as a gateway passes it on (``server.web_logins``)
 NAME_BYTES = 100
 
 
@@ -64,15 +71,17 @@ class Assertion:
     session: bytes  # the session's Ed25519 public key, raw: the client signs challenges with it
     seats: bool  # the client takes back the key's seats (a game client); False: a session of its own
     expires: int  # seconds since the epoch (UTC) after which it proves nothing
+    code: str | None = None  # a web sign-in code for the arbiter to redeem (then no player: it names them)
 
     @property
     def gateway_fingerprint(self) -> str:
         return raw_key_fingerprint(self.gateway)
 
     def body(self) -> bytes:
-        return msgpack.packb({"format": FORMAT, "gateway": self.gateway, "player": self.player, "name": self.name,
-                              "address": self.address, "via": self.via, "session": self.session,
-                              "seats": self.seats, "expires": self.expires})
+        fields = {"format": FORMAT, "gateway": self.gateway, "player": self.player, "name": self.name,
+                  "address": self.address, "via": self.via, "session": self.session,
+                  "seats": self.seats, "expires": self.expires}
+        return msgpack.packb(fields if self.code is None else {**fields, "code": self.code})
 
 
 def raw_key_line(raw: bytes) -> str:
@@ -116,7 +125,7 @@ def parse(blob: bytes) -> tuple[Assertion, bytes, bytes]:
             gateway=_raw_key(fields, "gateway"), player=_player(fields.get("player")),
             name=_text(fields, "name", NAME_BYTES), address=_text(fields, "address", ADDRESS_CHARS),
             via=_one_of(fields, "via", VIA), session=_raw_key(fields, "session"), seats=_bool(fields, "seats"),
-            expires=_int(fields, "expires"))
+            expires=_int(fields, "expires"), code=_code(fields.get("code")))
     except (KeyError, TypeError, ValueError) as exc:
         raise BadAssertion(f"the gateway assertion is not one ({exc})") from None
     return assertion, body, signature
@@ -183,6 +192,14 @@ def _player(value: object) -> str | None:
         return None
     if not isinstance(value, str) or len(value) != FINGERPRINT_CHARS or not value.startswith("SHA256:"):
         raise ValueError("player: expected a key's fingerprint or nil")
+    return value
+
+
+def _code(value: object) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not 0 < len(value) <= CODE_CHARS or not value.replace("-", "").isalnum():
+        raise ValueError(f"code: expected a sign-in code (letters, digits and dashes, at most {CODE_CHARS})")
     return value
 
 

@@ -37,6 +37,7 @@ from protocol.account_keys import (
 )
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.gateway_assertions import Assertion, BadAssertion
+from protocol.handoff import HOSTED_BY_WEB
 from protocol.messages import PROTOCOL_MAJOR, PROTOCOL_VERSION, Direction
 from protocol.names import account_name, guest_name, name_key, unmarked
 from protocol.schema import invalid
@@ -60,7 +61,7 @@ from .ratings import Ratings
 from .resume_tokens import ResumeTokens
 from .room import GameSeat, Participant, Room, Seal, Seat, token_hash
 from .store import Pause, Store, StoredGame
-from .web_logins import WebLogins
+from .web_logins import NO_WEB, WebLogins
 
 log = logging.getLogger(__name__)
 
@@ -389,7 +390,7 @@ class ArbiterServer:
         if prove is None:
             return
         message = proof_message(pending.nonce, self.config.server_name, pending.fingerprint)
-        assertion = pending.assertion
+        fingerprint, assertion = pending.fingerprint, pending.assertion
         if assertion is not None:
             if not gateway_assertions.verify_session_signature(assertion, message, prove.signature):
                 log.info("%s: a gateway client's proof failed (not its session key)", conn.address)
@@ -397,6 +398,13 @@ class ArbiterServer:
                     ErrorCode.PROOF_FAILED, "the signature is not by the session key of the gateway's assertion"),
                     prove.id)
                 return
+            if assertion.code is not None:
+                try:
+                    assertion = self._redeemed(assertion)
+                except ProtocolError as exc:
+                    self._refuse_hello(conn, exc, prove.id)
+                    return
+                fingerprint = assertion.player or ""
             conn.assertion = assertion
             hello = self._as_asserted(hello, assertion)
             if assertion.player is None:
@@ -409,7 +417,7 @@ class ArbiterServer:
                 + (": you play as a guest" if self.config.guests else "")), prove.id)
             self._admit(conn, hello, None)
             return
-        if self.accounts.by_fingerprint(pending.fingerprint) is None and self.quotas.limits_address(conn.address):
+        if self.accounts.by_fingerprint(fingerprint) is None and self.quotas.limits_address(conn.address):
             if self.new_accounts.empty(conn.address):
                 self._refuse_hello(conn, ProtocolError(
                     ErrorCode.RATE_LIMITED, "too many new accounts from your address lately: try again later"),
@@ -418,11 +426,24 @@ class ArbiterServer:
             self.new_accounts.take(conn.address)
         try:
             account, notice = self.accounts.sign_in(
-                pending.fingerprint, hello.kind, lambda: account_name(unmarked(hello.name), self.lobby.reserved))
+                fingerprint, hello.kind, lambda: account_name(unmarked(hello.name), self.lobby.reserved))
         except ProtocolError as exc:
             self._refuse_hello(conn, exc, prove.id)
             return
-        self._admit(conn, hello, account, notice, pending.fingerprint)
+        self._admit(conn, hello, account, notice, fingerprint)
+
+    def _redeemed(self, assertion: Assertion) -> Assertion:
+        """A web gateway's assertion of the player of a sign-in code (a gateway apart from this
+        server cannot redeem it), as if it had named them: the code redeemed now, counted against
+        the browser's address (``server.web_logins``); ProtocolError if it signs nobody in."""
+        if assertion.via != HOSTED_BY_WEB or assertion.player is not None or assertion.code is None:
+            raise invalid("gateway", "only a web gateway's assertion of no player carries a sign-in code")
+        if self.web_logins is None:
+            raise ProtocolError(ErrorCode.NOT_ALLOWED, NO_WEB)
+        grant = self.web_logins.redeem(assertion.code, assertion.address)
+        if grant is None:
+            raise ProtocolError(ErrorCode.NOT_ALLOWED, self.web_logins.refusal())
+        return dataclasses.replace(assertion, player=grant.fingerprint, name=grant.name, code=None)
 
     def _as_asserted(self, hello: m.Hello, assertion: Assertion) -> m.Hello:
         """The hello of a gateway's client as its gateway asserted it: the name the player asked the
@@ -764,7 +785,7 @@ class ArbiterServer:
     def _web_login(self, conn: Connection, msg: m.GetWebLogin) -> None:
         """A link that signs a browser in as the key ``conn`` proved (``server.web_logins``)."""
         if self.web_logins is None:
-            raise ProtocolError(ErrorCode.NOT_ALLOWED, "this server does not serve the game in a web browser")
+            raise ProtocolError(ErrorCode.NOT_ALLOWED, NO_WEB)
         if conn.account is None or conn.key is None:
             raise ProtocolError(ErrorCode.NOT_ALLOWED, "a guest has no account to sign a browser in with")
         issued = self.web_logins.issue(conn.key, conn.account.name)

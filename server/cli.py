@@ -4,10 +4,11 @@
                 [--event-loop asyncio|uvloop]
                 [--metrics-port P [--metrics-host H]] [game server limits] [--ssh-port P [SSH options]]
                 [--tls-cert FILE --tls-key FILE [--tls-port P] [--tls-host H]]
-                [--web-port P [web options]]
+                [--web-port P [web options] | --web-public-url URL]
     aton-server export --db PATH --out DIR
-    aton-server gateway --arbiter HOST:PORT|tls://HOST:PORT [--tls-ca FILE] --ssh-port P [SSH options]
-                 an SSH gateway apart from the arbiter (docs/hosting.md, "Gateways apart from the arbiter")
+    aton-server gateway --arbiter HOST:PORT|tls://HOST:PORT [--tls-ca FILE]
+                        [--ssh-port P [SSH options]] [--web-port P [web options]]
+                 an SSH or web gateway apart from the arbiter (docs/hosting.md, "Gateways apart from the arbiter")
     aton-server admin ACTION …   bans, chat mutes, logins and reports (server.admin)
 """
 
@@ -49,6 +50,7 @@ from .gateway_keys import GATEWAY_KEY_FILE, BadTrustFile, GatewaySigner, load_or
 from .logging_setup import LOG_FORMATS, LOG_LEVELS, configure
 from .ops_http import OpsEndpoint
 from .store import NewerSchema, StoreFailed
+from .web_logins import WebLogins
 
 LIMIT_DEFAULTS = Limits()
 TLS_DEFAULTS = TLSSettings(cert_file="", key_file="")
@@ -105,10 +107,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def add_gateway_parser(commands: Any) -> None:
     gateway = commands.add_parser(
-        "gateway", help="an SSH gateway apart from the arbiter, in a process (or on a machine) of its own",
-        description="Serve the game over SSH for the arbiter at --arbiter. The gateway keeps no database: its "
-                    "players' accounts and games live with the arbiter, which must trust its gateway key "
-                    "(aton-server --trusted-gateways; docs/hosting.md, 'Gateways apart from the arbiter').")
+        "gateway", help="an SSH or web gateway apart from the arbiter, in a process (or on a machine) of its own",
+        description="Serve the game over SSH (--ssh-port), in a browser (--web-port) or both for the arbiter at "
+                    "--arbiter. The gateway keeps no database: its players' accounts and games live with the "
+                    "arbiter, which must trust its gateway key (aton-server --trusted-gateways; docs/hosting.md, "
+                    "'Gateways apart from the arbiter').")
     gateway.add_argument("--arbiter", required=True, metavar="ADDRESS",
                          help="the arbiter's game protocol: HOST:PORT, or tls://HOST[:PORT] for TLS")
     gateway.add_argument("--tls-ca", type=Path, default=None, metavar="FILE",
@@ -121,6 +124,7 @@ def add_gateway_parser(commands: Any) -> None:
                          metavar="SECONDS", help="how long the gateway's word for a player's login holds "
                          f"(default {GatewaySettings.assertion_seconds:g})")
     add_ssh_arguments(gateway)
+    add_web_arguments(gateway)
 
 
 #: The game server limits that have a flag: (Limits field, what it bounds); the flag is the
@@ -273,20 +277,32 @@ def add_web_arguments(parser: argparse.ArgumentParser) -> None:
     web.add_argument("--web-host", default=None, metavar="H", help="address for the web gateway (default: --host)")
     web.add_argument("--web-public-url", default=None, metavar="URL",
                      help="the address players open, as a reverse proxy with TLS serves it "
-                          "(e.g. https://aton.example.org; default: http://HOST:P)")
+                          "(e.g. https://aton.example.org; default: http://HOST:P); without --web-port, "
+                          "the page this server's web gateways apart serve, which its sign-in links point to")
     for setting, what in WEB_FLAGS:
         default = getattr(WEB_DEFAULTS, setting)
         web.add_argument("--web-" + setting.replace("_", "-"), type=type(default), default=default,
                          metavar="N", help=f"{what} (default {default:g})")
 
 
+def web_limits(args: argparse.Namespace) -> WebLimits:
+    settings = {setting: getattr(args, "web_" + setting) for setting, _ in WEB_FLAGS}
+    return WebLimits(**settings, input_burst=8 * args.web_input_rate)
+
+
 def web_config(args: argparse.Namespace) -> WebConfig | None:
     if args.web_port is None:
         return None
-    settings = {setting: getattr(args, "web_" + setting) for setting, _ in WEB_FLAGS}
-    limits = WebLimits(**settings, input_burst=8 * args.web_input_rate)
-    return WebConfig(host=args.web_host or args.host, port=args.web_port, public_url=args.web_public_url,
-                     limits=limits)
+    return WebConfig(host=args.web_host or getattr(args, "host", WebConfig.host), port=args.web_port,
+                     public_url=args.web_public_url, limits=web_limits(args))
+
+
+def web_page_elsewhere(args: argparse.Namespace) -> WebLogins | None:
+    """The arbiter's sign-in codes for a web page its web gateways apart from it serve
+    (``--web-public-url`` without ``--web-port``); None when there is none."""
+    if args.web_port is not None or args.web_public_url is None:
+        return None
+    return WebLogins(web_limits(args), args.web_public_url)
 
 
 class ListenError(Exception):
@@ -294,12 +310,16 @@ class ListenError(Exception):
 
 
 async def run_server(config: ServerConfig, ssh: SSHConfig | None = None,
-                     metrics: MetricsSettings | None = None, web: WebConfig | None = None) -> None:
+                     metrics: MetricsSettings | None = None, web: WebConfig | None = None,
+                     web_elsewhere: WebLogins | None = None) -> None:
+    """Serve the game (with the SSH and web gateways beside it when ``ssh``, ``web``) until SIGTERM
+    or SIGINT; ``web_elsewhere``: the sign-in codes for a web page served by gateways apart."""
     for gateway, module in ((web, ".web"), (ssh, ".ssh")):
         if gateway is not None:  # imported now, to be frozen with the rest: it lives as long as the process
             importlib.import_module(module, __package__)
     settle_for_serving()  # before any game is resumed: nothing frozen may ever become garbage
     server = ArbiterServer(config)
+    server.web_logins = web_elsewhere
     await server.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -380,14 +400,14 @@ def run_gateway_command(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"aton-server gateway: {exc}", file=sys.stderr)
         return 2
-    if args.ssh_port is None:
-        print("aton-server gateway: --ssh-port is required (e.g. 2222; 0: any free port)", file=sys.stderr)
+    if args.ssh_port is None and args.web_port is None:
+        print("aton-server gateway: --ssh-port or --web-port is required (e.g. 2222 or 8080; 0: any free port)",
+              file=sys.stderr)
         return 2
     data_dir = args.data_dir or Path(platformdirs.user_data_dir("aton-gateway"))
-    ssh = ssh_config(args, data_dir)
-    assert ssh is not None
     try:
-        event_loop.run(run_gateway(ssh, arbiter, None if args.tls_ca is None else str(args.tls_ca),
+        event_loop.run(run_gateway(ssh_config(args, data_dir), web_config(args), data_dir, arbiter,
+                                   None if args.tls_ca is None else str(args.tls_ca),
                                    GatewaySettings(assertion_seconds=args.assertion_seconds)), args.event_loop)
     except ListenError as exc:
         print(f"aton-server gateway: {exc}", file=sys.stderr)
@@ -395,29 +415,46 @@ def run_gateway_command(args: argparse.Namespace) -> int:
     return 0
 
 
-async def run_gateway(ssh: SSHConfig, arbiter: Endpoint, tls_ca: str | None, settings: GatewaySettings) -> None:
-    """Serve SSH for the arbiter at ``arbiter`` until SIGTERM or SIGINT: the gateway signs its
-    players' assertions with its own key (made in ``ssh.data_dir`` on first start), which the
-    arbiter must trust; its sessions' clients connect to the arbiter themselves."""
-    from .ssh import SSHGateway  # only an SSH gateway pays for asyncssh
-
-    assert ssh.data_dir is not None  # (made 0700 with the gateway key in it)
-    key = load_or_create_gateway_key(Path(ssh.data_dir) / GATEWAY_KEY_FILE)
+async def run_gateway(ssh: SSHConfig | None, web: WebConfig | None, data_dir: Path, arbiter: Endpoint,
+                      tls_ca: str | None, settings: GatewaySettings) -> None:
+    """Serve SSH, the web page or both for the arbiter at ``arbiter`` until SIGTERM or SIGINT: the
+    gateway signs its players' assertions with its own key (made in ``data_dir`` on first start),
+    which the arbiter must trust; its sessions' clients connect to the arbiter themselves."""
+    key = load_or_create_gateway_key(data_dir / GATEWAY_KEY_FILE)  # (``data_dir`` made 0700 with it)
     signer = GatewaySigner(key, settings.assertion_seconds)
-    gateway = SSHGateway(ssh, arbiter.host, arbiter.port, ":memory:", None, signer, arbiter_tls=arbiter.tls,
-                         tls_ca=tls_ca)
+    gateways: list[Any] = []
+    try:
+        if web is not None:
+            from .web import WebGateway  # only a web gateway pays for aiohttp and textual-serve
+
+            web_gateway = WebGateway(web, arbiter.host, arbiter.port, None, signer, arbiter_tls=arbiter.tls,
+                                     tls_ca=tls_ca)
+            await _start_gateway(web_gateway, web.host, web.port, gateways)
+            print(f"web on {web_gateway.public_url}/", flush=True)
+        if ssh is not None:
+            from .ssh import SSHGateway  # only an SSH gateway pays for asyncssh
+
+            gateway = SSHGateway(ssh, arbiter.host, arbiter.port, ":memory:", None, signer, arbiter_tls=arbiter.tls,
+                                 tls_ca=tls_ca)
+            await _start_gateway(gateway, ssh.host, ssh.port, gateways)
+            print(f"ssh listening on {ssh.host}:{gateway.port}", flush=True)
+    except ListenError:
+        for started in reversed(gateways):
+            await started.stop()
+        raise
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    await _start_gateway(gateway, ssh.host, ssh.port, [])
-    print(f"ssh listening on {ssh.host}:{gateway.port}", flush=True)
     print(f"gateway for {arbiter}, gateway key {signer.public_line} ({signer.fingerprint}): "
           "the arbiter must trust it (aton-server --trusted-gateways FILE)", flush=True)
-    logging.getLogger("server.cli").info("gateway %s serves SSH for the arbiter at %s", signer.fingerprint, arbiter)
+    serves = " and ".join(what for what, config in (("the web page", web), ("SSH", ssh)) if config is not None)
+    logging.getLogger("server.cli").info("gateway %s serves %s for the arbiter at %s", signer.fingerprint, serves,
+                                         arbiter)
     settle_for_serving()
     await stop.wait()
-    await gateway.stop("The gateway is restarting. Your games are kept: log in again in a minute.")
+    for started in reversed(gateways):
+        await started.stop("The gateway is restarting. Your games are kept: log in again in a minute.")
     logging.getLogger("server.cli").info("stopped cleanly")
 
 
@@ -447,7 +484,8 @@ def main(argv: list[str] | None = None) -> int:
                           trusted_gateways=None if args.trusted_gateways is None else str(args.trusted_gateways))
     try:
         metrics = MetricsSettings(host=args.metrics_host, port=args.metrics_port)
-        event_loop.run(run_server(config, ssh_config(args, db.parent), metrics, web_config(args)), args.event_loop)
+        event_loop.run(run_server(config, ssh_config(args, db.parent), metrics, web_config(args),
+                                  web_page_elsewhere(args)), args.event_loop)
     except (ListenError, TLSUnavailable, StoreFailed, NewerSchema, BadTrustFile) as exc:
         print(f"aton-server: {exc}", file=sys.stderr)
         return 1

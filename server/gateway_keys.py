@@ -65,13 +65,15 @@ class GatewaySigner:
         self.public_line = gateway_assertions.raw_key_line(self.public)
         self.fingerprint = gateway_assertions.raw_key_fingerprint(self.public)
 
-    def vouch(self, player: str | None, name: str, address: str, via: str, seats: bool = True) -> Vouch:
-        """A new session's assertion, for the player of the key ``player`` (None: a guest) asking for
-        ``name``, from ``address``; ``seats``: its client takes back the key's seats."""
+    def vouch(self, player: str | None, name: str, address: str, via: str, seats: bool = True,
+              code: str | None = None) -> Vouch:
+        """A new session's assertion, for the player of the key ``player`` (None: a guest, or the
+        player of the web sign-in ``code``, for the arbiter to redeem) asking for ``name``, from
+        ``address``; ``seats``: its client takes back the key's seats."""
         session = Ed25519PrivateKey.generate()
         assertion = Assertion(gateway=self.public, player=player, name=name, address=address[:64] or "?",
                               via=via, session=gateway_assertions.public_raw(session), seats=seats,
-                              expires=int(self.wall() + self.seconds))
+                              expires=int(self.wall() + self.seconds), code=code)
         return Vouch(gateway_assertions.sign(assertion, self.key), gateway_assertions.encode_private(session))
 
 

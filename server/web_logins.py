@@ -5,7 +5,10 @@ code (``ssh HOST web-login``, or the client's Account screen, ``get_web_login``)
 gateway's page opened with it (``URL/?code=CODE``) runs that browser's client as the player
 of that key, with the gateway's assertion of that key (``server.gateway_keys``), as the SSH gateway does.
 A code is worth one sign-in, for ``WebLimits.login_code_seconds``; the server keeps only its
-SHA-256, in memory (a restart spends every code).  Making codes is rate-limited per key, and
+SHA-256, in memory (a restart spends every code).  The codes live with the arbiter, which makes
+them: a web gateway beside it redeems a code here before the browser's client starts; one apart
+from it passes the code on in its assertion of the browser's player, for the arbiter to redeem
+when that client says hello (``protocol.gateway_assertions``).  Making codes is rate-limited per key, and
 wrong or spent codes per address, so that nobody can try codes by the thousand.
 """
 
@@ -18,13 +21,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from protocol.errors import ErrorCode, ProtocolError
+from protocol.gateway_assertions import CODE_CHARS
 
 from .config import WebLimits
 from .rates import BucketsByKey
 
+NO_WEB = "this server does not serve the game in a web browser"  # the answer where no page is known
 ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # 32 letters and digits, none that looks like another
 GROUPS, GROUP_CHARS = 3, 4  # XXXX-XXXX-XXXX: 60 bits
-CODE_PATTERN = "[A-Za-z0-9-]{1,32}"  # what the gateway's routes accept as a code at all
+CODE_PATTERN = f"[A-Za-z0-9-]{{1,{CODE_CHARS}}}"  # what the gateway's routes accept as a code at all
 
 
 @dataclass(frozen=True)
@@ -82,6 +87,11 @@ class WebLogins:
             self._failed.take(address)
             return None
         return entry[0]
+
+    def refusal(self) -> str:
+        """What a browser whose code is wrong, spent or expired is told."""
+        return ("That sign-in link is spent or has expired (each works once, for a few minutes). "
+                f"Get a new one (ssh HOST web-login), or open {self.url}/ to play as a guest.")
 
     def __len__(self) -> int:
         return len(self._codes)

@@ -25,7 +25,7 @@ from protocol.errors import ErrorCode, ProtocolError
 from protocol.game_lines import GameLine
 
 from ..history import GameHistory, Reader
-from ..web_logins import WebLogins
+from ..web_logins import NO_WEB, WebLogins
 from .identity import Identity
 
 #: How a command that is not one of these is answered, on stderr (status 1).
@@ -36,7 +36,6 @@ UNREACHABLE = "aton: the game server cannot be reached; try again in a minute"
 USAGE_RECORD = "aton: usage: record GAME, with the game's number (e.g. record 42)"
 USAGE_GAMES = "aton: usage: games [--json] [PAGE], PAGE from 1 (the newest games)"
 USAGE_WEB_LOGIN = "aton: usage: web-login (no arguments)"
-NO_WEB = "this server does not serve the game in a web browser"
 #: Seconds a gateway apart from the game server waits for one of its answers.
 ARBITER_SECONDS = 10.0
 Answered = TypeVar("Answered", bound=m.Message)

@@ -115,6 +115,12 @@ class Identities:
         return Identity(name=name, vouch=self.signer.vouch(None, name, address, self.via),
                         resume_token=None if self.tokens is None else self.tokens.issue())
 
+    def for_code(self, code: str, address: str) -> Identity:
+        """The player of a web sign-in code, for the arbiter to redeem (a gateway apart from it
+        cannot): no player named yet, and a stand-in name the arbiter replaces with theirs."""
+        name = stand_in_name()
+        return Identity(name=name, vouch=self.signer.vouch(None, name, address, self.via, code=code))
+
     def name_for(self, proposed: str | None) -> str:
         """The SSH user name if it can be a player's name, else a guest name."""
         return valid_name(proposed, self.reserved) or stand_in_name()

@@ -1,8 +1,9 @@
-"""The web gateway: ``aton-server --web-port 8080`` serves the game client in a browser.
+"""The web gateway: ``aton-server --web-port 8080`` serves the game client in a browser (beside the
+game server, in its process), and so does ``aton-server gateway --web-port 8080`` (apart from it).
 
 It is textual-serve's ``Server`` (the Textual project's own: an aiohttp page whose terminal
-talks to the app over a WebSocket), run inside the game server's event loop, with what a
-public server needs on top:
+talks to the app over a WebSocket), run inside the event loop of the game server or of the
+gateway process, with what a public server needs on top:
 
 - one page and its WebSocket, and textual-serve's own script, style sheet and font; every
   other path is refused (404), and so is a WebSocket opened from another site's page;
@@ -12,7 +13,8 @@ public server needs on top:
 - each session's client (``ClientService``) runs ``aton connect`` against the game server
   for its one player, like the SSH gateway's (``server.hosted_client``), with an environment
   of its own: a browser player is a guest, or the player of a key when the page was opened
-  with a sign-in code (``server.web_logins``), with the gateway's assertion of that key (``server.gateway_keys``).
+  with a sign-in code (``server.web_logins``), with the gateway's assertion of that key (``server.gateway_keys``);
+  apart from the game server, which keeps the codes, the assertion carries the code for it to redeem.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.server import Server
 
 from protocol import handoff
+from protocol.gateway_assertions import CODE_CHARS
 
 from .. import background
 from ..accounts import Accounts
@@ -151,11 +154,17 @@ def _dimension(value: Any) -> int:
 class WebGateway(Server):
     """textual-serve's server for the game client, limited for the public (see the module's docstring)."""
 
-    def __init__(self, config: WebConfig, game_host: str, game_port: int, tokens: ResumeTokens, signer: GatewaySigner,
-                 server_name: str = ServerConfig.server_name, moderation: Moderation | None = None,
-                 metrics: ServerMetrics | None = None, clock: Clock | None = None) -> None:
-        """``tokens``, ``signer`` (``gateway_signer``), ``moderation`` and ``metrics`` are the game
-        server's (``ArbiterServer``), as for the SSH gateway; ``clock`` runs the idle time-outs."""
+    def __init__(self, config: WebConfig, game_host: str, game_port: int, tokens: ResumeTokens | None,
+                 signer: GatewaySigner, server_name: str = ServerConfig.server_name,
+                 moderation: Moderation | None = None, metrics: ServerMetrics | None = None,
+                 clock: Clock | None = None, arbiter_tls: bool = False, tls_ca: str | None = None) -> None:
+        """Beside the game server, ``tokens``, ``signer`` (``gateway_signer``), ``moderation`` and
+        ``metrics`` are its own (``ArbiterServer``), as for the SSH gateway, and the gateway keeps the
+        sign-in codes (``logins``) for it. Apart from it (``tokens`` None: ``aton-server gateway
+        --web-port``), ``signer`` is the gateway's own key, the clients reach the game server through
+        TLS if ``arbiter_tls`` (trusting the authorities of ``tls_ca`` if given), and a browser's code is
+        passed on to the game server, which made it, in the gateway's assertion of the browser's
+        player. ``clock`` runs the idle time-outs."""
         super().__init__(handoff.CLIENT_MODULE, host=config.host, port=config.port, title="Aton",
                          public_url=config.public_url, templates_path=TEMPLATES)
         self.config = config
@@ -169,7 +178,10 @@ class WebGateway(Server):
         self.sessions: set[BrowserSession] = set()
         self.per_address: Counter[str] = Counter()
         self.tasks: set[asyncio.Future[Any]] = set()
-        self.logins: WebLogins | None = None  # made at the start, when the page's address is known
+        self.apart = tokens is None
+        self.arbiter_tls = arbiter_tls
+        self.tls_ca = tls_ca
+        self.logins: WebLogins | None = None  # beside the game server: made at the start (the page's address known)
         self._runner: web.AppRunner | None = None
         self._stopping = False
         self.metrics.count_sessions("web", lambda: len(self.sessions))
@@ -191,13 +203,14 @@ class WebGateway(Server):
             host = self.config.host
             shown = socket.gethostname() if host in ("", "0.0.0.0", "::") else host
             self.public_url = f"http://[{shown}]:{self.port}" if ":" in shown else f"http://{shown}:{self.port}"
-        self.logins = WebLogins(limits, self.public_url)
+        if not self.apart:
+            self.logins = WebLogins(limits, self.public_url)
 
-    async def stop(self) -> None:
-        """Close every session (its client with it) and the listening socket."""
+    async def stop(self, message: str = "the server is restarting") -> None:
+        """Close every session (its client with it, saying why) and the listening socket."""
         self._stopping = True
         for session in list(self.sessions):
-            session.close("the server is restarting", WSCloseCode.SERVICE_RESTART)
+            session.close(message, WSCloseCode.SERVICE_RESTART)
         if self._runner is not None:
             await self._runner.cleanup()
         for task in list(self.tasks):
@@ -230,7 +243,7 @@ class WebGateway(Server):
     async def handle_index(self, request: web.Request) -> web.Response:
         """The game's page; ``?code=CODE`` (a sign-in code) has its WebSocket sign the browser in."""
         code = request.query.get("code", "")
-        websocket = "/ws/" + code if code and len(code) <= 32 and code.replace("-", "").isalnum() else "/ws"
+        websocket = "/ws/" + code if code and len(code) <= CODE_CHARS and code.replace("-", "").isalnum() else "/ws"
         scheme = "wss" if (self.config.public_url or "").startswith("https") else "ws"
         context = {"title": "Aton", "static_url": "/static/", "font_size": _font_size(request.query.get("fontsize")),
                    "websocket_url": f"{scheme}://{request.host}{websocket}"}
@@ -291,12 +304,12 @@ class WebGateway(Server):
         fingerprint = None
         if code is None:
             identity = self.identities.guest(None, session.address)
+        elif self.logins is None:  # apart from the game server: it redeems the code when the client says hello
+            identity = self.identities.for_code(code, session.address)
         else:
-            assert self.logins is not None
             grant = self.logins.redeem(code, session.address)
             if grant is None:
-                raise Refused("That sign-in link is spent or has expired (each works once, for a few minutes). "
-                              f"Get a new one (ssh HOST web-login), or open {self.public_url}/ to play as a guest.")
+                raise Refused(self.logins.refusal())
             fingerprint = grant.fingerprint
             identity = self.identities.for_key(fingerprint, grant.name, session.address)
         ban = self._ban_of(fingerprint, session.address)
@@ -322,7 +335,8 @@ class WebGateway(Server):
         identity = session.identity
         assert identity is not None
         session.home = tempfile.mkdtemp(prefix="aton-web-")
-        argv = client_command(client_arguments(self.game_host, self.game_port, identity.name))
+        argv = client_command(client_arguments(self.game_host, self.game_port, identity.name, self.arbiter_tls,
+                                               self.tls_ca))
         env = {**player_environment(identity, session.home, handoff.HOSTED_BY_WEB), "TERM": "xterm-256color"}
         websocket = session.websocket
         session.service = service = ClientService(
@@ -331,7 +345,7 @@ class WebGateway(Server):
         await service.start(_dimension(_int(request.query.get("width"))) or 80,
                             _dimension(_int(request.query.get("height"))) or 24)
         log.info("%s: session started as %r (pid %s, %s)", session.who, identity.name, service.pid,
-                 "guest" if identity.guest else identity.fingerprint)
+                 identity.fingerprint or ("a sign-in code" if request.match_info.get("code") else "guest"))
         session.arm_idle_timer()
         await session.read_browser()
 

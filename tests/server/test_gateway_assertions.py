@@ -20,8 +20,9 @@ from protocol.client import Client, ServerError
 from protocol.errors import ErrorCode
 from server.app import ArbiterServer
 from server.cli import main as server_main
-from server.config import GatewaySettings, ServerConfig
+from server.config import GatewaySettings, ServerConfig, WebLimits
 from server.gateway_keys import BadTrustFile, GatewaySigner, Vouch, read_trusted_gateways
+from server.web_logins import NO_WEB, WebLogins
 
 from ..conftest import GAME_SEED
 from ..manual_clock import ManualClock
@@ -170,3 +171,80 @@ def test_a_trust_file_says_what_is_wrong_with_it(tmp_path):
             read_trusted_gateways(bad)
     with pytest.raises(BadTrustFile, match="cannot read the trusted gateways file"):
         read_trusted_gateways(tmp_path / "missing")
+
+
+# --------------------------------------------------------------------------- web sign-in codes apart
+
+
+@pytest.fixture
+def codes(arbiter_and_gateways) -> WebLogins:
+    """The arbiter's sign-in codes, for a web page its gateways apart serve (``--web-public-url``)."""
+    srv = arbiter_and_gateways[0]
+    srv.web_logins = WebLogins(WebLimits(), "https://play.example.org")
+    return srv.web_logins
+
+
+async def test_a_web_gateways_sign_in_code_makes_its_client_the_codes_player_once(arbiter_and_gateways, codes):
+    """A web gateway apart cannot redeem a code: it passes it on, and the arbiter, which made it,
+    redeems it once the client has proved the session key."""
+    srv, gateway_a, _ = arbiter_and_gateways
+    issued = codes.issue(PLAYER, "ann")
+    browser = await connect(srv, proof_of(gateway_a.vouch(None, "guest-7f3a", "198.51.100.7", "web",
+                                                          code=issued.code)))
+    assert browser.welcome is not None and not browser.welcome.guest and browser.name == "ann"
+    account = srv.accounts.by_fingerprint(PLAYER)
+    assert account is not None and account.name == "ann"
+    [conn] = [c for c in srv.connections if c.name == "ann"]
+    assert conn.assertion is not None and conn.assertion.player == PLAYER and conn.assertion.code is None
+    await browser.close()
+    with pytest.raises(ServerError) as spent:  # the same link again, through the other gateway
+        await connect(srv, proof_of(arbiter_and_gateways[2].vouch(None, "guest-9b1c", "198.51.100.7", "web",
+                                                                  code=issued.code)))
+    assert spent.value.error.code == ErrorCode.NOT_ALLOWED
+    said = spent.value.error.message
+    assert "spent or has expired" in said and "https://play.example.org/" in said
+
+
+async def test_a_code_is_taken_only_from_a_web_gateways_assertion_of_no_player(arbiter_and_gateways, codes):
+    srv, gateway_a, _ = arbiter_and_gateways
+    issued = codes.issue(PLAYER, "ann")
+    for vouch in (gateway_a.vouch(None, "guest-1", "198.51.100.7", "ssh", code=issued.code),
+                  gateway_a.vouch(AccountKey.from_seed(b"bob").fingerprint, "bob", "198.51.100.7", "web",
+                                  code=issued.code)):
+        with pytest.raises(ServerError) as caught:
+            await connect(srv, proof_of(vouch))
+        assert "only a web gateway's assertion of no player carries a sign-in code" in caught.value.error.message
+    untrusted = gateway().vouch(None, "guest-2", "198.51.100.7", "web", code=issued.code)
+    assert "not one this server trusts" in await refused(srv, proof_of(untrusted))
+    browser = await connect(srv, proof_of(gateway_a.vouch(None, "guest-3", "198.51.100.7", "web", code=issued.code)))
+    assert browser.name == "ann"  # none of those spent the code
+    await browser.close()
+
+
+async def test_wrong_codes_from_one_address_are_limited_and_an_arbiter_without_a_page_takes_none(
+        arbiter_and_gateways, codes):
+    srv, gateway_a, _ = arbiter_and_gateways
+    good = codes.issue(PLAYER, "ann")
+
+    async def attempt(code: str, address: str) -> str:
+        with pytest.raises(ServerError) as caught:
+            await connect(srv, proof_of(gateway_a.vouch(None, "guest-4", address, "web", code=code)))
+        return caught.value.error.message
+
+    for n in range(WebLimits().failed_logins_per_address):
+        assert "spent or has expired" in await attempt(f"WRNG-CODE-{n:04d}", "203.0.113.9")
+    assert "spent or has expired" in await attempt(good.code, "203.0.113.9")  # that address is out of tries
+    browser = await connect(srv, proof_of(gateway_a.vouch(None, "guest-5", "198.51.100.7", "web", code=good.code)))
+    assert browser.name == "ann"  # the code was kept for its player, from another address
+    await browser.close()
+    srv.web_logins = None
+    assert NO_WEB in await attempt(codes.issue(PLAYER, "ann").code, "198.51.100.7")
+
+
+def test_an_assertion_carries_a_code_only_of_a_codes_letters():
+    vouch = gateway().vouch(None, "guest-6", "198.51.100.7", "web", code="ABCD-EFGH-JKLM")
+    assert gateway_assertions.parse(vouch.assertion)[0].code == "ABCD-EFGH-JKLM"
+    with pytest.raises(gateway_assertions.BadAssertion, match="code"):
+        gateway_assertions.parse(gateway().vouch(None, "guest-7", "198.51.100.7", "web", code="x" * 33).assertion)
+    with pytest.raises(gateway_assertions.BadAssertion, match="code"):
+        gateway_assertions.parse(gateway().vouch(None, "guest-8", "198.51.100.7", "web", code="AB/CD").assertion)

@@ -1,11 +1,14 @@
-"""Fixtures: a game server with its web gateway on loopback, in the test's event loop."""
+"""Fixtures: a game server with its web gateway on loopback, in the test's event loop; a real
+browser (``browser.py``), whose calls block, run in a thread (``run``)."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -19,7 +22,12 @@ from server.ssh import SSHGateway
 from server.web import WebGateway
 from server.web.gateway import BrowserSession
 
+from .browser import Browser
+
 T = TypeVar("T")
+
+#: Where a test also keeps its screenshots, to be looked at (default: only in its temporary directory).
+SCREENSHOTS = os.environ.get("ATON_TEST_SCREENSHOTS")
 
 
 @dataclass
@@ -96,3 +104,23 @@ async def web_stack(web_stack_factory: Callable[..., Awaitable[WebStack]]) -> We
 async def http() -> AsyncIterator[aiohttp.ClientSession]:
     async with aiohttp.ClientSession() as session:
         yield session
+
+
+async def run(call: Any, *args: Any) -> Any:
+    """A blocking call of the browser's, in a thread: the servers go on meanwhile."""
+    return await asyncio.to_thread(partial(call, *args))
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Browser]:
+    started = await run(Browser)
+    yield started
+    await run(started.quit)
+
+
+def screenshot(browser: Browser, tmp_path: Path, name: str) -> Path:
+    path = tmp_path / f"web-{name}.png"
+    browser.screenshot(path)
+    if SCREENSHOTS:
+        browser.screenshot(Path(SCREENSHOTS) / path.name)
+    return path

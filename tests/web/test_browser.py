@@ -6,14 +6,9 @@ the browser, whose calls block, in a thread."""
 
 from __future__ import annotations
 
-import asyncio
-import os
 import re
 import shutil
-from collections.abc import AsyncIterator
-from functools import partial
 from pathlib import Path
-from typing import Any
 
 import pytest
 from selenium.webdriver.common.keys import Keys
@@ -22,34 +17,10 @@ from server.ssh.identity import fingerprint
 
 from ..ssh.terminal import key_file, openssh
 from .browser import CHROMEDRIVER, CHROMIUM, Browser
-from .conftest import WebStack
+from .conftest import WebStack, run, screenshot
 
 pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
                                 reason="needs Debian's chromium and chromium-driver (.ci/run installs them)")
-
-#: Where a test also keeps its screenshots, to be looked at (default: only in its temporary directory).
-SCREENSHOTS = os.environ.get("ATON_TEST_SCREENSHOTS")
-
-
-async def run(call: Any, *args: Any) -> Any:
-    """A blocking call of the browser's, in a thread: the servers go on meanwhile."""
-    return await asyncio.to_thread(partial(call, *args))
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    started = await run(Browser)
-    yield started
-    await run(started.quit)
-
-
-def screenshot(browser: Browser, tmp_path: Path, name: str) -> Path:
-    path = tmp_path / f"web-{name}.png"
-    browser.screenshot(path)
-    if SCREENSHOTS:
-        browser.screenshot(Path(SCREENSHOTS) / path.name)
-    return path
-
 
 def hand_of(screen: str) -> list[str]:
     """The free cards of the hand, as the commit panel shows them ("Hand  1   2   3   4")."""

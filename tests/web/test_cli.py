@@ -14,7 +14,8 @@ from pathlib import Path
 
 import aiohttp
 
-from server.cli import build_parser, web_config
+from server.cli import build_parser, web_config, web_page_elsewhere
+from server.cli import main as server_main
 from server.config import WebLimits
 
 from ..ssh.terminal import clients_of
@@ -80,3 +81,19 @@ def test_every_web_limit_is_documented():
     section = hosting[hosting.index("### Web limits"):]
     for field in dataclasses.fields(WebLimits):
         assert f"`{field.name}`" in section, f"docs/hosting.md does not describe WebLimits.{field.name}"
+
+
+def test_a_gateway_serves_ssh_the_web_page_or_both_and_says_so_when_given_neither(capsys):
+    assert server_main(["gateway", "--arbiter", "127.0.0.1:2866"]) == 2
+    assert "--ssh-port or --web-port is required" in capsys.readouterr().err
+
+
+def test_an_arbiter_whose_page_is_served_elsewhere_makes_links_to_it():
+    """``--web-public-url`` without ``--web-port``: the codes live here, the page with gateways apart."""
+    codes = web_page_elsewhere(build_parser().parse_args(["--web-public-url", "https://play.example.org/",
+                                                          "--web-login-code-seconds", "120"]))
+    assert codes is not None
+    issued = codes.issue("SHA256:" + "A" * 43, "alice")
+    assert issued.link == f"https://play.example.org/?code={issued.code}" and issued.seconds == 120
+    assert web_page_elsewhere(build_parser().parse_args(["--web-port", "8080"])) is None  # the page is here
+    assert web_page_elsewhere(build_parser().parse_args([])) is None  # no page at all
