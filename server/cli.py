@@ -194,8 +194,8 @@ def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
     ssh.add_argument("--no-guests", action="store_true",
                      help="admit players with a key only: an SSH key, or a native client's account key (no guests)")
     ssh.add_argument("--ssh-sessions", choices=SESSION_WAYS, default=SSHConfig.sessions,
-                     help="how each SSH session's client runs: fork (a process of its own, forked from a warm "
-                          "one) or inprocess (one of many apps in a few app host processes; docs/hosting.md) "
+                     help="how each SSH session's client runs: inprocess (one of many apps in a few app host "
+                          "processes) or fork (a process of its own, forked from a warm one; docs/hosting.md) "
                           f"(default {SSHConfig.sessions})")
     ssh.add_argument("--ssh-app-hosts", type=int, default=SSHConfig.app_hosts, metavar="N",
                      help=f"app host processes with --ssh-sessions inprocess (default {SSHConfig.app_hosts})")

@@ -217,9 +217,9 @@ class SSHConfig:
     host_key: str | None = None  # default: ssh_host_ed25519_key in the data directory
     data_dir: str | None = None  # host key and resume secret; default: beside the database
     guests: bool = True  # keyboard-interactive logins without a key
-    #: How a session's client runs: "fork", a process of its own (forked from a warm fork server),
-    #: or "inprocess", one of many Textual apps in a few app host processes (docs/hosting.md)
-    sessions: str = FORKED_SESSIONS
+    #: How a session's client runs: "inprocess", one of many Textual apps in a few app host processes,
+    #: or "fork", a process of its own (forked from a warm fork server); docs/hosting.md has both's figures
+    sessions: str = INPROCESS_SESSIONS
     #: Fork each session's client from a warm fork server (False: a new interpreter each time)
     fork_server: bool = True
     app_hosts: int = 2  # app host processes with ``sessions="inprocess"`` (each uses up to one core)

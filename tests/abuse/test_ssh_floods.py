@@ -38,7 +38,7 @@ from typing import overload
 
 import asyncssh
 
-from server.config import SSHConfig, SSHLimits
+from server.config import FORKED_SESSIONS, SSHConfig, SSHLimits
 from tests.ssh.terminal import LOBBY, Stack, connect, open_terminal, sit_down_against_a_bot
 
 from .conftest import PATIENCE, until
@@ -78,7 +78,8 @@ def errors_logged(caplog) -> list[str]:
 
 
 async def start_stack(tmp_path: Path, **limits) -> Stack:
-    stack = await Stack(tmp_path, SSHConfig(limits=SSHLimits(**limits))).start()
+    # (the floods are the gateway's to bear before any client runs: the forked way, whose helper is one)
+    stack = await Stack(tmp_path, SSHConfig(sessions=FORKED_SESSIONS, limits=SSHLimits(**limits))).start()
     await stack.forkserver_ready()  # the player's wait is the flood's doing, not a cold start's
     return stack
 

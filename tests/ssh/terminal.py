@@ -210,6 +210,16 @@ def children_of(pid: int) -> set[int]:
     return pids
 
 
+def descendants(pid: int) -> set[int]:
+    """Every process below ``pid``: its children, theirs, and so on."""
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = set().union(*(children_of(p) for p in frontier)) - found
+        found |= frontier
+    return found
+
+
 def children_of_this_process() -> set[int]:
     return children_of(os.getpid())
 

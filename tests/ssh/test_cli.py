@@ -17,7 +17,7 @@ import asyncssh
 from server.cli import build_parser, ssh_config
 from server.config import SSHLimits
 
-from .terminal import LOBBY, clients_of, connect, open_terminal, server_fingerprint
+from .terminal import LOBBY, connect, descendants, open_terminal, server_fingerprint
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,9 +36,9 @@ def start_server(db: Path, *extra: str) -> tuple[subprocess.Popen, int, int]:
     return proc, int(first.rsplit(":", 1)[1]), int(second.rsplit(":", 1)[1])
 
 
-async def test_the_server_serves_ssh_and_stops_cleanly_with_its_players(tmp_path):
+async def test_the_server_serves_ssh_and_stops_cleanly_with_its_players(tmp_path, ssh_sessions):
     db = tmp_path / "data" / "aton.db"
-    proc, _, ssh_port = start_server(db)
+    proc, _, ssh_port = start_server(db, "--ssh-sessions", ssh_sessions)
     try:
         key_file = db.parent / "ssh_host_ed25519_key"
         assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
@@ -49,12 +49,13 @@ async def test_the_server_serves_ssh_and_stops_cleanly_with_its_players(tmp_path
         _chan, term = await open_terminal(conn)
         await term.wait_for(LOBBY, timeout=15)
         assert "lobby of this server" in term.text()
-        [pid] = clients_of(proc.pid)
+        started = descendants(proc.pid)  # the fork server and the client, or the app hosts
+        assert started
         proc.send_signal(signal.SIGTERM)
         await asyncio.wait_for(term.closed.wait(), 10)
         assert "The server is restarting" in term.text() and term.exit_status == 1
         assert await asyncio.get_running_loop().run_in_executor(None, proc.wait, 15) == 0
-        assert not os.path.exists(f"/proc/{pid}")  # killed and reaped, not left to PID 1
+        assert not [pid for pid in started if os.path.exists(f"/proc/{pid}")]  # ended and reaped, not left to PID 1
         conn.close()
         await conn.wait_closed()
     finally:

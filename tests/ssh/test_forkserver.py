@@ -250,7 +250,7 @@ async def test_sessions_survive_a_killed_fork_server_and_new_ones_start(stack_fa
 
 async def test_the_fork_server_ends_when_the_gateway_is_killed(tmp_path):
     become_subreaper()  # the orphaned fork server comes to us: we see it end and reap it
-    proc, _, ssh_port = start_server(tmp_path / "aton.db")
+    proc, _, ssh_port = start_server(tmp_path / "aton.db", "--ssh-sessions", FORKED_SESSIONS)
     try:
         conn = await connect(ssh_port, "kim", asyncssh.generate_private_key("ssh-ed25519"))
         _chan, term = await open_terminal(conn)

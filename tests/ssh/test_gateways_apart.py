@@ -32,7 +32,7 @@ from server.ssh.identity import fingerprint
 
 from ..conftest import GAME_SEED
 from ..server.certificates import make_authority, make_server_files
-from .terminal import LOBBY, Terminal, children_of, connect, key_file, open_terminal, openssh, sit_down_against_a_bot
+from .terminal import LOBBY, Terminal, connect, descendants, key_file, open_terminal, openssh, sit_down_against_a_bot
 from .test_openssh import screen_until, tmux
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,13 +46,7 @@ class GatewayProcess:
 
     def descendants(self) -> set[int]:
         """Its processes: fork server or app host, and the clients below them."""
-        found: set[int] = set()
-        frontier = {self.proc.pid}
-        while frontier:
-            below = set().union(*(children_of(pid) for pid in frontier)) - found
-            found |= below
-            frontier = below
-        return found
+        return descendants(self.proc.pid)
 
 
 def gateway_key(data_dir: Path) -> bytes:

@@ -17,7 +17,7 @@ import pytest
 
 from server.app import ArbiterServer
 from server.clock import Clock
-from server.config import Limits, ServerConfig, SSHConfig, WebConfig, WebLimits
+from server.config import FORKED_SESSIONS, Limits, ServerConfig, SSHConfig, WebConfig, WebLimits
 from server.ssh import SSHGateway
 from server.web import WebGateway
 from server.web.gateway import BrowserSession
@@ -83,7 +83,8 @@ async def web_stack_factory(tmp_path: Path) -> AsyncIterator[Callable[..., Await
         server.web_logins = gateway.logins
         stack = WebStack(server, gateway)
         if ssh:
-            stack.ssh = SSHGateway(SSHConfig(port=0, data_dir=str(tmp_path), fork_server=False), "127.0.0.1",
+            stack.ssh = SSHGateway(SSHConfig(port=0, data_dir=str(tmp_path), sessions=FORKED_SESSIONS,
+                                             fork_server=False), "127.0.0.1",
                                    server.port, db, server.tokens, server.gateway_signer, history=server.history,
                                    moderation=server.moderation, web_logins=server.web_logins)
             await stack.ssh.start()

@@ -14,12 +14,16 @@ from pathlib import Path
 
 import aiohttp
 
+from protocol import gateway_assertions
+from protocol import messages as m
+from protocol.client import Client
 from server.cli import build_parser, web_config, web_page_elsewhere
 from server.cli import main as server_main
 from server.config import WebLimits
 
 from ..ssh.terminal import clients_of
 from ..ssh.test_cli import run_on_a_busy_port
+from ..ssh.test_gateways_apart import gateway_key
 from .conftest import until
 from .test_limits import drawn
 
@@ -97,3 +101,51 @@ def test_an_arbiter_whose_page_is_served_elsewhere_makes_links_to_it():
     assert issued.link == f"https://play.example.org/?code={issued.code}" and issued.seconds == 120
     assert web_page_elsewhere(build_parser().parse_args(["--web-port", "8080"])) is None  # the page is here
     assert web_page_elsewhere(build_parser().parse_args([])) is None  # no page at all
+
+
+async def test_a_web_gateway_apart_plays_a_guest_against_its_arbiter_and_stops_cleanly(tmp_path):
+    """``aton-server gateway --web-port`` alone: a guest's browser session through it reaches the
+    arbiter (a process too, trusting the gateway's key), and SIGTERM ends it and its client."""
+    data_dir = tmp_path / "gateway"
+    trusted = tmp_path / "trusted"
+    trusted.write_text(gateway_assertions.raw_key_line(gateway_key(data_dir)) + " web\n")
+    arbiter = subprocess.Popen([sys.executable, "-m", "server.cli", "--port", "0", "--db", str(tmp_path / "aton.db"),
+                                "--trusted-gateways", str(trusted)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    gateway = None
+    try:
+        assert arbiter.stdout is not None
+        port = int(arbiter.stdout.readline().rsplit(":", 1)[1])
+        gateway = subprocess.Popen([sys.executable, "-m", "server.cli", "gateway", "--arbiter", f"127.0.0.1:{port}",
+                                    "--web-port", "0", "--data-dir", str(data_dir)], cwd=ROOT, stdout=subprocess.PIPE,
+                                   text=True)
+        assert gateway.stdout is not None
+        first, second = gateway.stdout.readline(), gateway.stdout.readline()
+        assert first.startswith("web on http://127.0.0.1:") and "the arbiter must trust it" in second, first + second
+        url = first.split()[-1].rstrip("/")
+        async with aiohttp.ClientSession() as http, http.ws_connect(url + "/ws", origin=url) as ws:
+            await drawn(ws, "lobby of")
+            assert any(name.startswith("~guest-") for name in await players_at(port))  # the arbiter has the guest
+            [pid] = await until(lambda: clients_of(gateway.pid) or None, 10, "no client process")
+            gateway.send_signal(signal.SIGTERM)
+            message = await ws.receive(timeout=15)
+            while message.type == aiohttp.WSMsgType.BINARY:
+                message = await ws.receive(timeout=15)
+            assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+        assert await asyncio.get_running_loop().run_in_executor(None, gateway.wait, 15) == 0
+        assert not os.path.exists(f"/proc/{pid}")  # ended and reaped
+    finally:
+        for proc in (gateway, arbiter):
+            if proc is not None and proc.poll() is None:
+                proc.terminate()
+                proc.wait(15)
+
+
+async def players_at(port: int) -> list[str]:
+    """The players in the lobby of the game server on ``port``, as a client sees them there."""
+    client = await Client.connect("127.0.0.1", port, name="onlooker", lobby=True)
+    try:
+        while not isinstance(frame := await client.recv(10), m.Lobby):
+            pass
+        return [player["name"] for player in frame.players]
+    finally:
+        await client.close()
