@@ -49,13 +49,7 @@ async def test_the_server_serves_the_page_keeps_its_environment_to_itself_and_st
                 [pid] = await until(lambda: clients_of(proc.pid) or None, 10, "no client process")
                 environ = Path(f"/proc/{pid}/environ").read_bytes()
                 assert b"hunter2" not in environ and b"ATON_TEST_SECRET" not in environ
-                proc.send_signal(signal.SIGTERM)
-                message = await ws.receive(timeout=15)
-                while message.type == aiohttp.WSMsgType.BINARY:
-                    message = await ws.receive(timeout=15)
-                assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
-        assert await asyncio.get_running_loop().run_in_executor(None, proc.wait, 15) == 0
-        assert not os.path.exists(f"/proc/{pid}")  # ended and reaped
+                await stops_cleanly(proc, ws, pid)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -126,18 +120,24 @@ async def test_a_web_gateway_apart_plays_a_guest_against_its_arbiter_and_stops_c
             await drawn(ws, "lobby of")
             assert any(name.startswith("~guest-") for name in await players_at(port))  # the arbiter has the guest
             [pid] = await until(lambda: clients_of(gateway.pid) or None, 10, "no client process")
-            gateway.send_signal(signal.SIGTERM)
-            message = await ws.receive(timeout=15)
-            while message.type == aiohttp.WSMsgType.BINARY:
-                message = await ws.receive(timeout=15)
-            assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
-        assert await asyncio.get_running_loop().run_in_executor(None, gateway.wait, 15) == 0
-        assert not os.path.exists(f"/proc/{pid}")  # ended and reaped
+            await stops_cleanly(gateway, ws, pid)
     finally:
         for proc in (gateway, arbiter):
             if proc is not None and proc.poll() is None:
                 proc.terminate()
                 proc.wait(15)
+
+
+async def stops_cleanly(proc: subprocess.Popen, ws: aiohttp.ClientWebSocketResponse, client: int) -> None:
+    """SIGTERM to the process serving the page: it closes the browser's WebSocket, ends with status 0,
+    and the browser's client process has ended and been reaped."""
+    proc.send_signal(signal.SIGTERM)
+    message = await ws.receive(timeout=15)
+    while message.type == aiohttp.WSMsgType.BINARY:
+        message = await ws.receive(timeout=15)
+    assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+    assert await asyncio.get_running_loop().run_in_executor(None, proc.wait, 15) == 0
+    assert not os.path.exists(f"/proc/{client}")
 
 
 async def players_at(port: int) -> list[str]:
