@@ -144,8 +144,9 @@ async def players_at(port: int) -> list[str]:
     """The players in the lobby of the game server on ``port``, as a client sees them there."""
     client = await Client.connect("127.0.0.1", port, name="onlooker", lobby=True)
     try:
-        while not isinstance(frame := await client.recv(10), m.Lobby):
-            pass
+        frame = await client.recv(10)
+        while not isinstance(frame, m.Lobby):  # (what the server says before its snapshot)
+            frame = await client.recv(10)
         return [player["name"] for player in frame.players]
     finally:
         await client.close()
