@@ -6,7 +6,7 @@
                 [--tls-cert FILE --tls-key FILE [--tls-port P] [--tls-host H]]
                 [--web-port P [web options] | --web-public-url URL]
     aton-server export --db PATH --out DIR
-    aton-server gateway --arbiter HOST:PORT|tls://HOST:PORT [--tls-ca FILE]
+    aton-server gateway --arbiter HOST:PORT|tls://HOST:PORT [--tls-ca FILE] [--metrics-port P [--metrics-host H]]
                         [--ssh-port P [SSH options]] [--web-port P [web options]]
                  an SSH or web gateway apart from the arbiter (docs/hosting.md, "Gateways apart from the arbiter")
     aton-server admin ACTION …   bans, chat mutes, logins and reports (server.admin)
@@ -48,6 +48,7 @@ from .config import (
 from .export import export_games
 from .gateway_keys import GATEWAY_KEY_FILE, BadTrustFile, GatewaySigner, load_or_create_gateway_key
 from .logging_setup import LOG_FORMATS, LOG_LEVELS, configure
+from .metrics import ServerMetrics
 from .ops_http import OpsEndpoint
 from .store import NewerSchema, StoreFailed
 from .web_logins import WebLogins
@@ -77,11 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--event-loop", default=loops[0], choices=loops,
                         help=f"the event loop to serve on (default {loops[0]}; uvloop, where it is installed, "
                              "spends less CPU a move; docs/hosting.md)")
-    parser.add_argument("--metrics-port", type=int, default=None, metavar="P",
-                        help="serve Prometheus metrics on http://HOST:P/metrics and a health check on "
-                             "/healthz (default: off; 0: any free port)")
-    parser.add_argument("--metrics-host", default=MetricsSettings.host, metavar="H",
-                        help=f"address for the metrics (default {MetricsSettings.host})")
+    add_metrics_arguments(parser)
     parser.add_argument("--version", action="version", version=f"%(prog)s {RELEASE}")
     add_limit_arguments(parser)
     add_tls_arguments(parser)
@@ -105,6 +102,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def add_metrics_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--metrics-port", type=int, default=None, metavar="P",
+                        help="serve Prometheus metrics on http://HOST:P/metrics and a health check on "
+                             "/healthz (default: off; 0: any free port)")
+    parser.add_argument("--metrics-host", default=MetricsSettings.host, metavar="H",
+                        help=f"address for the metrics (default {MetricsSettings.host})")
+
+
 def add_gateway_parser(commands: Any) -> None:
     gateway = commands.add_parser(
         "gateway", help="an SSH or web gateway apart from the arbiter, in a process (or on a machine) of its own",
@@ -123,6 +128,7 @@ def add_gateway_parser(commands: Any) -> None:
     gateway.add_argument("--assertion-seconds", type=float, default=GatewaySettings.assertion_seconds,
                          metavar="SECONDS", help="how long the gateway's word for a player's login holds "
                          f"(default {GatewaySettings.assertion_seconds:g})")
+    add_metrics_arguments(gateway)
     add_ssh_arguments(gateway)
     add_web_arguments(gateway)
 
@@ -384,7 +390,8 @@ async def serve(server: ArbiterServer, stop: asyncio.Event, config: ServerConfig
 
 
 async def _start_gateway(gateway: Any, host: str, port: int, started: list[Any]) -> None:
-    """Start a gateway (and count it among ``started``); ListenError when it cannot listen."""
+    """Start a gateway, or the metrics' endpoint (and count it among ``started``); ListenError when
+    it cannot listen."""
     try:
         await gateway.start()
     except OSError as exc:
@@ -408,7 +415,8 @@ def run_gateway_command(args: argparse.Namespace) -> int:
     try:
         event_loop.run(run_gateway(ssh_config(args, data_dir), web_config(args), data_dir, arbiter,
                                    None if args.tls_ca is None else str(args.tls_ca),
-                                   GatewaySettings(assertion_seconds=args.assertion_seconds)), args.event_loop)
+                                   GatewaySettings(assertion_seconds=args.assertion_seconds),
+                                   MetricsSettings(host=args.metrics_host, port=args.metrics_port)), args.event_loop)
     except ListenError as exc:
         print(f"aton-server gateway: {exc}", file=sys.stderr)
         return 1
@@ -416,28 +424,35 @@ def run_gateway_command(args: argparse.Namespace) -> int:
 
 
 async def run_gateway(ssh: SSHConfig | None, web: WebConfig | None, data_dir: Path, arbiter: Endpoint,
-                      tls_ca: str | None, settings: GatewaySettings) -> None:
+                      tls_ca: str | None, settings: GatewaySettings,
+                      metrics_settings: MetricsSettings | None = None) -> None:
     """Serve SSH, the web page or both for the arbiter at ``arbiter`` until SIGTERM or SIGINT: the
     gateway signs its players' assertions with its own key (made in ``data_dir`` on first start),
-    which the arbiter must trust; its sessions' clients connect to the arbiter themselves."""
+    which the arbiter must trust; its sessions' clients connect to the arbiter themselves. With a
+    port in ``metrics_settings``, its own sessions, logins and refusals are served as metrics."""
     key = load_or_create_gateway_key(data_dir / GATEWAY_KEY_FILE)  # (``data_dir`` made 0700 with it)
     signer = GatewaySigner(key, settings.assertion_seconds)
+    metrics = ServerMetrics()
     gateways: list[Any] = []
+    endpoint: OpsEndpoint | None = None
     try:
         if web is not None:
             from .web import WebGateway  # only a web gateway pays for aiohttp and textual-serve
 
-            web_gateway = WebGateway(web, arbiter.host, arbiter.port, None, signer, arbiter_tls=arbiter.tls,
-                                     tls_ca=tls_ca)
+            web_gateway = WebGateway(web, arbiter.host, arbiter.port, None, signer, metrics=metrics,
+                                     arbiter_tls=arbiter.tls, tls_ca=tls_ca)
             await _start_gateway(web_gateway, web.host, web.port, gateways)
             print(f"web on {web_gateway.public_url}/", flush=True)
         if ssh is not None:
             from .ssh import SSHGateway  # only an SSH gateway pays for asyncssh
 
-            gateway = SSHGateway(ssh, arbiter.host, arbiter.port, ":memory:", None, signer, arbiter_tls=arbiter.tls,
-                                 tls_ca=tls_ca)
+            gateway = SSHGateway(ssh, arbiter.host, arbiter.port, ":memory:", None, signer, metrics=metrics,
+                                 arbiter_tls=arbiter.tls, tls_ca=tls_ca)
             await _start_gateway(gateway, ssh.host, ssh.port, gateways)
             print(f"ssh listening on {ssh.host}:{gateway.port}", flush=True)
+        if metrics_settings is not None and metrics_settings.port is not None:
+            endpoint = OpsEndpoint(metrics, lambda: None, metrics_settings)  # healthy while it serves
+            await _start_gateway(endpoint, metrics_settings.host, metrics_settings.port, [])
     except ListenError:
         for started in reversed(gateways):
             await started.stop()
@@ -448,11 +463,15 @@ async def run_gateway(ssh: SSHConfig | None, web: WebConfig | None, data_dir: Pa
         loop.add_signal_handler(sig, stop.set)
     print(f"gateway for {arbiter}, gateway key {signer.public_line} ({signer.fingerprint}): "
           "the arbiter must trust it (aton-server --trusted-gateways FILE)", flush=True)
+    if endpoint is not None:
+        print(f"metrics on http://{endpoint.settings.host}:{endpoint.port}/metrics", flush=True)
     serves = " and ".join(what for what, config in (("the web page", web), ("SSH", ssh)) if config is not None)
     logging.getLogger("server.cli").info("gateway %s serves %s for the arbiter at %s", signer.fingerprint, serves,
                                          arbiter)
     settle_for_serving()
     await stop.wait()
+    if endpoint is not None:
+        await endpoint.stop()
     for started in reversed(gateways):
         await started.stop("The gateway is restarting. Your games are kept: log in again in a minute.")
     logging.getLogger("server.cli").info("stopped cleanly")

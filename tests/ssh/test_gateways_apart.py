@@ -32,6 +32,7 @@ from server.ssh.identity import fingerprint
 
 from ..conftest import GAME_SEED
 from ..server.certificates import make_authority, make_server_files
+from ..server.test_operations import get, scrape
 from .terminal import LOBBY, Terminal, connect, descendants, key_file, open_terminal, openssh, sit_down_against_a_bot
 from .test_openssh import screen_until, tmux
 
@@ -287,3 +288,27 @@ async def test_a_gateway_reaches_the_arbiter_over_tls(tmp_path):
     finally:
         stop(gateway)
         await server.stop()
+
+
+async def test_a_gateway_serves_its_own_metrics_and_health(arbiter, tmp_path):
+    """``aton-server gateway --metrics-port``: the operator of a gateway machine sees its sessions,
+    logins and refusals there (the arbiter's metrics count only what reaches the arbiter)."""
+    gateway = start_gateway(arbiter.port, tmp_path / "gateway-a", "inprocess", "127.0.0.1:{port}",
+                            "--metrics-port", "0", "--ssh-max-per-address", "1")
+    try:
+        assert gateway.proc.stdout is not None
+        said = gateway.proc.stdout.readline()
+        assert said.startswith("metrics on http://127.0.0.1:") and said.rstrip().endswith("/metrics"), said
+        metrics = said.split()[-1]
+        conn, _chan, _term = await lobby_through(gateway.port, "alice", asyncssh.generate_private_key("ssh-ed25519"))
+        with pytest.raises((asyncssh.DisconnectError, ConnectionError), match="too many connections from your address"):
+            await connect(gateway.port, "bob")
+        seen = await scrape(metrics)
+        assert seen['aton_ssh_logins_total{kind="key"}'] == 1 and seen['aton_sessions{kind="ssh"}'] == 1
+        assert seen['aton_ssh_refusals_total{reason="too_many_connections_from_your_address"}'] == 1
+        assert await asyncio.to_thread(get, metrics.replace("/metrics", "/healthz")) == (200, "ok\n")
+        conn.close()
+        await conn.wait_closed()
+    finally:
+        stop(gateway)
+    assert gateway.proc.returncode == 0
