@@ -195,10 +195,15 @@ def _player(value: object) -> str | None:
     return value
 
 
+def code_shaped(text: str) -> bool:
+    """Whether ``text`` has the form of a web sign-in code: letters, digits and dashes, 1–``CODE_CHARS``."""
+    return 0 < len(text) <= CODE_CHARS and text.replace("-", "").isalnum()
+
+
 def _code(value: object) -> str | None:
     if value is None:
         return None
-    if not isinstance(value, str) or not 0 < len(value) <= CODE_CHARS or not value.replace("-", "").isalnum():
+    if not isinstance(value, str) or not code_shaped(value):
         raise ValueError(f"code: expected a sign-in code (letters, digits and dashes, at most {CODE_CHARS})")
     return value
 

@@ -38,7 +38,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.server import Server
 
 from protocol import handoff
-from protocol.gateway_assertions import CODE_CHARS
+from protocol.gateway_assertions import code_shaped
 
 from .. import background
 from ..accounts import Accounts
@@ -243,7 +243,7 @@ class WebGateway(Server):
     async def handle_index(self, request: web.Request) -> web.Response:
         """The game's page; ``?code=CODE`` (a sign-in code) has its WebSocket sign the browser in."""
         code = request.query.get("code", "")
-        websocket = "/ws/" + code if code and len(code) <= CODE_CHARS and code.replace("-", "").isalnum() else "/ws"
+        websocket = "/ws/" + code if code_shaped(code) else "/ws"
         scheme = "wss" if (self.config.public_url or "").startswith("https") else "ws"
         context = {"title": "Aton", "static_url": "/static/", "font_size": _font_size(request.query.get("fontsize")),
                    "websocket_url": f"{scheme}://{request.host}{websocket}"}
