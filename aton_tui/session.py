@@ -127,7 +127,7 @@ class Session:
                 if exc.code == ErrorCode.UNKNOWN_SESSION and (session is not None or self.resume is not None):
                     self._session, self.resume = None, None  # a session this server does not know: start a new one
                     continue
-                self.on_status(Status("failed", exc.error.message if exc.code == ErrorCode.BANNED else str(exc)))
+                self.on_status(Status("failed", exc.error.message))  # written for the player: no code
                 return
             except TLSFailed as exc:  # trying again would fail again: say why at once
                 self.on_status(Status("failed", str(exc)))

@@ -193,7 +193,8 @@ def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
     ssh = parser.add_argument_group("SSH gateway (docs/hosting.md)")
     ssh.add_argument("--ssh-port", type=int, default=None,
                      help="also serve the game over SSH on this port (e.g. 2222; 0: any free port)")
-    ssh.add_argument("--ssh-host", default=None, help="address for SSH (default: --host)")
+    ssh.add_argument("--ssh-host", default=None,
+                     help=f"address for SSH (default: --host; a gateway's: {SSHConfig.host})")
     ssh.add_argument("--ssh-host-key", type=Path, default=None,
                      help="the SSH host key (default: ssh_host_ed25519_key beside the database, "
                           "created on first start)")
@@ -280,7 +281,8 @@ def add_web_arguments(parser: argparse.ArgumentParser) -> None:
     web = parser.add_argument_group("web gateway: the client in a browser (docs/hosting.md)")
     web.add_argument("--web-port", type=int, default=None, metavar="P",
                      help="also serve the game in a browser on http://HOST:P/ (e.g. 8080; 0: any free port)")
-    web.add_argument("--web-host", default=None, metavar="H", help="address for the web gateway (default: --host)")
+    web.add_argument("--web-host", default=None, metavar="H",
+                     help=f"address for the web gateway (default: --host; a gateway's: {WebConfig.host})")
     web.add_argument("--web-public-url", default=None, metavar="URL",
                      help="the address players open, as a reverse proxy with TLS serves it "
                           "(e.g. https://aton.example.org; default: http://HOST:P); without --web-port, "

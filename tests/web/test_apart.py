@@ -83,7 +83,8 @@ async def test_a_web_gateway_apart_signs_a_browser_in_with_a_code_the_arbiter_ma
         screenshot(browser, tmp_path, "apart-signed-in")
 
         await run(browser.open, link)  # the same link again: the arbiter spent it
-        await run(browser.wait_for, "spent or has expired")
+        spent = await run(browser.wait_for, "spent or has expired")
+        assert "Disconnected: That sign-in link" in " ".join(spent.split())  # the arbiter's line, no error code
         screenshot(browser, tmp_path, "apart-spent")
     finally:
         gateway.send_signal(signal.SIGTERM)
