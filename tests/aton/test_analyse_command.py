@@ -138,9 +138,17 @@ def _analyse_in_a_terminal(path: str, *args: str) -> tuple[subprocess.Popen[byte
     """``aton analyse`` with its standard error on a pseudo-terminal (the master end returned)."""
     master, slave = pty.openpty()
     process = subprocess.Popen([sys.executable, "-m", "aton_tui.cli", "analyse", path, *args], cwd=ROOT,
-                               stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
+                               stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL,
+                               preexec_fn=_ctrl_c_as_in_a_terminal)
     os.close(slave)
     return process, master
+
+
+def _ctrl_c_as_in_a_terminal() -> None:
+    """SIGINT at its default in the child, as a command typed in a terminal has it: a test run started
+    in the background by a shell without job control ignores SIGINT, and a child inherits that
+    (Python then installs no KeyboardInterrupt for it)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _read_until(master: int, wanted: bytes) -> bytes:
