@@ -30,6 +30,11 @@ if TYPE_CHECKING:
 ACCOUNT_KINDS = ("human", "bot")
 
 
+def bot_name(level: str) -> str:
+    """The name (and account) a hosted bot of ``level`` plays under, e.g. ``Bot (easy)``."""
+    return f"Bot ({level})"
+
+
 @dataclass(frozen=True)
 class Account:
     id: int

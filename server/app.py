@@ -42,7 +42,7 @@ from protocol.messages import PROTOCOL_MAJOR, PROTOCOL_VERSION, Direction
 from protocol.names import account_name, guest_name, name_key, unmarked
 from protocol.schema import invalid
 
-from .accounts import Account, Accounts, KeyTaken, NameTaken
+from .accounts import Account, Accounts, KeyTaken, NameTaken, bot_name
 from .bot_scheduler import BotScheduler, Thinker
 from .clock import Clock, LoopClock
 from .config import ServerConfig, TLSSettings
@@ -51,7 +51,7 @@ from .fair_deal import DealSecrets, PendingDeal
 from .games import Forfeit, GameKind, HostedGame, game_kind
 from .gateway_keys import GATEWAY_KEY_FILE, GatewaySigner, load_or_create_gateway_key, read_trusted_gateways
 from .history import GameHistory, Reader
-from .hosted_bots import HostedBot, bot_name
+from .hosted_bots import HostedBot
 from .lobby import Lobby, check_client_plays, check_may_play_rated, reserved_names
 from .metrics import ServerMetrics
 from .moderation import VIA_NATIVE, VIA_SSH, Ban, Moderation, Player

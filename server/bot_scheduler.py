@@ -1,6 +1,6 @@
 """Fair thinking time for the searching bots the server hosts.
 
-A searching bot (the ``normal`` and ``hard`` levels) thinks in a worker process.  The
+A searching bot (Aton's ``hard`` level, Atlas & Zeus's ``normal`` and ``hard``) thinks in a worker process.  The
 workers are few and the games many, so who thinks when, and for how long, is decided
 here by three rules (the settings are ``server.config.HostedBotSettings``):
 
@@ -18,8 +18,10 @@ here by three rules (the settings are ``server.config.HostedBotSettings``):
 * **The clock always wins.**  A decision still unanswered ``reserve_seconds`` before its
   seat's time runs out, waiting or thinking, is answered by the light level at once.
 
-Levels that do not search answer at once, without a queue (in Atlas & Zeus, every level:
-``GameKind.search_budget_ms``).  Time is the server's ``Clock``, the one its rooms' deadlines are on.
+The light level is each game's own (``GameKind.light_level``: Aton's ``normal``, greedy),
+the strongest that answers in milliseconds.  Levels that do not search answer at once,
+without a queue (``GameKind.search_budget_ms`` says which search).  Time is the server's
+``Clock``, the one its rooms' deadlines are on.
 """
 
 from __future__ import annotations
@@ -33,12 +35,11 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
-from bots.strategy import LEVELS
 from protocol import messages as m
 
 from .clock import Clock, Timer
 from .config import HostedBotSettings
-from .games import GAMES, game_kind
+from .games import game_kind
 from .games.aton import SEARCH_BUDGET_MS
 
 log = logging.getLogger(__name__)
@@ -109,9 +110,6 @@ class BotScheduler:
     """Answers hosted bots' decisions: searches in turn between games, within their clocks."""
 
     def __init__(self, settings: HostedBotSettings, clock: Clock, think: Thinker | None = None) -> None:
-        if settings.light_level not in LEVELS or any(settings.light_level in kind.search_budget_ms
-                                                      for kind in GAMES.values()):
-            raise ValueError(f"the light level must be a level that does not search, not {settings.light_level!r}")
         self.settings = settings
         self.workers = settings.worker_count()
         self._pool = WorkerPool(self.workers) if think is None else None
@@ -268,7 +266,7 @@ class BotScheduler:
 
     def _answer_light(self, decision: Decision) -> None:
         self._cancel_timer(decision)
-        self._settle(decision, self.settings.light_level)
+        self._settle(decision, game_kind(decision.kind).light_level)
 
     def _settle(self, decision: Decision, level: str) -> None:
         try:

@@ -111,8 +111,6 @@ class HostedBotSettings:
     reserve_seconds: float = 2.0
     #: a search that would get less time than this is not started: the light level plays instead
     min_search_ms: float = 50.0
-    #: the level that plays when there is no time to search (it answers in milliseconds, inline)
-    light_level: str = "easy"
 
     def worker_count(self) -> int:
         return self.workers if self.workers is not None else max(1, (os.cpu_count() or 1) - 1)

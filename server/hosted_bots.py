@@ -15,17 +15,13 @@ from typing import TYPE_CHECKING
 
 from protocol import messages as m
 
+from .accounts import bot_name
 from .bot_scheduler import BotScheduler, Decision
 
 if TYPE_CHECKING:
     from .room import GameSeat, Room
 
 log = logging.getLogger(__name__)
-
-
-def bot_name(level: str) -> str:
-    """The name a hosted bot of ``level`` plays under, e.g. ``Bot (easy)``."""
-    return f"Bot ({level})"
 
 
 class HostedBot:

@@ -28,9 +28,9 @@ from protocol.errors import ErrorCode, ProtocolError
 from protocol.framing import encode_payload
 from protocol.names import name_key, player_name, with_suffix
 
+from .accounts import bot_name
 from .clock import Clock, LoopClock, Timer
 from .config import Limits
-from .hosted_bots import bot_name
 
 if TYPE_CHECKING:
     from .connection import Connection

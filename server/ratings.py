@@ -14,9 +14,10 @@ The arithmetic is ``server.glicko2``; this module is what lichess does with it:
   moves in full.
 
 Hosted bots have accounts (``server.accounts``) and start at a rating that says roughly how
-strong their level is (``BOT_START``, from the tournaments in docs/bots.md: the greedy level
-beats random every time, the searching one wins 76% against greedy), so that a new player
-can be offered a bot about their strength; their games then put them where they belong.
+strong their level is (``BOT_START``, from the tournaments in docs/bots.md, "Levels": greedy
+with slips beats random every time, greedy beats it in 89% of games (+370), the search wins 76%
+against greedy (+205)), so that a player can be offered a bot about their strength — a new one
+the ``normal`` level, at 1500 — and their games then put them where they belong.
 
 The tables are ``ratings`` (one row per account and clock that has played a rated game) and
 ``rating_changes`` (each rated game's before and after, per account).  A game's rating
@@ -39,6 +40,7 @@ from protocol.clocks import TIME_CONTROLS
 from protocol.game_frames import rating_text
 
 from . import glicko2
+from .accounts import bot_name
 
 if TYPE_CHECKING:
     from .room import Room
@@ -67,7 +69,7 @@ AGAINST_A_BOT = 0.5
 #: with an RD that lets the first games against people correct it.
 BOT_START: dict[str, tuple[float, float]] = {
     "random": (700.0, 150.0),
-    "easy": (1300.0, 150.0),
+    "easy": (1150.0, 150.0),
     "normal": (1500.0, 150.0),
     "hard": (1700.0, 150.0),
 }
@@ -99,6 +101,15 @@ def create_tables(db: sqlite3.Connection) -> None:
         rd_after REAL NOT NULL,
         PRIMARY KEY (game, account)
     )""")
+
+
+def bot_levels_respaced(db: sqlite3.Connection) -> None:
+    """Version 8: the bot levels were spaced again (issue 19: ``easy`` became greedy with slips,
+    ``normal`` greedy, ``hard`` the search that plans its turns), so the hosted bots of those
+    levels start again from ``BOT_START``.  Their past games' rating changes stay as they were."""
+    names = [bot_name(level) for level in ("easy", "normal", "hard")]  # as they were then: never change
+    db.execute(f"DELETE FROM ratings WHERE account IN (SELECT id FROM accounts WHERE kind = 'bot' "
+               f"AND name IN ({', '.join('?' * len(names))}))", names)
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from protocol import messages as m
 from .accounts import create_tables as accounts_tables
 from .moderation import create_tables as moderation_tables
 from .private_files import keep_private, private_umask
+from .ratings import bot_levels_respaced
 from .ratings import create_tables as ratings_tables
 
 #: The tables as the last release before schema versions (``PRAGMA user_version`` 0) made them.
@@ -135,6 +136,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     moderation_tables,  # version 5: bans, chat mutes, players' own mutes, reports, logins
     ratings_tables,  # version 6: each account's rating per clock, and each rated game's changes
     _game_kinds,  # version 7: each game's kind, each seal's claim
+    bot_levels_respaced,  # version 8: the hosted bots of the re-spaced levels start their ratings again
 )
 #: The schema version this code reads and writes.
 SCHEMA_VERSION = len(MIGRATIONS)

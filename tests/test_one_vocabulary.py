@@ -7,11 +7,12 @@ from bots.atlas_zeus import STRATEGY_NAMES
 from bots.strategy import LEVELS
 from protocol import messages as m
 from protocol.framing import MAX_FRAME_BYTES
+from server.accounts import bot_name
 from server.bot_scheduler import BotScheduler, Decision
 from server.config import TIME_CONTROLS, HostedBotSettings, Limits
 from server.games import GAMES
 from server.games.atlas_zeus import BOT_STRATEGIES
-from server.hosted_bots import HostedBot, bot_name
+from server.hosted_bots import HostedBot
 
 from .manual_clock import ManualClock
 

@@ -50,7 +50,7 @@ class Choice:
     label: str
     options: tuple[str, ...]
     default: str
-    #: how each option is shown, if not as it is named (a bot level with its rating: "easy 1300?")
+    #: how each option is shown, if not as it is named (a bot level with its rating: "easy 1150?")
     shown: tuple[str, ...] | None = None
 
 

@@ -15,6 +15,10 @@ samples serve every assignment, so they are compared on equal terms.
 
 *Exchange*: when the best assignment of the hand is clearly worse than what the
 best assignment of a fresh hand is expected to bring.
+
+*Slips* (option ``slips``, 0 by default): the share of decisions played uniformly at
+random instead, as ``random`` would. The server's ``easy`` level is greedy with slips: a
+bot a beginner can beat that still punishes a careless game.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from aton.views import View
 
 from ..evaluation import CLASS_MASKS, best_class, class_deltas, commit_of, commit_options, evaluate, play_out_turns
 from ..strategy import Strategy, decision_of, player_of, register
+from .random import RandomStrategy
 
 
 def pick_in_class(rng: random.Random, legal: int, cls: int) -> tuple[int, int]:
@@ -64,20 +69,34 @@ def round_values(samples: list[GameState], me: Player, options: Sequence[tuple[i
 class GreedyStrategy(Strategy):
     """One ply: the legal option with the best heuristic value."""
 
-    def __init__(self, seed: int | None = None, samples: int = 8, exchange_margin: float = 4.0) -> None:
+    def __init__(self, seed: int | None = None, samples: int = 8, exchange_margin: float = 4.0,
+                 slips: float = 0.0) -> None:
         super().__init__(seed)
+        if not 0.0 <= slips <= 1.0:
+            raise ValueError(f"slips is a share of the decisions, from 0 to 1, not {slips!r}")
         self.samples = samples
         self.exchange_margin = exchange_margin
+        self.slips = slips
+        self._random = RandomStrategy()
+        self._random.rng = self.rng  # one stream: a seed gives the same game with or without slips drawn
+
+    def _slips(self) -> bool:
+        """Whether this decision is played at random (never drawn when ``slips`` is 0)."""
+        return self.slips > 0.0 and self.rng.random() < self.slips
 
     # -- squares
 
     def place(self, view: View) -> tuple[int, int]:
+        if self._slips():
+            return self._random.place(view)
         me = player_of(view)
         legal = mask_of(decision_of(view).squares)
         deltas = class_deltas(view.stones[me], view.stones[me.other], 1)
         return pick_in_class(self.rng, legal, best_class(deltas, legal))
 
     def remove(self, view: View) -> tuple[int, int]:
+        if self._slips():
+            return self._random.remove(view)
         decision = decision_of(view)
         target = decision.owner
         assert target is not None, "a removal says whose stones"
@@ -102,10 +121,14 @@ class GreedyStrategy(Strategy):
         return options[best], totals[best] / len(samples)
 
     def commit(self, view: View) -> tuple[int, int, int, int]:
+        if self._slips():
+            return self._random.commit(view)
         me, samples, choices = self._samples(view)
         return self._best(me, samples, choices, decision_of(view).hand)[0]
 
     def exchange(self, view: View) -> bool:
+        if self._slips():
+            return self._random.exchange(view)
         hand = decision_of(view).hand
         if sum(hand) > 8:  # a fair hand is never worth the token
             return False

@@ -262,5 +262,5 @@ def restore(seed: int, options: dict, moves: StoredMoves) -> AtlasZeusGame:
 
 KIND = GameKind(name=AtlasZeusGame.name, title="Atlas & Zeus", seats=PLAYERS, seat_named=Player.parse, new=new,
                 restore=restore, record_of=record_of, bot_move=bot_move, search_budget_ms=SEARCH_BUDGET_MS,
-                fair_decks=False,
+                light_level="easy", fair_decks=False,
                 rated=False, time_controls=ATLAS_ZEUS_TIME_CONTROLS)

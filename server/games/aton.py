@@ -24,6 +24,8 @@ from .kind import GameKind
 
 #: The bot levels whose strategy searches, with their own budget (ms): they think in a worker process.
 SEARCH_BUDGET_MS = {level: options["budget_ms"] for level, (base, options) in LEVELS.items() if base == "mcts"}
+#: What a searching bot plays when it has no time to search: greedy, without slips.
+LIGHT_LEVEL = "normal"
 
 
 class AtonGame:
@@ -192,4 +194,4 @@ def restore(seed: int, rules: dict, moves: list[tuple[str, dict]]) -> AtonGame:
 
 KIND = GameKind(name=AtonGame.name, title="Aton", seats=PLAYERS, seat_named=Player.parse, new=new, restore=restore,
                 record_of=record_of, bot_move=bot_move, search_budget_ms=SEARCH_BUDGET_MS,
-                fair_decks=True, rated=True, time_controls=None)
+                light_level=LIGHT_LEVEL, fair_decks=True, rated=True, time_controls=None)

@@ -32,9 +32,17 @@ class GameKind:
     #: The bot levels that think in a worker process, with their budget (ms); the others answer
     #: at once, on the event loop.
     search_budget_ms: dict[str, float]
+    #: The level whose move a searching bot plays when it has no time to search: the
+    #: strongest that answers at once (``server.bot_scheduler``).
+    light_level: str
     #: Whether its decks are fixed with the players (``deal``, see docs/protocol.md 'Fair decks').
     fair_decks: bool
     #: Whether its games may be rated.
     rated: bool
     #: Its clocks by name; None: the server's configured ones (``ServerConfig.time_controls``).
     time_controls: dict[str, TimeControl] | None
+
+    def __post_init__(self) -> None:
+        if self.light_level in self.search_budget_ms:
+            raise ValueError(f"{self.name}: the light level must be a level that does not search, "
+                             f"not {self.light_level!r}")

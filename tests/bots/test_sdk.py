@@ -15,6 +15,7 @@ from aton.events import CardsDrawn, Event
 from aton.game import GameState
 from aton.views import PlayerView, View
 from bots.cli import main
+from bots.strategies.greedy import GreedyStrategy
 from bots.strategies.mcts import MCTSStrategy
 from bots.strategy import LEVELS, Strategy, available, make_level, make_strategy, parse_spec, register
 from bots.tournament import play_game, run_tournament, wilson
@@ -27,11 +28,13 @@ def test_registry_knows_the_builtins_and_the_levels():
     for name in ("random", "greedy", "mcts", "easy", "normal", "hard"):
         assert name in names
     assert make_strategy("random", seed=1).name == "random"
-    normal, hard = make_level("normal", seed=1), make_strategy("hard", seed=1, budget_ms=50)
-    assert isinstance(normal, MCTSStrategy) and isinstance(hard, MCTSStrategy)
-    assert normal.name == "mcts" and normal.budget_ms == LEVELS["normal"][1]["budget_ms"]
-    assert hard.budget_ms == 50
-    assert make_level("easy").name == "greedy"
+    hard, faster = make_level("hard", seed=1), make_strategy("hard", seed=1, budget_ms=50)
+    assert isinstance(hard, MCTSStrategy) and isinstance(faster, MCTSStrategy)
+    assert hard.budget_ms == LEVELS["hard"][1]["budget_ms"] and hard.plan == LEVELS["hard"][1]["plan"]
+    assert faster.budget_ms == 50 and faster.plan == hard.plan  # one option overridden, the others kept
+    easy, normal = make_level("easy"), make_level("normal")
+    assert isinstance(easy, GreedyStrategy) and isinstance(normal, GreedyStrategy)
+    assert easy.slips > 0 and normal.slips == 0
 
 
 def test_unknown_names_and_options_are_refused():

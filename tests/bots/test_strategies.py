@@ -10,7 +10,9 @@ import pytest
 from aton import RED
 from aton.moves import Commit, Exchange, Place, Remove
 from aton.views import View, view
+from bots.strategies.greedy import GreedyStrategy
 from bots.strategies.mcts import MCTSStrategy, plan_arms, square_arms
+from bots.strategies.random import RandomStrategy
 from bots.strategy import IllegalChoice, Strategy, decision_of, make_strategy
 from bots.tournament import derive_seed, play_game
 from tests.aton.engine_helpers import committed, play
@@ -90,6 +92,54 @@ def test_only_legal_answers_over_many_games(name, opponent, games):
         assert kinds <= {Commit, Exchange, Place, Remove}
     # every kind of decision was exercised
     assert totals["commit"] and totals["place"] and totals["remove"]
+
+
+class CountedRandom(RandomStrategy):
+    """A greedy bot's random stand-in (``GreedyStrategy._random``) that counts its answers."""
+
+    def __init__(self, greedy: GreedyStrategy) -> None:
+        super().__init__()
+        self.rng = greedy.rng
+        self.answers = 0
+
+    def exchange(self, view: View) -> bool:
+        self.answers += 1
+        return super().exchange(view)
+
+    def commit(self, view: View) -> tuple[int, int, int, int]:
+        self.answers += 1
+        return super().commit(view)
+
+    def remove(self, view: View) -> tuple[int, int]:
+        self.answers += 1
+        return super().remove(view)
+
+    def place(self, view: View) -> tuple[int, int]:
+        self.answers += 1
+        return super().place(view)
+
+
+@pytest.mark.parametrize("slips", [0.0, 0.3, 1.0])
+def test_a_greedy_bot_slips_on_its_share_of_the_decisions(slips):
+    decisions = slipped = 0
+    for game in range(8):
+        greedy = make_strategy("greedy", seed=derive_seed(2, game), samples=2, slips=slips)
+        assert isinstance(greedy, GreedyStrategy)
+        greedy._random = counted = CountedRandom(greedy)
+        red = Checked(greedy)
+        play_game(red, make_strategy("random", seed=game), derive_seed("slips", game))
+        decisions += sum(red.answers.values())
+        slipped += counted.answers
+    assert decisions > 200
+    if slips in (0.0, 1.0):
+        assert slipped == slips * decisions
+    else:
+        assert abs(slipped / decisions - slips) < 0.06  # seeded: the same share on every run
+
+
+def test_slips_are_a_share():
+    with pytest.raises(ValueError, match="share"):
+        make_strategy("greedy", slips=1.5)
 
 
 @pytest.mark.parametrize("name", ["random", "greedy", "mcts"])

@@ -9,10 +9,9 @@ from pathlib import Path
 import pytest
 
 from protocol import messages as m
-from server.accounts import Account, Accounts, NameTaken
+from server.accounts import Account, Accounts, NameTaken, bot_name
 from server.app import ArbiterServer
 from server.config import ServerConfig
-from server.hosted_bots import bot_name
 from server.store import MIGRATIONS, Store
 
 from ..manual_clock import ManualClock

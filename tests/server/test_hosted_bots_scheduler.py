@@ -6,12 +6,15 @@ nothing here waits.
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from aton.players import RED
 from server.bot_scheduler import SEARCH_BUDGET_MS, BotScheduler, decide
 from server.config import HostedBotSettings
 from server.games import AtonGame
+from server.games.aton import KIND as ATON
 
 from ..manual_clock import ManualClock
 from .fake_workers import FakeWorkers, settle
@@ -26,7 +29,7 @@ def a_view() -> dict:
 
 def light_answer() -> dict:
     """What the light level plays for ``a_view()`` with seed 0 (the decisions here are asked with it)."""
-    return decide(HostedBotSettings().light_level, 0, a_view())
+    return decide(ATON.light_level, 0, a_view())
 
 
 def scheduler(workers: int = 1, **settings) -> tuple[BotScheduler, FakeWorkers, ManualClock]:
@@ -166,4 +169,4 @@ async def test_levels_that_do_not_search_answer_at_once_without_a_worker():
 
 def test_the_light_level_must_not_search():
     with pytest.raises(ValueError, match="does not search"):
-        BotScheduler(HostedBotSettings(light_level="hard"), ManualClock())
+        dataclasses.replace(ATON, light_level="hard")

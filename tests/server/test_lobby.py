@@ -12,9 +12,9 @@ import pytest
 from protocol import messages as m
 from protocol.client import ServerError
 from protocol.framing import encode_payload
+from server.accounts import bot_name
 from server.app import ArbiterServer
 from server.config import Limits, ServerConfig
-from server.hosted_bots import bot_name
 
 from .players import Recorder, matched_pair, public_games
 

@@ -16,8 +16,10 @@ import pytest
 from aton_tui.cli import main as aton_main
 from protocol import messages as m
 from server import store as store_module
+from server.accounts import Accounts, bot_name
 from server.app import ArbiterServer
 from server.config import ServerConfig
+from server.ratings import BOT_START, Ratings
 from server.room import token_hash
 from server.store import SCHEMA_VERSION, NewerSchema, Store
 
@@ -184,3 +186,32 @@ def test_a_failing_migration_leaves_the_database_at_the_version_before(old_db, m
     assert rows(old_db, "PRAGMA user_version") == [(len(migrations) - 1,)]
     assert rows(old_db, "SELECT name FROM sqlite_master WHERE name = 'half'") == []
     assert rows(old_db, "SELECT count(*) FROM moves") == [(sum(moves for _, moves in FIXTURE_GAMES.values()),)]
+
+
+def test_the_respaced_bot_levels_start_their_ratings_again_and_nothing_else_moves(tmp_path, monkeypatch):
+    path = tmp_path / "aton.db"
+    monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:7])
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 7)
+    store = Store(path)  # a database of version 7, with ratings from before the levels were spaced again
+    accounts = Accounts(store)
+    ids = {name: accounts.create(name, kind).id for name, kind in (
+        (bot_name("random"), "bot"), (bot_name("normal"), "bot"), (bot_name("hard"), "bot"), ("alice", "human"))}
+    store.create_game(1, 7, {}, {"clock": "normal"}, {})
+    store.commit()
+    for account in ids.values():
+        store.db.execute("INSERT INTO ratings (account, clock, rating, rd, volatility, games, updated) "
+                         "VALUES (?, 'normal', 1650, 80, 0.09, 30, 0)", (account,))
+        store.db.execute("INSERT INTO rating_changes VALUES (1, ?, 'normal', 1600, 90, 1650, 80)", (account,))
+    store.commit()
+    store.close()
+    monkeypatch.undo()
+
+    store = Store(path)
+    assert store.schema_version == SCHEMA_VERSION >= 8
+    kept = {account for (account,) in store.db.execute("SELECT account FROM ratings")}
+    assert kept == {ids[bot_name("random")], ids["alice"]}  # random plays as before; people keep theirs
+    assert store.db.execute("SELECT count(*) FROM rating_changes").fetchone() == (4,)  # history as it was
+    ratings = Ratings(store, bot_levels={ids[bot_name("hard")]: "hard"})
+    assert (ratings.get(ids[bot_name("hard")], "normal").rating, ratings.get(ids[bot_name("hard")], "normal").rd) \
+        == BOT_START["hard"]
+    store.close()
