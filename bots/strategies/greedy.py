@@ -78,7 +78,7 @@ class GreedyStrategy(Strategy):
         self.exchange_margin = exchange_margin
         self.slips = slips
         self._random = RandomStrategy()
-        self._random.rng = self.rng  # one stream: a seed gives the same game with or without slips drawn
+        self._random.rng = self.rng  # the slips draw from the bot's own stream: one seed, one game
 
     def _slips(self) -> bool:
         """Whether this decision is played at random (never drawn when ``slips`` is 0)."""
