@@ -1,8 +1,8 @@
 """Fair thinking time for the searching bots the server hosts.
 
-A searching bot (Aton's ``hard`` level, Atlas & Zeus's ``normal`` and ``hard``) thinks in a worker process.  The
-workers are few and the games many, so who thinks when, and for how long, is decided
-here by three rules (the settings are ``server.config.HostedBotSettings``):
+A searching bot (Aton's ``hard`` level, Atlas & Zeus's ``normal`` and ``hard``) thinks in a
+worker process.  The workers are few and the games many, so who thinks when, and for how
+long, is decided here by three rules (the settings are ``server.config.HostedBotSettings``):
 
 * **Games take turns.**  Each game has its own queue, and the games with a decision
   waiting take turns: a free worker takes the next decision of the game whose turn it

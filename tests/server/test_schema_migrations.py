@@ -211,7 +211,6 @@ def test_the_respaced_bot_levels_start_their_ratings_again_and_nothing_else_move
     kept = {account for (account,) in store.db.execute("SELECT account FROM ratings")}
     assert kept == {ids[bot_name("random")], ids["alice"]}  # random plays as before; people keep theirs
     assert store.db.execute("SELECT count(*) FROM rating_changes").fetchone() == (4,)  # history as it was
-    ratings = Ratings(store, bot_levels={ids[bot_name("hard")]: "hard"})
-    assert (ratings.get(ids[bot_name("hard")], "normal").rating, ratings.get(ids[bot_name("hard")], "normal").rd) \
-        == BOT_START["hard"]
+    hard = Ratings(store, bot_levels={ids[bot_name("hard")]: "hard"}).get(ids[bot_name("hard")], "normal")
+    assert (hard.rating, hard.rd) == BOT_START["hard"]
     store.close()
