@@ -1,7 +1,7 @@
 """``aton-server``: run the arbiter, or export its games.
 
     aton-server [--host H] [--port P] [--db PATH] [--log-level LEVEL] [--log-format text|json]
-                [--event-loop asyncio|uvloop]
+                [--event-loop uvloop|asyncio]
                 [--metrics-port P [--metrics-host H]] [game server limits] [--ssh-port P [SSH options]]
                 [--tls-cert FILE --tls-key FILE [--tls-port P] [--tls-host H]]
                 [--web-port P [web options] | --web-public-url URL]
@@ -76,8 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="text lines (default), or one JSON object per line for a log collector")
     loops = event_loop.event_loops()
     parser.add_argument("--event-loop", default=loops[0], choices=loops,
-                        help=f"the event loop to serve on (default {loops[0]}; uvloop, where it is installed, "
-                             "spends less CPU a move; docs/hosting.md)")
+                        help=f"the event loop to serve on (default {loops[0]}: uvloop, where it is installed, "
+                             "spends less CPU a move than asyncio's own; docs/hosting.md)")
     add_metrics_arguments(parser)
     parser.add_argument("--version", action="version", version=f"%(prog)s {RELEASE}")
     add_limit_arguments(parser)

@@ -1,13 +1,12 @@
-"""Which event loop a serving process runs on: asyncio's own, or uvloop where it is installed.
+"""Which event loop a serving process runs on: uvloop where it is installed (the default), or asyncio's own.
 
 uvloop (libuv under asyncio's interface, in C) reads, writes and schedules with less Python
 work than asyncio's selector loop: measured back to back with ``bench/server_load.py
 --games 300 --seconds 20 --client-procs 2``, the arbiter spent some tenth less CPU a move
-on it (docs/hosting.md, "The event loop").  It is not the default: with it, an SSH connection
-the gateway refuses at once (too many from one address) was once reset before the client
-read why, "Connection reset by peer" instead of the refusal (a CI run; asyncio's loop never
-did so in many), so ``--event-loop uvloop`` is an operator's choice until refusals close
-gently on it too.
+on it (docs/hosting.md, "The event loop").  It became the default once the SSH gateway's
+refusals closed gently (``server.ssh.lingering``): before, a connection refused at once
+could be reset before its client read why, which uvloop's timing made likelier.
+``--event-loop asyncio`` keeps asyncio's own loop.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ from typing import Any
 
 def event_loops() -> tuple[str, ...]:
     """The loops ``aton-server --event-loop`` offers here, the default first."""
-    return ("asyncio", "uvloop") if importlib.util.find_spec("uvloop") is not None else ("asyncio",)
+    return ("uvloop", "asyncio") if importlib.util.find_spec("uvloop") is not None else ("asyncio",)
 
 
 def run(main: Coroutine[Any, Any, None], event_loop: str) -> None:

@@ -48,6 +48,7 @@ from ..web_logins import WebLogins
 from . import forkserver
 from .app_hosts import AppHosts
 from .identity import HOST_KEY_FILE, Identities, Identity, fingerprint, load_or_create_host_key
+from .lingering import LingeringCloses
 from .proxy_header import NoProxyHeader, read_source
 from .session import GameSession, forkserver_environment
 
@@ -109,6 +110,7 @@ class Link(asyncssh.SSHServer):
 
     def _refuse(self, reason: str) -> None:
         if self.conn is not None:
+            self.gateway.lingering.keep(self.conn.get_extra_info("socket"))  # so that the client reads why
             self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, reason)
 
     def _banner_due(self) -> None:
@@ -302,6 +304,7 @@ class SSHGateway:
         self._accepting: asyncio.Future | None = None
         self.balancers = [ipaddress.ip_network(network, strict=False) for network in config.proxy_from]
         self._stopping = False
+        self.lingering = LingeringCloses()  # refused connections, closed gently
         self.metrics.count_sessions("ssh", lambda: self.session_count)
 
     # ------------------------------------------------------------------ life cycle
@@ -410,6 +413,7 @@ class SSHGateway:
             await self.forkserver.stop()
         if self.app_hosts is not None:
             await self.app_hosts.stop()
+        await self.lingering.close()
 
     def track(self, coro: Awaitable, what: str) -> asyncio.Future:
         return background.track(self.tasks, coro, what, log)

@@ -28,7 +28,7 @@ def test_it_says_where_it_listens_and_stops_cleanly_on_sigint(tmp_path):
     assert server.proc.stderr is not None
     log = server.proc.stderr.read()
     assert " INFO    server.collector: garbage collector: " in log  # settled once started (server.collector)
-    assert " INFO    server.event_loop: event loop: asyncio's" in log  # (the default; uvloop if asked for)
+    assert " INFO    server.event_loop: event loop: uvloop " in log  # (the default; asyncio's if asked for)
     assert " INFO    server.cli: stopped cleanly" in log
 
 
