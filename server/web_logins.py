@@ -19,6 +19,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.gateway_assertions import CODE_CHARS
@@ -61,6 +62,7 @@ class WebLogins:
     def __init__(self, limits: WebLimits, url: str, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits
         self.url = url.rstrip("/")
+        self.host = urlsplit(self.url).hostname or self.url  # the page's host, most likely the SSH gateway's too
         self.clock = clock
         self._codes: dict[bytes, tuple[Grant, float]] = {}  # digest -> (grant, expiry)
         self._made = BucketsByKey(1 / limits.login_code_refill_seconds, limits.login_codes_per_account, clock)
@@ -91,7 +93,8 @@ class WebLogins:
     def refusal(self) -> str:
         """What a browser whose code is wrong, spent or expired is told."""
         return ("That sign-in link is spent or has expired (each works once, for a few minutes). "
-                f"Get a new one (ssh HOST web-login), or open {self.url}/ to play as a guest.")
+                "Get a new one from your game client's Account screen, or by adding web-login to your ssh "
+                f"command (ssh {self.host} web-login, with your usual port), or open {self.url}/ to play as a guest.")
 
     def __len__(self) -> int:
         return len(self._codes)

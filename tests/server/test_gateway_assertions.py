@@ -203,6 +203,7 @@ async def test_a_web_gateways_sign_in_code_makes_its_client_the_codes_player_onc
     assert spent.value.error.code == ErrorCode.NOT_ALLOWED
     said = spent.value.error.message
     assert "spent or has expired" in said and "https://play.example.org/" in said
+    assert "ssh play.example.org web-login" in said and "HOST" not in said
 
 
 async def test_a_code_is_taken_only_from_a_web_gateways_assertion_of_no_player(arbiter_and_gateways, codes):
