@@ -109,9 +109,14 @@ class Link(asyncssh.SSHServer):
             self.banner_timer = self.gateway.clock.call_later(self.gateway.limits.banner_timeout, self._banner_due)
 
     def _refuse(self, reason: str) -> None:
+        self._disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, reason)
+
+    def _disconnect(self, code: int, reason: str) -> None:
+        """Close this connection at once, telling its client why; the socket lingers until the
+        client has read it (``server.ssh.lingering``)."""
         if self.conn is not None:
-            self.gateway.lingering.keep(self.conn.get_extra_info("socket"))  # so that the client reads why
-            self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, reason)
+            self.gateway.lingering.keep(self.conn.get_extra_info("socket"))
+            self.conn.disconnect(code, reason)
 
     def _banner_due(self) -> None:
         """A client sends its version line at once: one that has not by now only holds a slot."""
@@ -140,7 +145,7 @@ class Link(asyncssh.SSHServer):
         if self.conn is not None and not self.closed:
             log.warning("%s dropped: %s", self.who, reason)
             self.gateway.metrics.ssh_refused(reason)
-            self.conn.disconnect(asyncssh.DISC_BY_APPLICATION, reason)
+            self._disconnect(asyncssh.DISC_BY_APPLICATION, reason)
 
     # ------------------------------------------------------------------ authentication
 
@@ -218,7 +223,7 @@ class Link(asyncssh.SSHServer):
             return
         if self.banned is not None:  # it asked for no session to be told in (``ssh -N``): told here
             log.info("%s closed: banned, and asked for no session", self.who)
-            self.conn.disconnect(asyncssh.DISC_BY_APPLICATION, self.banned.line())
+            self._disconnect(asyncssh.DISC_BY_APPLICATION, self.banned.line())
         else:
             self.drop("no session started")
 
