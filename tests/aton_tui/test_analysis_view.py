@@ -22,8 +22,10 @@ from aton.moves import Commit, Place, Remove
 from aton.players import RED
 from aton.record import GameRecord
 from aton_tui.analysis_model import AnalysisModel, percent
+from aton_tui.analysis_worker import AnalysisRun
 from aton_tui.replay_app import ReplayApp
 from aton_tui.replay_model import Perspective, ReplayModel
+from aton_tui.screens import replay as replay_screen
 from aton_tui.screens.dialogs import Prompt
 from aton_tui.screens.end import EndScreen
 from aton_tui.screens.replay import ReplayScreen
@@ -89,16 +91,23 @@ def log_text(log: StepLog, step: int) -> str:
     return "".join(strip.text for strip in log.strips[start:log.ends[step]])
 
 
-async def test_a_runs_the_analysis_in_a_worker_process_and_saves_it_beside_the_record(tmp_path):
+async def test_a_runs_the_analysis_in_a_worker_process_and_saves_it_beside_the_record(tmp_path, monkeypatch):
     record, path = saved_record(tmp_path)
+    runs: list[AnalysisRun] = []  # every run the screen starts (a quick one may be over before press returns)
+
+    class Seen(AnalysisRun):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            runs.append(self)
+
+    monkeypatch.setattr(replay_screen, "AnalysisRun", Seen)
     app = ReplayApp(ReplayModel(record), record_path=path, analysis_settings=QUICK)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = screen_of(app)
         assert screen.analysis is None and not screen.query_one("#graph-box").display
         await pilot.press("a")
-        run = screen.run
-        assert run is not None
-        await wait_until(pilot, lambda: run.pid is not None, what="the worker started")
+        await wait_until(pilot, lambda: bool(runs) and runs[0].pid is not None, what="the worker started")
+        (run,) = runs
         assert run.pid != os.getpid()
         await wait_until(pilot, lambda: screen.analysis is not None, timeout=60, what="the analysis")
         bar = screen.query_one(ProgressBar)
