@@ -37,6 +37,7 @@ from ..model import ZeusModel
 from ..narrate import player_name
 from ..screens.dialogs import Prompt
 from ..screens.end import EndScreen, Result, headline, ratings_line
+from ..screens.styled_at_mount import StyledAtMount
 from ..sizes import LARGE, ROOMY_HEIGHT
 from ..widgets.fitted_footer import FittedFooter
 from ..widgets.game_log import GameLog
@@ -60,7 +61,7 @@ SENDING = -1
 DECISION_ROWS = 2
 
 
-class AtlasZeusScreen(Screen):
+class AtlasZeusScreen(StyledAtMount, Screen):
     BINDINGS = [
         Binding("left,h", "cursor(-1)", "Previous", key_display="←→",
                 tooltip="light the previous card of your hand, or the previous target (counter-clockwise)"),

@@ -61,6 +61,7 @@ from ..widgets.symbols import SEAT_SYMBOL
 from .dialogs import Confirm, Prompt
 from .end import EndScreen, aton_result, offer_sentence, ratings_line
 from .scoring import ScoringScreen
+from .styled_at_mount import StyledAtMount
 
 if TYPE_CHECKING:
     from ..app import AtonApp
@@ -102,7 +103,7 @@ def at_the_present(action: Callable[..., object]) -> Callable[..., Awaitable[Non
     return act
 
 
-class GameScreen(Screen):
+class GameScreen(StyledAtMount, Screen):
     BINDINGS = [
         *_digits("card", CARD, "put a card of that value on the lit cartouche"),
         Binding("left,h", "cartouche(-1)", "Cartouche", key_display="←→", tooltip="light another cartouche"),

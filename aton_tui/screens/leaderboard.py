@@ -18,6 +18,7 @@ from protocol import messages as m
 
 from ..widgets.fitted_footer import FittedFooter
 from ..widgets.notice import Notice
+from .styled_at_mount import StyledAtMount
 
 if TYPE_CHECKING:
     from ..app import AtonApp
@@ -30,7 +31,7 @@ def clocks_line(shown: str) -> str:
     return "  ".join(f"[{clock}]" if clock == shown else clock for clock in m.CLOCKS)
 
 
-class LeaderboardScreen(Screen):
+class LeaderboardScreen(StyledAtMount, Screen):
     """The leaderboard, from the clock ``clock``."""
 
     BINDINGS = [

@@ -31,6 +31,7 @@ from ..sizes import set_width_classes
 from ..widgets.fitted_footer import FittedFooter
 from ..widgets.notice import Notice
 from .profile import cut
+from .styled_at_mount import StyledAtMount
 
 if TYPE_CHECKING:
     from ..app import AtonApp
@@ -55,7 +56,7 @@ NAMES = (GAME_HEADER.index("red"), GAME_HEADER.index("blue"))
 SHORTEST_CUT = 3  # a player's name in the games in progress is never cut shorter than this ("Bo…")
 
 
-class LobbyScreen(Screen):
+class LobbyScreen(StyledAtMount, Screen):
     BINDINGS = [
         Binding("b", "app.play_bot", "Bot", tooltip="play a bot hosted by the server (strength, clock, colour)"),
         Binding("q", "app.quick_match", "Quick match", tooltip="play the next player who asks for one"),

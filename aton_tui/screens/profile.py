@@ -28,6 +28,7 @@ from protocol.game_lines import GameLine
 from ..sizes import ROOMY_WIDTH
 from ..widgets.fitted_footer import FittedFooter
 from ..widgets.notice import Notice
+from .styled_at_mount import StyledAtMount
 
 if TYPE_CHECKING:
     from ..app import AtonApp
@@ -78,7 +79,7 @@ def pages_line(profile: m.Profile, any_games: bool) -> str:
     return f"Games, {page}newest first{keys}  ·  Enter replays a finished one"
 
 
-class ProfileScreen(Screen):
+class ProfileScreen(StyledAtMount, Screen):
     """The profile of ``name`` (None: your own)."""
 
     BINDINGS = [

@@ -16,6 +16,7 @@ from aton.players import BLUE, PLAYERS, RED
 
 from ..narrate import player_name
 from ..sizes import ROOMY_WIDTH
+from .styled_at_mount import StyledAtMount
 
 #: what the majority scores in each category (the help screen says it at length)
 RULES = {
@@ -63,7 +64,7 @@ class Breakdown(Widget):
         return table
 
 
-class ScoringScreen(ModalScreen[None]):
+class ScoringScreen(StyledAtMount, ModalScreen[None]):
     BINDINGS = [Binding("enter,escape,space", "close", "Continue")]
 
     def __init__(self, dead: int, categories: list[CategoryScored], scores: tuple[int, int]) -> None:
