@@ -670,9 +670,9 @@ def main() -> None:
           f"{rss_end / 1024:.1f} MB at the end)")
     print(f"CPU in the window: server {100 * server_cpu / a.seconds:.0f}% of one core, clients "
           f"{100 * total.cpu_seconds / a.seconds:.0f}% of one core in all ({os.cpu_count()} cores); "
-          f"server CPU per accepted move {1000 * server_cpu / max(1, total.acks_window):.2f} ms "
-          f"({1000 * server_user / max(1, total.acks_window):.2f} user, "
-          f"{1000 * server_system / max(1, total.acks_window):.2f} system)")
+          f"server CPU per accepted move {1000 * server_cpu / max(1, total.acks_window):.3f} ms "
+          f"({1000 * server_user / max(1, total.acks_window):.3f} user, "
+          f"{1000 * server_system / max(1, total.acks_window):.3f} system)")
     others = max(0.0, machine_busy - server_cpu - total.cpu_seconds)
     print(f"other processes on the machine: {100 * others / a.seconds:.0f}% of one core"
           + ("  <-- the machine was not quiet: figures are pessimistic" if others > 0.1 * a.seconds else ""))
