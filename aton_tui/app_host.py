@@ -75,6 +75,7 @@ log = logging.getLogger(__name__)
 BLOCK_LIMIT = 2.0
 OUTPUT_MAX = 1 << 20
 CLOSE_GRACE = 1.0  # seconds an app has to end (and its last output to leave) before it is cut off
+CUT_OFF_NAMED = 10  # sessions cut off together that the log names (the others are counted)
 
 BLOCKED = "Your session stopped responding and was closed. Your games are kept: log in again to play on."
 OVERFLOW = "Your connection did not keep up with the screen and was closed. Your games are kept."
@@ -188,6 +189,7 @@ class AppHost:
         self.outbox: deque[bytes] = deque()  # messages the gateway's full socket has not taken yet
         self.done = self.loop.create_future()
         self.collector = HostCollector(self.loop, lambda: len(self.sessions))
+        self._cut_off_now: list[int] = []  # sessions cancelled in this loop turn (``_cut_off``), for one log line
 
     # ------------------------------------------------------------------ the gateway's messages
 
@@ -334,8 +336,16 @@ class AppHost:
     def _cut_off(self, session: HostedSession) -> None:
         session.force = None
         if session.task is not None and not session.task.done():
-            log.warning("app host: session %d did not end in %g s: cancelled", session.id, self.close_grace)
+            if not self._cut_off_now:  # one line for all those cut off together (hundreds, when all close at once)
+                self.loop.call_soon(self._log_cut_off)
+            self._cut_off_now.append(session.id)
             session.task.cancel()
+
+    def _log_cut_off(self) -> None:
+        cut, self._cut_off_now = self._cut_off_now, []
+        named = ", ".join(map(str, cut[:CUT_OFF_NAMED])) + (", …" if len(cut) > CUT_OFF_NAMED else "")
+        which = f"session {cut[0]}" if len(cut) == 1 else f"{len(cut)} sessions ({named})"
+        log.warning("app host: %s did not end in %g s: cancelled", which, self.close_grace)
 
     def blocked(self, app: App | None) -> None:
         """The watchdog interrupted ``app``'s handler, which held the event loop: end its session."""

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 import asyncssh
 import pytest
+from textual.app import App
 
 from aton_tui.app import LOBBY_REDRAW_DELAY, AtonApp, lobby_redraw_delay
 from aton_tui.app_host import BLOCKED, CRASHED, AppHost, client_app
@@ -256,6 +257,49 @@ async def test_a_host_spaces_its_apps_lobby_redraws_by_how_many_it_draws():
     host.stop()
     await serving
     for ours in players:
+        loop.remove_reader(ours)
+        ours.close()
+    gateway_end.close()
+
+
+class Stubborn(App):
+    """An app that does not end when its session ends (its ``exit`` is ignored): it is cut off."""
+
+    def exit(self, *args, **kwargs) -> None:
+        pass
+
+
+async def test_sessions_cut_off_together_are_logged_in_one_line(caplog):
+    # 500 sessions closed at once used to log 500 lines, one for each app cut off
+    loop = asyncio.get_running_loop()
+    gateway_end, host_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    host = AppHost(host_end, lambda args, env: Stubborn(), close_grace=0.2)
+    serving = loop.create_task(host.run())
+    ends = []
+    for n in range(1, 4):
+        ours, theirs = socket.socketpair()
+        ours.setblocking(False)
+        loop.add_reader(ours, ours.recv, 1 << 16)  # what the app draws, read and dropped
+        ends.append(ours)
+        host.dispatch(handoff.OpenSession(n, [], {"TERM": "xterm-256color"}, 80, 24), [os.dup(theirs.fileno())])
+        theirs.close()
+    for _ in range(500):
+        if all(s.app is not None and s.app.is_running for s in host.sessions.values()) and len(host.sessions) == 3:
+            break
+        await asyncio.sleep(0.02)
+    with caplog.at_level("WARNING", logger="aton_tui.app_host"):
+        for session in list(host.sessions.values()):
+            host.end(session)
+        for _ in range(500):
+            if not host.sessions:
+                break
+            await asyncio.sleep(0.02)
+    assert not host.sessions
+    assert [r.getMessage() for r in caplog.records if "did not end" in r.getMessage()] == [
+        "app host: 3 sessions (1, 2, 3) did not end in 0.2 s: cancelled"]
+    host.stop()
+    await serving
+    for ours in ends:
         loop.remove_reader(ours)
         ours.close()
     gateway_end.close()
