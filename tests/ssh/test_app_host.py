@@ -220,22 +220,41 @@ async def test_real_clients_over_ssh_are_freed_when_their_sessions_end(stack_fac
     await census.client.terminate()
 
 
+class HostUnderTest:
+    """An ``AppHost`` in this process, its sessions drawn on socket pairs whose output is read and dropped."""
+
+    def __init__(self, make_app, close_grace: float) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.gateway_end, host_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.host = AppHost(host_end, make_app, close_grace=close_grace)
+        self.serving = self.loop.create_task(self.host.run())
+        self.screens: list[socket.socket] = []
+
+    def open(self, session: int, args: list[str]) -> None:
+        ours, theirs = socket.socketpair()
+        ours.setblocking(False)
+        self.loop.add_reader(ours, ours.recv, 1 << 16)  # what the app draws, read and dropped
+        self.screens.append(ours)
+        self.host.dispatch(handoff.OpenSession(session, args, {"TERM": "xterm-256color"}, 80, 24),
+                           [os.dup(theirs.fileno())])
+        theirs.close()
+
+    async def close(self) -> None:
+        self.host.stop()
+        await self.serving
+        for ours in self.screens:
+            self.loop.remove_reader(ours)
+            ours.close()
+        self.gateway_end.close()
+
+
 async def test_a_host_spaces_its_apps_lobby_redraws_by_how_many_it_draws():
     """Each app waits ``lobby_redraw_delay(apps)`` at most before drawing its lobby's players and
     games: longer while more apps share the host, shorter again as they leave."""
-    loop = asyncio.get_running_loop()
-    gateway_end, host_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    host = AppHost(host_end, client_app, close_grace=2.0)
-    serving = loop.create_task(host.run())
-    players = []
+    hosted = HostUnderTest(client_app, close_grace=2.0)
+    host = hosted.host
     for n in range(1, 7):
-        ours, theirs = socket.socketpair()
-        ours.setblocking(False)
-        loop.add_reader(ours, ours.recv, 1 << 16)  # what the app draws, read and dropped
-        players.append(ours)
-        host.dispatch(handoff.OpenSession(n, ["connect", "127.0.0.1:9", f"--name=p{n}"], {"TERM": "xterm-256color"},
-                                          80, 24), [os.dup(theirs.fileno())])
-        theirs.close()
+        hosted.open(n, ["connect", "127.0.0.1:9", f"--name=p{n}"])
 
     def delays() -> list[float]:
         return [s.app.lobby_redraw_delay for s in host.sessions.values() if isinstance(s.app, AtonApp)]
@@ -254,12 +273,7 @@ async def test_a_host_spaces_its_apps_lobby_redraws_by_how_many_it_draws():
     host.end(host.sessions[2])
     await settle(4)
     assert delays() == [lobby_redraw_delay(4)] * 4 and lobby_redraw_delay(4) < lobby_redraw_delay(6)
-    host.stop()
-    await serving
-    for ours in players:
-        loop.remove_reader(ours)
-        ours.close()
-    gateway_end.close()
+    await hosted.close()
 
 
 class Stubborn(App):
@@ -271,18 +285,10 @@ class Stubborn(App):
 
 async def test_sessions_cut_off_together_are_logged_in_one_line(caplog):
     # 500 sessions closed at once used to log 500 lines, one for each app cut off
-    loop = asyncio.get_running_loop()
-    gateway_end, host_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    host = AppHost(host_end, lambda args, env: Stubborn(), close_grace=0.2)
-    serving = loop.create_task(host.run())
-    ends = []
+    hosted = HostUnderTest(lambda args, env: Stubborn(), close_grace=0.2)
+    host = hosted.host
     for n in range(1, 4):
-        ours, theirs = socket.socketpair()
-        ours.setblocking(False)
-        loop.add_reader(ours, ours.recv, 1 << 16)  # what the app draws, read and dropped
-        ends.append(ours)
-        host.dispatch(handoff.OpenSession(n, [], {"TERM": "xterm-256color"}, 80, 24), [os.dup(theirs.fileno())])
-        theirs.close()
+        hosted.open(n, [])
     for _ in range(500):
         if all(s.app is not None and s.app.is_running for s in host.sessions.values()) and len(host.sessions) == 3:
             break
@@ -297,9 +303,4 @@ async def test_sessions_cut_off_together_are_logged_in_one_line(caplog):
     assert not host.sessions
     assert [r.getMessage() for r in caplog.records if "did not end" in r.getMessage()] == [
         "app host: 3 sessions (1, 2, 3) did not end in 0.2 s: cancelled"]
-    host.stop()
-    await serving
-    for ours in ends:
-        loop.remove_reader(ours)
-        ours.close()
-    gateway_end.close()
+    await hosted.close()
