@@ -12,7 +12,7 @@ from __future__ import annotations
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any, ClassVar
 
 from .outcome import Outcome, Termination
@@ -32,13 +32,8 @@ class Event:
         data: dict[str, Any] = {"type": self.kind}
         for name in _field_names(type(self)):
             value = getattr(self, name)
-            if isinstance(value, Player):
-                value = str(value)
-            elif isinstance(value, Termination):
-                value = value.value
-            elif isinstance(value, tuple):
-                value = list(value)
-            data[name] = value
+            plain = _TO_PLAIN.get(type(value))
+            data[name] = value if plain is None else plain(value)
         return data
 
     @classmethod
@@ -60,6 +55,8 @@ class Event:
             raise ValueError(_what_is_wrong(cls, data)) from None
 
 
+#: How ``to_dict`` makes a field's value plain, by the value's type (any other value is plain already).
+_TO_PLAIN: dict[type, Callable[[Any], Any]] = {Player: str, Termination: attrgetter("value"), tuple: list}
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 

@@ -269,9 +269,12 @@ _R = TypeVar("_R")
 
 def _by_temple(red_stones: int, blue_stones: int, row: Callable[[int, int], _R]) -> tuple[_R, ...]:
     """``row(red, blue)`` of each temple's squares (12 bits of each mask), temple 1 first."""
-    square_bits = (1 << SQUARES_PER_TEMPLE) - 1
-    return tuple(row(red_stones >> shift & square_bits, blue_stones >> shift & square_bits)
-                 for shift in range(0, len(TEMPLES) * SQUARES_PER_TEMPLE, SQUARES_PER_TEMPLE))
+    return tuple([row(red_stones >> shift & _SQUARE_BITS, blue_stones >> shift & _SQUARE_BITS)
+                  for shift in _TEMPLE_SHIFTS])  # (a list built first: cheaper than a generator, per move)
+
+
+_SQUARE_BITS = (1 << SQUARES_PER_TEMPLE) - 1
+_TEMPLE_SHIFTS = range(0, len(TEMPLES) * SQUARES_PER_TEMPLE, SQUARES_PER_TEMPLE)
 
 
 @lru_cache(maxsize=4096)
