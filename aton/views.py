@@ -267,14 +267,14 @@ def temple_names(red_stones: int, blue_stones: int) -> tuple[tuple[str | None, .
 _R = TypeVar("_R")
 
 
+_SQUARE_BITS = (1 << SQUARES_PER_TEMPLE) - 1  # one temple's squares in a stone mask
+_TEMPLE_SHIFTS = range(0, len(TEMPLES) * SQUARES_PER_TEMPLE, SQUARES_PER_TEMPLE)
+
+
 def _by_temple(red_stones: int, blue_stones: int, row: Callable[[int, int], _R]) -> tuple[_R, ...]:
     """``row(red, blue)`` of each temple's squares (12 bits of each mask), temple 1 first."""
     return tuple([row(red_stones >> shift & _SQUARE_BITS, blue_stones >> shift & _SQUARE_BITS)
                   for shift in _TEMPLE_SHIFTS])  # (a list built first: cheaper than a generator, per move)
-
-
-_SQUARE_BITS = (1 << SQUARES_PER_TEMPLE) - 1
-_TEMPLE_SHIFTS = range(0, len(TEMPLES) * SQUARES_PER_TEMPLE, SQUARES_PER_TEMPLE)
 
 
 @lru_cache(maxsize=4096)

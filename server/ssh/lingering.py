@@ -63,15 +63,11 @@ class LingeringCloses:
 
     async def _linger(self, sock: socket.socket) -> None:
         loop = asyncio.get_running_loop()
-        try:
+        with sock, contextlib.suppress(TimeoutError, OSError):  # its time is up, or the client is gone
             sock.setblocking(False)
             async with asyncio.timeout(self.seconds):
-                while await loop.sock_recv(sock, 4096):
-                    pass
-        except (TimeoutError, OSError):
-            pass
-        finally:
-            sock.close()
+                while await loop.sock_recv(sock, 4096):  # what the client still sends, dropped
+                    continue
 
     async def until_closed(self) -> None:
         """Wait until no socket lingers."""
@@ -82,5 +78,4 @@ class LingeringCloses:
         """Close every lingering socket now (the gateway stops)."""
         for task in list(self._tasks):
             task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*self._tasks, return_exceptions=True)
