@@ -817,8 +817,8 @@ class AtonApp(App):
             return self.status.retry
         if action == "learn":
             return not self.our_game_runs
-        if action == "account":
-            return self.status.state == "connected" and not self._in_lesson()
+        if action == "account":  # (shown while connecting: the footer's keys stay where they are)
+            return False if self._in_lesson() else (self.status.state == "connected" or None)
         if action == "web_login":
             return self.status.state == "connected" and self.account_info is not None and not self.account_info.guest
         return True

@@ -56,9 +56,6 @@ from dataclasses import dataclass, field
 
 from textual import constants
 from textual.app import App
-from textual.cache import LRUCache
-from textual.css.model import RuleSet
-from textual.css.stylesheet import Stylesheet
 
 from protocol import handoff
 from protocol.handoff import PR_SET_NAME, PR_SET_PDEATHSIG, prctl
@@ -68,6 +65,7 @@ from .channel_driver import ChannelDriver
 from .forkserver import warm_up
 from .host_collector import HostCollector
 from .loop_watchdog import LoopWatchdog
+from .shared_styles import share_styles
 
 log = logging.getLogger(__name__)
 
@@ -122,36 +120,6 @@ def isolate() -> None:
         handle._context = None  # type: ignore[attr-defined]  # asyncio's own slot: nothing runs it any more
 
     asyncio.TimerHandle.cancel = cancel_and_forget  # type: ignore[method-assign, assignment]
-
-
-#: Parsed stylesheets (Textual's rule sets), shared by every app of the process: the same
-#: sources with the same theme variables parse to the same rules, which no app changes.  Bounded
-#: by the sources and themes there are, not by the sessions served.
-SHARED_RULES: LRUCache[tuple, list[RuleSet]] = LRUCache(1024)
-
-
-def share_parsed_stylesheets() -> None:
-    """Parse each stylesheet once for the whole process: parsing the client's stylesheets was a
-    quarter of the CPU an app took to its first frame, and its rules were in every app again."""
-    parse = Stylesheet._parse_rules
-    # the theme's variables as a key, made once per variables map (Textual replaces the map, never changes it)
-    variable_keys: LRUCache[int, tuple[dict[str, str], tuple]] = LRUCache(64)
-
-    def variables_key(variables: dict[str, str]) -> tuple:
-        known = variable_keys.get(id(variables))
-        if known is None or known[0] is not variables:
-            known = variable_keys[id(variables)] = (variables, tuple(sorted(variables.items())))
-        return known[1]
-
-    def parse_shared(stylesheet: Stylesheet, css: str, read_from: tuple[str, str], is_default_rules: bool = False,
-                     tie_breaker: int = 0, scope: str = "") -> list[RuleSet]:
-        key = (css, read_from, is_default_rules, tie_breaker, scope, variables_key(stylesheet._variables))
-        rules = SHARED_RULES.get(key)
-        if rules is None:
-            rules = SHARED_RULES[key] = parse(stylesheet, css, read_from, is_default_rules, tie_breaker, scope)
-        return rules
-
-    Stylesheet._parse_rules = parse_shared  # type: ignore[method-assign, assignment]
 
 
 @dataclass(eq=False)
@@ -416,7 +384,7 @@ def main(argv: list[str] | None = None) -> int:
     prctl(PR_SET_NAME, handoff.APP_HOST_NAME)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s app host %(process)d: %(message)s")
     isolate()
-    share_parsed_stylesheets()
+    share_styles()
     make_app = load_factory(args.app) if args.app else client_app
     warm_up()  # the fork server's imports: a session's first import would hold the loop for everyone
     gc.collect()

@@ -35,6 +35,7 @@ from aton_tui import app_host
 from aton_tui.app import AtonApp
 from aton_tui.channel_driver import ChannelDriver
 from aton_tui.forkserver import warm_up
+from aton_tui.shared_styles import share_styles
 
 ROOT = Path(__file__).resolve().parent.parent
 LOBBY = b"lobby of"
@@ -112,7 +113,7 @@ def served(*server_options: str) -> Iterator[int]:
         try:
             port = int(server.stdout.readline().rsplit(":", 1)[1])
             app_host.isolate()  # the app host's own set-up, then its imports frozen as it does
-            app_host.share_parsed_stylesheets()
+            share_styles()
             warm_up()
             gc.collect()
             gc.freeze()

@@ -29,6 +29,7 @@ from protocol import messages as m
 from protocol.account_keys import KEY_LINE_CHARS
 
 from ..widgets.fitted_footer import FittedFooter
+from ..widgets.fitted_table import FittedTable
 from ..widgets.notice import Notice
 from .dialogs import Confirm, Prompt
 from .styled_at_mount import StyledAtMount
@@ -72,7 +73,7 @@ class AccountScreen(StyledAtMount, Screen):
             yield Label("Asking the server…", id="account-name", markup=False)
             yield Label("", id="account-about", markup=False)
             yield Label("Keys", id="keys-title", classes="section-title", markup=False)
-            yield DataTable(id="account-keys", cursor_type="row", zebra_stripes=True)
+            yield FittedTable(id="account-keys", cursor_type="row", zebra_stripes=True)
             yield Label("", id="own-key-about", markup=False)
             yield Label("", id="own-key", markup=False)
             yield Label("", id="web-login", markup=False)

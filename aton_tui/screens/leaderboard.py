@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Static
 from protocol import messages as m
 
 from ..widgets.fitted_footer import FittedFooter
+from ..widgets.fitted_table import FittedTable
 from ..widgets.notice import Notice
 from .styled_at_mount import StyledAtMount
 
@@ -63,7 +64,7 @@ class LeaderboardScreen(StyledAtMount, Screen):
         with Vertical(id="leaderboard-body"):
             yield Static(clocks_line(self.clock), id="leaderboard-clocks", markup=False)
             yield Static("Asking the server…", id="leaderboard-pages", markup=False)
-            yield DataTable(id="leaderboard-places", cursor_type="row", zebra_stripes=True)
+            yield FittedTable(id="leaderboard-places", cursor_type="row", zebra_stripes=True)
         yield FittedFooter()
 
     def on_mount(self) -> None:

@@ -29,6 +29,7 @@ from protocol.game_frames import ATLAS_ZEUS, rating_of
 from ..lobby_model import LobbyModel, SectionWindow
 from ..sizes import set_width_classes
 from ..widgets.fitted_footer import FittedFooter
+from ..widgets.fitted_table import FittedTable
 from ..widgets.notice import Notice
 from .profile import cut
 from .styled_at_mount import StyledAtMount
@@ -109,16 +110,16 @@ class LobbyScreen(StyledAtMount, Screen):
                     yield Label(section_title("tables", False), id="tables-title", classes="section-title",
                                 markup=False)
                     yield Label(id="tables-pages", classes="section-pages", markup=False)
-                    yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+                    yield FittedTable(id="tables", cursor_type="row", zebra_stripes=True)
                 with Vertical(classes="lobby-section"):
                     yield Label(section_title("games", False), id="games-title", classes="section-title",
                                 markup=False)
                     yield Label(id="games-pages", classes="section-pages", markup=False)
-                    yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
+                    yield FittedTable(id="games", cursor_type="row", zebra_stripes=True)
             with Vertical(classes="lobby-section", id="players-section"):
                 yield Label("Players online", classes="section-title", markup=False)
                 yield Label(id="players-pages", classes="section-pages", markup=False)
-                yield DataTable(id="players", cursor_type="row", zebra_stripes=True)
+                yield FittedTable(id="players", cursor_type="row", zebra_stripes=True)
         yield FittedFooter()
 
     def on_mount(self) -> None:

@@ -27,6 +27,7 @@ from protocol.game_lines import GameLine
 
 from ..sizes import ROOMY_WIDTH
 from ..widgets.fitted_footer import FittedFooter
+from ..widgets.fitted_table import FittedTable
 from ..widgets.notice import Notice
 from .styled_at_mount import StyledAtMount
 
@@ -112,7 +113,7 @@ class ProfileScreen(StyledAtMount, Screen):
             yield Static("Asking the server…", id="profile-totals", markup=False)
             yield Static("", id="profile-ratings", markup=False)
             yield Static("", id="profile-pages", markup=False)
-            yield DataTable(id="profile-games", cursor_type="row", zebra_stripes=True)
+            yield FittedTable(id="profile-games", cursor_type="row", zebra_stripes=True)
         yield FittedFooter()
 
     def on_mount(self) -> None:

@@ -7,7 +7,7 @@ the footer, least needed first, until the rest fits.  A screen names them in
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from typing import NamedTuple
 
 from textual.app import ComposeResult
 from textual.events import Resize
@@ -17,10 +17,25 @@ from textual.widgets import Footer
 from textual.widgets._footer import FooterKey, KeyGroup
 
 
+class ShownKey(NamedTuple):
+    """A key in the footer, as the screen's bindings say it now."""
+
+    key: str
+    action: str
+    description: str
+    tooltip: str
+    enabled: bool
+
+    @property
+    def same_key(self) -> tuple[str, str, str, str]:
+        """All but its state: a key whose state alone changes is not built again."""
+        return self[:4]
+
+
 class FittedFooter(Footer):
     def __init__(self) -> None:
         super().__init__(compact=True, show_command_palette=False)
-        self._shown: Hashable = None  # the keys it was last composed of (``_keys``)
+        self._shown: tuple[ShownKey, ...] = ()  # the keys it was last composed of (``_keys``)
 
     def compose(self) -> ComposeResult:
         """Textual's keys, each made compact as it is built: a key whose class changes once it is
@@ -31,20 +46,35 @@ class FittedFooter(Footer):
                 widget.add_class("-compact", update=False)
             yield widget
 
-    def _keys(self) -> Hashable:
+    def _keys(self) -> tuple[ShownKey, ...]:
         """What the footer shows: every key the screen shows now, with its state."""
         if not self._bindings_ready:
-            return None
-        return tuple((binding.key, binding.action, binding.description, enabled, tooltip)
+            return ()
+        return tuple(ShownKey(binding.key, binding.action, binding.description, tooltip, enabled)
                      for _, binding, enabled, tooltip in self.screen.active_bindings.values() if binding.show)
 
     async def recompose(self) -> None:
-        if not self.is_attached or self._keys() == self._shown:  # (the bindings changed, not the keys shown)
+        if not self.is_attached:
+            return
+        keys = self._keys()
+        if keys == self._shown:  # (the bindings changed, not the keys shown)
+            return
+        if [key.same_key for key in keys] == [key.same_key for key in self._shown]:
+            self._shown = keys
+            self._enable(keys)
             return
         async with self.batch():  # fitted before it is drawn: never a frame with keys cut off
             await super().recompose()
             self._fit()
         self.call_after_refresh(self._fit)  # and again once laid out (the keys' styles all applied)
+
+    def _enable(self, keys: tuple[ShownKey, ...]) -> None:
+        """The same keys, some of them now on or off: only those change (dimmed when off)."""
+        enabled = {(key.key, key.action): key.enabled for key in keys}
+        for widget in self.query(FooterKey):
+            on = enabled.get((widget.key, widget.action), not widget._disabled)
+            widget._disabled = not on
+            widget.set_class(not on, "-disabled")
 
     def on_resize(self, _: Resize) -> None:
         for key in self.query(FooterKey):

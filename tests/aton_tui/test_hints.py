@@ -70,10 +70,20 @@ async def until_hinted(pilot: Pilot, app: AtonApp) -> None:
 async def test_a_hint_against_the_servers_bot_is_laid_on_the_board_with_one_line_of_why(tmp_path):
     async with ann_against_the_bot(tmp_path, size=(120, 40)) as (app, pilot):
         screen, model = screen_of(app), model_of(app)
-        expected = hint(screen.view, seed=hint_seed(model))  # what the worker process must find
+        asked: list[tuple[View, int]] = []  # the view and seed the worker process was given
+        ask = screen.ask_for_hint
+
+        async def ask_recorded(view: View, seed: int, iterations: int = HINT_ITERATIONS) -> Hint:
+            asked.append((view, seed))
+            return await ask(view, seed, iterations)
+
+        screen.ask_for_hint = ask_recorded
         await pilot.press("i")
         assert "the bot is thinking… (your clock runs on)" in str(hint_line(app).render())
         await until_hinted(pilot, app)
+        [(view, seed)] = asked
+        assert seed == hint_seed(model)  # (the game's state may have moved on since its first frame)
+        expected = hint(view, seed=seed)  # what the worker process must have found
         assert screen.hint == expected and expected.reason
         what = "exchange (x) — " if isinstance(expected.move, Exchange) else ""
         assert str(hint_line(app).render()) in (f"Hint: {what}{expected.reason}.", f"Hint: {what}{expected.headline}.")
