@@ -77,27 +77,30 @@ class FittedFooter(Footer):
             widget.set_class(not on, "-disabled")
 
     def on_resize(self, _: Resize) -> None:
-        for key in self.query(FooterKey):
-            key.display = True
         self._fit()
 
     def _fit(self) -> None:
-        """Leave out spare keys, in their order, until the keys are no wider than the line.
+        """Leave out spare keys, in their order, until the keys are no wider than the line; show
+        the others.  Only a key whose place changes is touched: each change lays the screen out again.
 
         Widths are measured from what each key draws, not from the layout: a screen under a
         dialog changes its keys without being laid out again."""
         if not self.is_attached:  # its screen was closed meanwhile
             return
         room = self.screen.size.width - self.styles.gutter.width
-        width = sum(self._width(child) for child in self.children if child.display)
-        shown = [key for key in self.query(FooterKey) if key.display and "-grouped" not in key.classes]
+        keys = [key for key in self.query(FooterKey) if "-grouped" not in key.classes]  # (the keys it may leave out)
+        width = sum(self._width(child) for child in self.children if child.display or child in keys)
+        left_out: set[FooterKey] = set()
         for action in getattr(self.screen, "FOOTER_SPARE", ()):
             if width <= room:
-                return
-            for key in shown:
-                if key.action.partition("(")[0] == action:
+                break
+            for key in keys:
+                if key.action.partition("(")[0] == action and key not in left_out:
                     width -= self._width(key)
-                    key.display = False
+                    left_out.add(key)
+        for key in keys:
+            if key.display != (shown := key not in left_out):
+                key.display = shown
 
     def _width(self, widget: Widget) -> int:
         """The columns ``widget`` takes in the footer's row, margins included."""

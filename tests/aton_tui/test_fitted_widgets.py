@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.screen import Screen
 from textual.widgets import Static
 from textual.widgets._footer import FooterKey
 
@@ -74,3 +75,34 @@ async def test_a_key_switched_on_is_the_same_key_undimmed_and_a_new_key_rebuilds
         app.refresh_bindings()
         await pilot.pause()
         assert footer_keys(app) == [("Account", False), ("Help", False), ("Extra", False)]
+
+
+class Spare(Screen):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a", "first", "A long first key"), Binding("b", "second", "A long second key"),
+        Binding("c", "third", "A long third key"), Binding("d", "fourth", "A long fourth key")]
+    FOOTER_SPARE = ("second", "fourth")  # (the screen's keys that may leave the footer, least needed first)
+
+    def compose(self) -> ComposeResult:
+        yield FittedFooter()
+
+
+class SpareKeys(App):
+    def on_mount(self) -> None:
+        self.push_screen(Spare())
+
+
+def shown_keys(app: App) -> list[str]:
+    return [key.description for key in app.screen.query(FooterKey) if key.display]
+
+
+async def test_spare_keys_leave_a_narrow_footer_in_their_order_and_come_back_when_it_widens():
+    app = SpareKeys()
+    async with app.run_test(size=(120, 10)) as pilot:
+        await pilot.pause()
+        every = ["A long first key", "A long second key", "A long third key", "A long fourth key"]
+        assert shown_keys(app) == every
+        for width, shown in ((60, every[:1] + every[2:]), (45, [every[0], every[2]]), (120, every)):
+            await pilot.resize_terminal(width, 10)
+            await pilot.pause()
+            assert shown_keys(app) == shown, width
