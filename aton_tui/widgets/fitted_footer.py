@@ -35,7 +35,7 @@ class ShownKey(NamedTuple):
 class FittedFooter(Footer):
     def __init__(self) -> None:
         super().__init__(compact=True, show_command_palette=False)
-        self._shown: tuple[ShownKey, ...] = ()  # the keys it was last composed of (``_keys``)
+        self._shown: tuple[ShownKey, ...] = ()  # the keys it shows, each on or off (``_keys``)
 
     def compose(self) -> ComposeResult:
         """Textual's keys, each made compact as it is built: a key whose class changes once it is
@@ -72,7 +72,7 @@ class FittedFooter(Footer):
         """The same keys, some of them now on or off: only those change (dimmed when off)."""
         enabled = {(key.key, key.action): key.enabled for key in keys}
         for widget in self.query(FooterKey):
-            on = enabled.get((widget.key, widget.action), not widget._disabled)
+            on = enabled[widget.key, widget.action]  # (the same keys: every one is there)
             widget._disabled = not on
             widget.set_class(not on, "-disabled")
 
