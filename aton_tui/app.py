@@ -67,6 +67,7 @@ from .record_file import record_filename, save_record
 from .replay_model import Perspective, ReplayModel
 from .saved_sessions import SavedSessions
 from .screens.account import AccountScreen
+from .screens.client_screen import DrawnAfterBatches
 from .screens.dialogs import Choice, Choices, Confirm, Prompt
 from .screens.end import FROM_THE_LOBBY, EndScreen, offer_sentence
 from .screens.game import GameScreen
@@ -189,7 +190,7 @@ class StatusChanged(Message):
         self.status = status
 
 
-class AtonApp(App):
+class AtonApp(DrawnAfterBatches, App):
     TITLE = "Aton"
     CSS_PATH = STYLESHEETS
     COMMANDS = App.COMMANDS | {AtonCommands}

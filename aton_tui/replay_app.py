@@ -16,12 +16,13 @@ from bots.analysis import AnalysisSettings, GameAnalysis
 from .atlas_zeus.replay import ZeusReplayScreen
 from .atlas_zeus.replay_model import ZeusReplayModel
 from .replay_model import Perspective, ReplayModel
+from .screens.client_screen import DrawnAfterBatches
 from .screens.replay import ReplayScreen
 from .settings import Settings
 from .themes import DARK_BOARD, STYLESHEETS, use_themes
 
 
-class ViewerApp(App[None]):
+class ViewerApp(DrawnAfterBatches, App[None]):
     """Shows the screen ``viewer`` makes; closing it ends the app."""
 
     CSS_PATH = STYLESHEETS

@@ -35,9 +35,9 @@ from protocol.game_frames import Numbered
 
 from ..model import ZeusModel
 from ..narrate import player_name
+from ..screens.client_screen import ClientScreen
 from ..screens.dialogs import Prompt
 from ..screens.end import EndScreen, Result, headline, ratings_line
-from ..screens.styled_at_mount import StyledAtMount
 from ..sizes import LARGE, ROOMY_HEIGHT
 from ..widgets.fitted_footer import FittedFooter
 from ..widgets.game_log import GameLog
@@ -61,7 +61,7 @@ SENDING = -1
 DECISION_ROWS = 2
 
 
-class AtlasZeusScreen(StyledAtMount, Screen):
+class AtlasZeusScreen(ClientScreen, Screen):
     BINDINGS = [
         Binding("left,h", "cursor(-1)", "Previous", key_display="←→",
                 tooltip="light the previous card of your hand, or the previous target (counter-clockwise)"),

@@ -31,8 +31,8 @@ from protocol.account_keys import KEY_LINE_CHARS
 from ..widgets.fitted_footer import FittedFooter
 from ..widgets.fitted_table import FittedTable
 from ..widgets.notice import Notice
+from .client_screen import ClientScreen
 from .dialogs import Confirm, Prompt
-from .styled_at_mount import StyledAtMount
 
 if TYPE_CHECKING:
     from ..app import AtonApp
@@ -43,7 +43,7 @@ def _day(seconds: int | None) -> str:
     return "never" if seconds is None else time.strftime("%Y-%m-%d", time.localtime(seconds))
 
 
-class AccountScreen(StyledAtMount, Screen):
+class AccountScreen(ClientScreen, Screen):
     BINDINGS = [
         Binding("r", "rename", "Rename", tooltip="give your account another name (one no other account has)"),
         Binding("k", "add_key", "Add key", tooltip="add a key to your account: paste its OpenSSH public key line"),

@@ -12,10 +12,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label
 
 from ..widgets.choice_row import ChoiceRow
-from .styled_at_mount import StyledAtMount
+from .client_screen import ClientScreen
 
 
-class Confirm(StyledAtMount, ModalScreen[bool]):
+class Confirm(ClientScreen, ModalScreen[bool]):
     """A question answered yes (y) or no (n, Escape).  Enter presses the focused button, and
     that is "no" at first: an Enter typed for the board never resigns or spends a token."""
 
@@ -60,7 +60,7 @@ class Choice:
 CHOICE_ROW_HEIGHT, CHOICES_AROUND = 2, 16
 
 
-class Choices(StyledAtMount, ModalScreen[dict | None]):
+class Choices(ClientScreen, ModalScreen[dict | None]):
     """A few settings, each one row of options; Enter accepts, Escape cancels."""
 
     BINDINGS = [
@@ -117,7 +117,7 @@ class JoinedLinesInput(Input):
         # Input's own handler (next in the MRO) inserts it
 
 
-class Prompt(StyledAtMount, ModalScreen[str | None]):
+class Prompt(ClientScreen, ModalScreen[str | None]):
     """One line of text (an invite code, a file name, a chat line); Enter accepts, Escape cancels."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]

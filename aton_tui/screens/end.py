@@ -21,7 +21,7 @@ from protocol.game_frames import rating_text
 from ..model import GameModel, ZeusModel
 from ..narrate import player_name, rating_change, result_sentence
 from ..widgets.symbols import SEAT_SYMBOL
-from .styled_at_mount import StyledAtMount
+from .client_screen import ClientScreen
 
 
 def headline(winner: object | None, seat: Player | None) -> str:
@@ -70,7 +70,7 @@ def offer_sentence(offerer: Player, keys: str = "r accepts, d declines") -> str:
     return f"{player_name(offerer)} offers a rematch (colours swapped): {keys}."
 
 
-class EndScreen(StyledAtMount, ModalScreen[None]):
+class EndScreen(ClientScreen, ModalScreen[None]):
     AUTO_FOCUS = ""  # no button takes the focus (None would be the app's "*": the first button)
     BINDINGS = [
         Binding("r", "app.rematch", "Rematch", tooltip="offer a rematch, or accept the opponent's (colours swapped)"),

@@ -58,10 +58,10 @@ from ..widgets.notice import Notice
 from ..widgets.players import Cartouche, PlayerRow, PlayersPanel, cartouche_faces, strikes_note
 from ..widgets.score_track import ScoreTrack
 from ..widgets.symbols import SEAT_SYMBOL
+from .client_screen import ClientScreen
 from .dialogs import Confirm, Prompt
 from .end import EndScreen, aton_result, offer_sentence, ratings_line
 from .scoring import ScoringScreen
-from .styled_at_mount import StyledAtMount
 
 if TYPE_CHECKING:
     from ..app import AtonApp
@@ -103,7 +103,7 @@ def at_the_present(action: Callable[..., object]) -> Callable[..., Awaitable[Non
     return act
 
 
-class GameScreen(StyledAtMount, Screen):
+class GameScreen(ClientScreen, Screen):
     BINDINGS = [
         *_digits("card", CARD, "put a card of that value on the lit cartouche"),
         Binding("left,h", "cartouche(-1)", "Cartouche", key_display="←→", tooltip="light another cartouche"),

@@ -19,7 +19,7 @@ from protocol.messages import DEFAULT_GAME
 
 from ..atlas_zeus import rules as atlas_zeus_rules
 from ..settings import Settings
-from .styled_at_mount import StyledAtMount
+from .client_screen import ClientScreen
 
 CLOSING = "**Esc**, **q** or **?** closes this help.  ↑ ↓ PgUp PgDn scroll it, **Tab** shows the complete rules."
 RULES_CLOSING = "**Esc**, **q** or **?** closes this help.  ↑ ↓ PgUp PgDn scroll the rules, **Tab** shows the keys."
@@ -173,7 +173,7 @@ def settings_text(settings: Settings) -> str:
     ])
 
 
-class HelpScreen(StyledAtMount, ModalScreen[None]):
+class HelpScreen(ClientScreen, ModalScreen[None]):
     BINDINGS = [
         Binding("escape,question_mark,q", "close", "Close help"),
         Binding("tab", "turn_page", "Keys/Rules", priority=True, tooltip="the other page: the keys or the rules"),

@@ -19,7 +19,7 @@ from protocol import messages as m
 from ..widgets.fitted_footer import FittedFooter
 from ..widgets.fitted_table import FittedTable
 from ..widgets.notice import Notice
-from .styled_at_mount import StyledAtMount
+from .client_screen import ClientScreen
 
 if TYPE_CHECKING:
     from ..app import AtonApp
@@ -32,7 +32,7 @@ def clocks_line(shown: str) -> str:
     return "  ".join(f"[{clock}]" if clock == shown else clock for clock in m.CLOCKS)
 
 
-class LeaderboardScreen(StyledAtMount, Screen):
+class LeaderboardScreen(ClientScreen, Screen):
     """The leaderboard, from the clock ``clock``."""
 
     BINDINGS = [

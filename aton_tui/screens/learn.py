@@ -32,8 +32,8 @@ from ..narrate import player_name
 from ..widgets.board import Board
 from ..widgets.commit_panel import CommitPanel
 from ..widgets.symbols import SEAT_SYMBOL
+from .client_screen import ClientScreen
 from .game import GameScreen
-from .styled_at_mount import StyledAtMount
 
 #: How the screen ends: left before the end, or played to the end.
 LEFT, FINISHED = "left", "finished"
@@ -150,7 +150,7 @@ class LearnScreen(GameScreen):
         return super().check_action(action, parameters)
 
 
-class LessonOffer(StyledAtMount, ModalScreen[bool]):
+class LessonOffer(ClientScreen, ModalScreen[bool]):
     """"New to Aton?": the lesson (l) or a game against the bot (p, Escape).  Enter presses the
     focused button, the lesson at first: it has no clock and Escape leaves it, so an Enter typed
     by habit starts nothing that can be lost."""

@@ -31,8 +31,8 @@ from ..sizes import set_width_classes
 from ..widgets.fitted_footer import FittedFooter
 from ..widgets.fitted_table import FittedTable
 from ..widgets.notice import Notice
+from .client_screen import ClientScreen
 from .profile import cut
-from .styled_at_mount import StyledAtMount
 
 if TYPE_CHECKING:
     from ..app import AtonApp
@@ -57,7 +57,7 @@ NAMES = (GAME_HEADER.index("red"), GAME_HEADER.index("blue"))
 SHORTEST_CUT = 3  # a player's name in the games in progress is never cut shorter than this ("Bo…")
 
 
-class LobbyScreen(StyledAtMount, Screen):
+class LobbyScreen(ClientScreen, Screen):
     BINDINGS = [
         Binding("b", "app.play_bot", "Bot", tooltip="play a bot hosted by the server (strength, clock, colour)"),
         Binding("q", "app.quick_match", "Quick match", tooltip="play the next player who asks for one"),

@@ -29,7 +29,7 @@ from ..sizes import ROOMY_WIDTH
 from ..widgets.fitted_footer import FittedFooter
 from ..widgets.fitted_table import FittedTable
 from ..widgets.notice import Notice
-from .styled_at_mount import StyledAtMount
+from .client_screen import ClientScreen
 
 if TYPE_CHECKING:
     from ..app import AtonApp
@@ -80,7 +80,7 @@ def pages_line(profile: m.Profile, any_games: bool) -> str:
     return f"Games, {page}newest first{keys}  ·  Enter replays a finished one"
 
 
-class ProfileScreen(StyledAtMount, Screen):
+class ProfileScreen(ClientScreen, Screen):
     """The profile of ``name`` (None: your own)."""
 
     BINDINGS = [

@@ -16,7 +16,7 @@ from aton.players import BLUE, PLAYERS, RED
 
 from ..narrate import player_name
 from ..sizes import ROOMY_WIDTH
-from .styled_at_mount import StyledAtMount
+from .client_screen import ClientScreen
 
 #: what the majority scores in each category (the help screen says it at length)
 RULES = {
@@ -64,7 +64,7 @@ class Breakdown(Widget):
         return table
 
 
-class ScoringScreen(StyledAtMount, ModalScreen[None]):
+class ScoringScreen(ClientScreen, ModalScreen[None]):
     BINDINGS = [Binding("enter,escape,space", "close", "Continue")]
 
     def __init__(self, dead: int, categories: list[CategoryScored], scores: tuple[int, int]) -> None:

@@ -22,7 +22,7 @@ from textual.widgets.option_list import Option
 from ..discovery import DiscoverySettings, DiscoveryUnavailable, LanServer
 from ..widgets.fitted_footer import FittedFooter
 from ..widgets.notice import Notice
-from .styled_at_mount import StyledAtMount
+from .client_screen import ClientScreen
 
 HEADING = " ATON  ·  servers on your network"
 LOOKING = "Looking for servers on your network…"
@@ -55,7 +55,7 @@ def parse_address(text: str) -> tuple[str, int] | str:
         return str(exc)
 
 
-class ServersScreen(StyledAtMount, Screen[tuple[str, int] | None]):
+class ServersScreen(ClientScreen, Screen[tuple[str, int] | None]):
     """Dismissed with the (host, port) chosen, or None when the player leaves."""
 
     BINDINGS = [

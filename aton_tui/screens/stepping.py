@@ -16,7 +16,7 @@ from textual.screen import Screen
 
 from ..replay_model import Perspective, SteppedRecord
 from ..widgets.step_log import StepLog
-from .styled_at_mount import StyledAtMount
+from .client_screen import ClientScreen
 
 MOVING = [
     Binding("left,h", "step(-1)", "Move", key_display="←→", tooltip="one move back"),
@@ -30,7 +30,7 @@ MOVING = [
 CLOSE = Binding("escape,q", "close", "Close", key_display="Esc", tooltip="close the replay")
 
 
-class SteppingScreen(StyledAtMount, Screen[None]):
+class SteppingScreen(ClientScreen, Screen[None]):
     def __init__(self, model: SteppedRecord[Any], perspective: Perspective = Perspective.RED,
                  at_end: bool = False) -> None:
         """``perspective``: shown first (a spectator's when the record may not be shown so);
