@@ -15,7 +15,7 @@ import time
 from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.events import Resize
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from atlas_zeus.players import RED
 from atlas_zeus.views import View
@@ -23,6 +23,7 @@ from atlas_zeus.views import View
 from ..replay_model import Perspective
 from ..screens.stepping import CLOSE, MOVING, SteppingScreen
 from ..sizes import LARGE, ROOMY_HEIGHT
+from ..widgets.fitted_footer import FittedFooter
 from ..widgets.notice import Notice
 from ..widgets.step_log import StepLog
 from .clans import Clans
@@ -54,7 +55,7 @@ class ZeusReplayScreen(SteppingScreen):
             yield Hand(id=f"hand-{clan}")
         yield Clans(time.monotonic)
         yield StepLog(id="log")
-        yield Footer(compact=True, show_command_palette=False)
+        yield FittedFooter()
 
     def on_mount(self) -> None:
         self._fit(self.app.size.width, self.app.size.height)

@@ -29,7 +29,7 @@ from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
 from textual.events import Resize
 from textual.message import Message
-from textual.widgets import Footer, ProgressBar, Static
+from textual.widgets import ProgressBar, Static
 
 from aton.game import Phase
 from aton.players import BLUE, RED, Player
@@ -44,6 +44,7 @@ from ..sizes import LARGE
 from ..widgets.board import Board
 from ..widgets.chances_graph import ChancesGraph
 from ..widgets.commit_panel import CommitPanel
+from ..widgets.fitted_footer import FittedFooter
 from ..widgets.kingdom import Kingdom
 from ..widgets.notice import Notice
 from ..widgets.players import PlayerRow, PlayersPanel, cartouche_faces
@@ -106,7 +107,7 @@ class ReplayScreen(SteppingScreen):
                     yield Static("", id="graph-legend", markup=False)
                     yield ChancesGraph()
             yield StepLog(id="log")
-        yield Footer(compact=True, show_command_palette=False)
+        yield FittedFooter()
 
     def on_mount(self) -> None:
         self.set_class(self._large(self.app.size.width, self.app.size.height), "-large")

@@ -12,7 +12,6 @@ from functools import partial
 from pathlib import Path
 
 from textual.pilot import Pilot
-from textual.widgets._footer import FooterKey
 
 from aton import RED, Outcome, Termination
 from aton_tui.app import AtonApp
@@ -23,6 +22,7 @@ from aton_tui.screens.game import GameScreen
 from aton_tui.screens.scoring import ScoringScreen
 from aton_tui.sizes import MINIMUM
 from aton_tui.widgets.board import Board
+from aton_tui.widgets.fitted_footer import FittedFooter
 from aton_tui.widgets.game_log import GameLog
 from aton_tui.widgets.kingdom import Kingdom
 from aton_tui.widgets.legend import REMINDER
@@ -63,7 +63,7 @@ async def shown(pilot: Pilot, script: ScriptedGame, screen_type: type = GameScre
     await wait_until(pilot, lambda: isinstance(app.screen, screen_type) and app.model is not None
                      and app.model.version == script.version, what=screen_type.__name__)
     if screen_type is GameScreen:
-        await wait_until(pilot, lambda: bool(app.screen.query(FooterKey)), what="the footer's keys")
+        await wait_until(pilot, lambda: bool(app.screen.query_one(FittedFooter).keys), what="the footer's keys")
     await pilot.pause()
 
 
