@@ -811,7 +811,9 @@ class AtonApp(DrawnAfterBatches, App):
         if action == "back_to_game":
             return model is not None and not over and self._game_screen() is None
         if action in ("play_bot", "quick_match", "new_table", "join_invite"):
-            return not self.our_game_runs  # one game at a time
+            if self.our_game_runs:
+                return False  # one game at a time
+            return self.status.state == "connected" or None  # dimmed until connected: the server starts them
         if action == "leave_queue":
             return bool(self.lobby_notice)
         if action == "retry":

@@ -15,6 +15,7 @@ from textual.widgets import Static
 from aton_tui.app import AtonApp, Launch
 from aton_tui.screens.lobby import LobbyScreen
 from aton_tui.session import CONNECT_ATTEMPTS
+from aton_tui.widgets.fitted_footer import FittedFooter
 from server.app import ArbiterServer
 from server.config import ServerConfig
 
@@ -48,6 +49,15 @@ def closed_port() -> int:
         return probe.getsockname()[1]
 
 
+#: the lobby's keys that ask the server for something: dimmed while the client is not connected
+SERVER_KEYS = ("Bot", "Quick match", "New table", "Invite", "Account")
+
+
+def footer_states(app: AtonApp) -> dict[str, bool]:
+    """The footer's keys, each on or off."""
+    return {key.description: key.enabled for key in app.screen.query_one(FittedFooter).keys or ()}
+
+
 def banner_of(app: AtonApp) -> str:
     return str(app.screen.query_one("#banner", Static).render())
 
@@ -63,6 +73,8 @@ async def test_an_unreachable_server_is_given_up_on_and_r_tries_again(tmp_path):
         banner = banner_of(app)
         assert f"Gave up after {CONNECT_ATTEMPTS} attempts: cannot reach 127.0.0.1:{port}: Connection refused" in banner
         assert "r tries again, Ctrl+Q quits" in banner
+        for key in SERVER_KEYS:  # shown, dimmed: nothing the server would start
+            assert footer_states(app)[key] is False, key
 
         server = ArbiterServer(ServerConfig(host="127.0.0.1", port=port, db_path=str(tmp_path / "aton.db")))
         await server.start()  # the server is up now: r reaches it
@@ -71,6 +83,8 @@ async def test_an_unreachable_server_is_given_up_on_and_r_tries_again(tmp_path):
             await wait_until(pilot, lambda: app.status.state == "connected", what="the retry to connect")
             await wait_until(pilot, lambda: len(app.lobby.players) == 1, what="the lobby")
             assert banner_of(app) == ""
+            await wait_until(pilot, lambda: all(footer_states(app).get(key) for key in SERVER_KEYS),
+                             what="the keys that start a game to come on")
             await app.action_quit()
         finally:
             await server.stop()
