@@ -40,26 +40,45 @@ SHARED_RULES: LRUCache[tuple, list[RuleSet]] = LRUCache(1024)
 
 def share_parsed_stylesheets() -> None:
     """Parse each stylesheet once for the whole process: parsing the client's stylesheets was a
-    quarter of the CPU an app took to its first frame, and its rules were in every app again."""
-    parse = Stylesheet._parse_rules
-    # the theme's variables as a key, made once per variables map (Textual replaces the map, never changes it)
-    variable_keys: LRUCache[int, tuple[dict[str, str], tuple]] = LRUCache(64)
+    quarter of the CPU an app took to its first frame, and its rules were in every app again.
+    An app whose stylesheet has the same sources and variables as one before gets that one's
+    list of rules itself (which no app changes: Textual makes a new one when it parses again)."""
+    parse_rules = Stylesheet._parse_rules
+    parse = Stylesheet.parse
+    # the theme's variables as a number, worked out once per variables map (Textual replaces the
+    # map, never changes it): the same variables, the same number
+    variable_tokens: dict[tuple, int] = {}
+    variable_keys: LRUCache[int, tuple[dict[str, str], int]] = LRUCache(64)
+    whole: LRUCache[tuple, list[RuleSet]] = LRUCache(64)  # (sources, variables) -> the stylesheet's rules
 
-    def variables_key(variables: dict[str, str]) -> tuple:
+    def variables_key(variables: dict[str, str]) -> int:
         known = variable_keys.get(id(variables))
         if known is None or known[0] is not variables:
-            known = variable_keys[id(variables)] = (variables, tuple(sorted(variables.items())))
+            token = variable_tokens.setdefault(tuple(sorted(variables.items())), len(variable_tokens))
+            known = variable_keys[id(variables)] = (variables, token)
         return known[1]
 
-    def parse_shared(stylesheet: Stylesheet, css: str, read_from: tuple[str, str], is_default_rules: bool = False,
-                     tie_breaker: int = 0, scope: str = "") -> list[RuleSet]:
+    def parse_rules_shared(stylesheet: Stylesheet, css: str, read_from: tuple[str, str],
+                           is_default_rules: bool = False, tie_breaker: int = 0, scope: str = "") -> list[RuleSet]:
         key = (css, read_from, is_default_rules, tie_breaker, scope, variables_key(stylesheet._variables))
         rules = SHARED_RULES.get(key)
         if rules is None:
-            rules = SHARED_RULES[key] = parse(stylesheet, css, read_from, is_default_rules, tie_breaker, scope)
+            rules = SHARED_RULES[key] = parse_rules(stylesheet, css, read_from, is_default_rules, tie_breaker, scope)
         return rules
 
-    Stylesheet._parse_rules = parse_shared  # type: ignore[method-assign, assignment]
+    def parse_shared(stylesheet: Stylesheet) -> None:
+        key = (tuple(stylesheet.source.items()), variables_key(stylesheet._variables))
+        rules = whole.get(key)
+        if rules is None:
+            parse(stylesheet)  # (each source's rules through ``parse_rules_shared``)
+            whole[key] = stylesheet._rules
+            return
+        stylesheet._rules = rules
+        stylesheet._require_parse = False
+        stylesheet._rules_map = None
+
+    Stylesheet._parse_rules = parse_rules_shared  # type: ignore[method-assign, assignment]
+    Stylesheet.parse = parse_shared  # type: ignore[method-assign, assignment]
 
 
 #: The pseudo-classes that follow from the app alone: in a key, once (the app's), not per node.
@@ -86,6 +105,8 @@ class Applied:
 
 #: Rules as keys, by the ids of the rule sets in their order (the same lists in every app).
 RULES_KEYS: LRUCache[tuple[int, ...], KnownRules] = LRUCache(256)
+#: The same, by the list of rules itself (a list shared by many apps: its key without its ids).
+RULES_OF_LIST: LRUCache[int, tuple[list[RuleSet], KnownRules]] = LRUCache(256)
 #: What each kind of node gets from each stylesheet (``node_key``).
 APPLIED: LRUCache[tuple, Applied] = LRUCache(4096)
 _tokens = itertools.count()
@@ -93,17 +114,24 @@ FLAGS = ("_has_hover_style", "_has_focus_within", "_has_order_style", "_has_odd_
 
 
 def rules_key(stylesheet: Stylesheet) -> KnownRules:
-    """The stylesheet's rules as a key (worked out once for each list of rules it has had)."""
+    """The stylesheet's rules as a key (worked out once for each list of rules there has been: the
+    apps of a host share theirs, ``share_parsed_stylesheets``)."""
     rules = stylesheet.rules
     mine: KnownRules | None = getattr(stylesheet, "_aton_rules_key", None)
     if mine is not None and mine.rules is rules:
         return mine
-    ids = tuple(map(id, rules))
-    known = RULES_KEYS.get(ids)
-    if known is None:
-        used = sorted(set().union(*(rule.pseudo_classes for rule in rules)))
-        known = RULES_KEYS[ids] = KnownRules(next(_tokens), rules, tuple(used),
-                                             tuple(name for name in used if name not in APP_WIDE))
+    seen = RULES_OF_LIST.get(id(rules))
+    if seen is not None and seen[0] is rules:
+        known = seen[1]
+    else:
+        ids = tuple(map(id, rules))
+        found = RULES_KEYS.get(ids)
+        if found is None:
+            used = sorted(set().union(*(rule.pseudo_classes for rule in rules)))
+            found = RULES_KEYS[ids] = KnownRules(next(_tokens), rules, tuple(used),
+                                                 tuple(name for name in used if name not in APP_WIDE))
+        known = found
+        RULES_OF_LIST[id(rules)] = (rules, known)  # (the list kept: its id is not reused while it is here)
     stylesheet._aton_rules_key = known  # type: ignore[attr-defined]  # one attribute of ours on Textual's object
     return known
 

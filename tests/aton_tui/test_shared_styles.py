@@ -28,10 +28,11 @@ Apply = Callable[..., None]
 def textual_apply(monkeypatch) -> Iterator[Apply]:
     """The styles shared as an app host shares them, for this test only; Textual's own ``apply``."""
     apply = Stylesheet.apply
-    for name in ("apply", "replace_rules", "_parse_rules"):
+    for name in ("apply", "replace_rules", "_parse_rules", "parse"):
         monkeypatch.setattr(Stylesheet, name, Stylesheet.__dict__[name])
     monkeypatch.setattr(shared_styles, "APPLIED", LRUCache(4096))
     monkeypatch.setattr(shared_styles, "RULES_KEYS", LRUCache(256))
+    monkeypatch.setattr(shared_styles, "RULES_OF_LIST", LRUCache(256))
     monkeypatch.setattr(shared_styles, "SHARED_RULES", LRUCache(1024))
     shared_styles.share_styles()
     yield apply
@@ -120,10 +121,14 @@ def in_the_lobby(app: AtonApp) -> bool:
     return isinstance(app.screen, LobbyScreen) and app.status.state == "connected"
 
 
-async def test_the_lobby_of_a_second_app_is_styled_as_the_first(server, textual_apply):
-    for name in ("ada", "bea"):
-        app = AtonApp(Launch(name=name, port=server.port), quiet_settings())
+async def test_lobbies_share_their_rules_by_theme_and_are_styled_as_textual_styles_them(server, textual_apply):
+    rules = []
+    for name, theme in (("ada", "aton-dark"), ("bea", "aton-dark"), ("cid", "aton-light")):
+        app = AtonApp(Launch(name=name, port=server.port), quiet_settings(theme=theme))
         async with app.run_test(size=(100, 30)) as pilot:
             await wait_until(pilot, functools.partial(in_the_lobby, app))
             await pilot.pause()
             assert assert_styled_as_textual(app, textual_apply) > 20
+            rules.append(app.stylesheet.rules)
+    assert rules[0] is rules[1]  # the second app's stylesheet parsed to the first's rules, not a copy
+    assert rules[2] is not rules[0]  # (the light theme's variables: other rules)
