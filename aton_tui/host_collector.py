@@ -25,12 +25,10 @@ ends.  So:
   and so is any frozen object of a running app that was dropped in a cycle since.  That one
   walks the heap, but it comes with the sessions' ends and bursts, not with every quarter of
   growth;
-- and it waits for a moment when no player of the host has typed for ``QUIET_FOR`` and no app
-  is being built (at most ``QUIET_WAIT`` seconds): with 25 apps it takes 0.4 s, and the keys
-  typed and the apps started meanwhile wait for it.  After a burst of 50 logins the benchmark's
-  first keys met it (a key's p99 0.35–0.40 s, ``bench/ssh_sessions.py --sessions 50``); and the
-  collection after sessions ended, put off while their last keys were typed, came in the middle
-  of the next burst of logins until it waited for that too.
+- and it waits for a moment when no player of the host has typed for ``QUIET_FOR`` (at most
+  ``QUIET_WAIT`` seconds): with 25 apps it takes 0.4 s, and keys typed meanwhile wait for it.
+  After a burst of 50 logins the benchmark's first keys met it (a key's p99 0.35–0.40 s,
+  ``bench/ssh_sessions.py --sessions 50``).
 
 Reference counting frees everything else at once, as always.  Measured with
 ``bench/ssh_sessions.py --ways inprocess`` against CPython's rule, runs alternated
@@ -141,11 +139,9 @@ class HostCollector:
             self.wanted_since = self.clock()
 
     def _quiet(self) -> bool:
-        """Whether a full collection may come now: no input for a while and no app being built
-        (the end of a burst of logins collects anyway), or waited long enough."""
+        """Whether a full collection may come now: no input for a while, or waited long enough."""
         now = self.clock()
-        quiet = now - self.last_input >= QUIET_FOR and now >= self.busy_until
-        return quiet or now - self.wanted_since >= QUIET_WAIT
+        return now - self.last_input >= QUIET_FOR or now - self.wanted_since >= QUIET_WAIT
 
     def _soon(self) -> None:
         """Collect in ``SETTLE_AFTER`` seconds: once for all the sessions that start or end meanwhile."""

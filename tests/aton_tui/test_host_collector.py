@@ -10,15 +10,7 @@ import weakref
 
 import pytest
 
-from aton_tui.host_collector import (
-    BUSY_FOR,
-    ENDED_SHARE,
-    FULL_EVERY,
-    NO_FULL_COLLECTIONS,
-    QUIET_FOR,
-    QUIET_WAIT,
-    HostCollector,
-)
+from aton_tui.host_collector import ENDED_SHARE, FULL_EVERY, NO_FULL_COLLECTIONS, QUIET_FOR, QUIET_WAIT, HostCollector
 
 
 class Node:
@@ -105,7 +97,6 @@ async def test_a_full_collection_comes_after_a_long_while_if_sessions_came_or_we
 
 async def test_sessions_starting_or_ending_together_are_collected_once(unfrozen, monkeypatch):
     monkeypatch.setattr("aton_tui.host_collector.SETTLE_AFTER", 0.0)
-    monkeypatch.setattr("aton_tui.host_collector.BUSY_FOR", 0.0)  # (a burst would put the full collection off)
     collector = HostCollector(asyncio.get_running_loop(), lambda: 0)
     done = []
     monkeypatch.setattr(collector, "settle", lambda: done.append("settle"))
@@ -204,26 +195,5 @@ async def test_players_who_never_stop_typing_hold_a_full_collection_back_only_so
             await asyncio.sleep(0.05)
             clock.now += 1.0
         assert full and QUIET_WAIT <= full[0] <= QUIET_WAIT + 1.0
-    finally:
-        collector.stop()
-
-
-async def test_a_full_collection_waits_while_apps_are_being_built(unfrozen, monkeypatch):
-    """Logins at the door: the end of their burst collects (``_every``); one wanted before waits for it."""
-    monkeypatch.setattr("aton_tui.host_collector.SETTLE_AFTER", 0.0)
-    monkeypatch.setattr("aton_tui.host_collector.QUIET_FOR", 0.01)
-    clock = Clock()
-    collector = HostCollector(asyncio.get_running_loop(), lambda: 0, clock=clock)
-    full: list[float] = []
-    monkeypatch.setattr(collector, "settle", lambda: None)
-    monkeypatch.setattr(collector, "collect_all", lambda: full.append(clock.now))
-    try:
-        collector.session_ended()  # a full collection is wanted ...
-        collector.started()  # ... as a burst of logins begins: no key, but apps are being built
-        await asyncio.sleep(0.05)
-        assert full == []
-        clock.now = BUSY_FOR  # the burst is over
-        await asyncio.sleep(0.05)
-        assert full == [BUSY_FOR]
     finally:
         collector.stop()
