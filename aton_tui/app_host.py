@@ -248,8 +248,7 @@ class AppHost:
             adapt_console(app, session.env)
             app.driver_class = functools.partial(  # type: ignore[assignment]  # a Driver class with this session's socket bound
                 ChannelDriver, fd=session.fd, pending_output_max=self.output_max,
-                terminal_size=lambda: session.size, on_overflow=lambda: self.end(session, OVERFLOW),
-                on_input=self.collector.input_seen)
+                terminal_size=lambda: session.size, on_overflow=lambda: self.end(session, OVERFLOW))
             if not session.ending:
                 await app.run_async()
             status = app.return_code or 0

@@ -75,15 +75,13 @@ class ChannelDriver(Driver):
 
     def __init__(self, app: Any, *, debug: bool = False, mouse: bool = True, size: tuple[int, int] | None = None,
                  fd: int, terminal_size: Callable[[], tuple[int, int]], pending_output_max: int,
-                 on_overflow: Callable[[], None], on_input: Callable[[], None] = lambda: None) -> None:
-        """``terminal_size``: the player's terminal's size as the gateway last said it; ``on_input``:
-        called as the player's keys (or mouse) come in."""
+                 on_overflow: Callable[[], None]) -> None:
+        """``terminal_size``: the player's terminal's size as the gateway last said it."""
         super().__init__(app, debug=debug, mouse=mouse, size=size)
         self.fd = fd
         self.terminal_size = terminal_size
         self.pending_output_max = pending_output_max
         self.on_overflow = on_overflow
-        self.on_input = on_input
         self.output = PendingWrites(fd)  # the screen, as the gateway takes it
         self.reading = False
         self.parser = SessionParser()
@@ -161,7 +159,6 @@ class ChannelDriver(Driver):
             self.disable_input()
             self._app.exit()
             return
-        self.on_input()
         for event in self.parser.feed(self.decode(data)):
             self.process_message(event)
         self._arm_tick()

@@ -24,11 +24,7 @@ ends.  So:
   the ended sessions left in reference cycles is returned (a dead session's memory must be),
   and so is any frozen object of a running app that was dropped in a cycle since.  That one
   walks the heap, but it comes with the sessions' ends and bursts, not with every quarter of
-  growth;
-- and it waits for a moment when no player of the host has typed for ``QUIET_FOR`` (at most
-  ``QUIET_WAIT`` seconds): with 25 apps it takes 0.4 s, and keys typed meanwhile wait for it.
-  After a burst of 50 logins the benchmark's first keys met it (a key's p99 0.35–0.40 s,
-  ``bench/ssh_sessions.py --sessions 50``).
+  growth.
 
 Reference counting frees everything else at once, as always.  Measured with
 ``bench/ssh_sessions.py --ways inprocess`` against CPython's rule, runs alternated
@@ -43,7 +39,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import math
 import time
 from collections.abc import Callable
 
@@ -65,10 +60,6 @@ NO_FULL_COLLECTIONS = 1 << 30
 FULL_EVERY = 600.0
 #: a full collection once the sessions ended since the last one are this share of those running
 ENDED_SHARE = 0.25
-#: seconds without input from any player of the host before a full collection may pause them all ...
-QUIET_FOR = 0.5
-#: ... and the longest it waits for such a moment once it is wanted
-QUIET_WAIT = 30.0
 
 
 class HostCollector:
@@ -86,10 +77,7 @@ class HostCollector:
         self.was_busy = False  # at the last periodic collection
         self.came_or_went = False  # sessions started or ended since the last full collection
         self.full_wanted = False
-        self.wanted_since = clock()  # when the full collection was first wanted
-        self.last_input = -math.inf  # when a player of the host last typed (``input_seen``)
         self._timer: asyncio.TimerHandle | None = None
-        self._quiet_timer: asyncio.TimerHandle | None = None
         self._periodic: asyncio.TimerHandle | None = None
         self._thresholds: tuple[int, int, int] | None = None  # CPython's, while the policy runs
 
@@ -105,9 +93,9 @@ class HostCollector:
             self._timer.cancel()
         busy = self.clock() < self.busy_until
         if self.was_busy and not busy:
-            self._want_full()  # what the apps dropped once built was frozen while they were built
+            self.full_wanted = True  # what the apps dropped once built was frozen while they were built
         if self.came_or_went and self.clock() - self.last_full >= FULL_EVERY:
-            self._want_full()
+            self.full_wanted = True
         self.was_busy = busy
         self._collect()
         self._periodic = self.loop.call_later(SETTLE_EVERY_BUSY if busy else SETTLE_EVERY, self._every)
@@ -126,22 +114,8 @@ class HostCollector:
         self.came_or_went = True
         self.ended += 1
         if self.ended >= ENDED_SHARE * self.running():
-            self._want_full()
-            self._soon()
-
-    def input_seen(self) -> None:
-        """A player of the host typed (or moved the mouse): no full collection for a moment."""
-        self.last_input = self.clock()
-
-    def _want_full(self) -> None:
-        if not self.full_wanted:
             self.full_wanted = True
-            self.wanted_since = self.clock()
-
-    def _quiet(self) -> bool:
-        """Whether a full collection may come now: no input for a while, or waited long enough."""
-        now = self.clock()
-        return now - self.last_input >= QUIET_FOR or now - self.wanted_since >= QUIET_WAIT
+            self._soon()
 
     def _soon(self) -> None:
         """Collect in ``SETTLE_AFTER`` seconds: once for all the sessions that start or end meanwhile."""
@@ -150,25 +124,10 @@ class HostCollector:
 
     def _collect(self) -> None:
         self._timer = None
-        if self.full_wanted and self._quiet():
-            self.collect_all()
-            return
-        self.settle()
         if self.full_wanted:
-            self._await_quiet()
-
-    def _await_quiet(self) -> None:
-        if self._quiet_timer is None:
-            self._quiet_timer = self.loop.call_later(QUIET_FOR, self._full_when_quiet)
-
-    def _full_when_quiet(self) -> None:
-        self._quiet_timer = None
-        if not self.full_wanted:  # (it came meanwhile)
-            return
-        if self._quiet():
             self.collect_all()
         else:
-            self._await_quiet()
+            self.settle()
 
     def settle(self) -> None:
         """Collect the objects the collector can see, and freeze what is left of them."""
@@ -189,10 +148,10 @@ class HostCollector:
         self.came_or_went = False
 
     def stop(self) -> None:
-        for timer in (self._timer, self._periodic, self._quiet_timer):
+        for timer in (self._timer, self._periodic):
             if timer is not None:
                 timer.cancel()
-        self._timer = self._periodic = self._quiet_timer = None
+        self._timer = self._periodic = None
         if self._thresholds is not None:
             gc.set_threshold(*self._thresholds)
             self._thresholds = None

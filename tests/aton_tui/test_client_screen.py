@@ -1,14 +1,13 @@
 """The client's screens as a terminal sees them: a first frame drawn once, not drawn and thrown away,
-and what changed during a batch of updates drawn when it ends; and the driver telling of the keys.
-The apps draw through the SSH sessions' own driver on a socket pair, and the test reads the other
-end as the gateway does."""
+and what changed during a batch of updates drawn when it ends.  The apps draw through the SSH
+sessions' own driver on a socket pair, and the test reads the other end as the gateway does."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
 import socket
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from textual.app import App, ComposeResult
@@ -71,12 +70,12 @@ class Terminal:
 
 
 @asynccontextmanager
-async def drawn(app: App, on_input: Callable[[], None] = lambda: None) -> AsyncIterator[Terminal]:
+async def drawn(app: App) -> AsyncIterator[Terminal]:
     app_end, ours = socket.socketpair()
     ours.setblocking(False)
     app.driver_class = functools.partial(  # type: ignore[assignment]  # (as the app host binds it)
         ChannelDriver, fd=app_end.fileno(), pending_output_max=1 << 20, terminal_size=lambda: SIZE,
-        on_overflow=lambda: None, on_input=on_input)
+        on_overflow=lambda: None)
     task = asyncio.create_task(app.run_async())
     try:
         yield Terminal(ours)
@@ -111,18 +110,3 @@ async def test_what_changes_in_a_batch_of_updates_is_drawn_when_the_batch_ends()
             await asyncio.sleep(0.2)  # the screen lays itself out meanwhile, and would draw
         assert await terminal.shows("the second words, longer than the first")
     assert app.thrown_away == 0
-
-
-async def test_the_driver_tells_its_host_of_each_key_that_comes_in():
-    """(The app host's collector waits for its players to stop typing: ``aton_tui.host_collector``.)"""
-    keys: list[str] = []
-    app = ClientShows(ClientWords)
-    async with drawn(app, on_input=lambda: keys.append("key")) as terminal:
-        assert await terminal.shows("first words")
-        assert keys == []
-        terminal.sock.send(b"x")
-        for _ in range(100):
-            if keys:
-                break
-            await asyncio.sleep(0.01)
-        assert keys == ["key"]

@@ -10,7 +10,7 @@ import weakref
 
 import pytest
 
-from aton_tui.host_collector import ENDED_SHARE, FULL_EVERY, NO_FULL_COLLECTIONS, QUIET_FOR, QUIET_WAIT, HostCollector
+from aton_tui.host_collector import ENDED_SHARE, FULL_EVERY, NO_FULL_COLLECTIONS, HostCollector
 
 
 class Node:
@@ -151,49 +151,5 @@ async def test_idle_it_still_settles_every_so_often(unfrozen, monkeypatch):
     collector = HostCollector(asyncio.get_running_loop(), lambda: 1)
     try:
         assert await settles_after(collector, monkeypatch, collector.start) >= 2
-    finally:
-        collector.stop()
-
-
-async def test_a_full_collection_waits_for_the_players_to_stop_typing(unfrozen, monkeypatch):
-    """It pauses every session of the host: not while a key is on its way, if it can wait."""
-    monkeypatch.setattr("aton_tui.host_collector.SETTLE_AFTER", 0.0)
-    monkeypatch.setattr("aton_tui.host_collector.QUIET_FOR", 0.01)  # (the loop's timers; the clock decides)
-    clock = Clock()
-    collector = HostCollector(asyncio.get_running_loop(), lambda: 0, clock=clock)
-    done: list[object] = []
-    monkeypatch.setattr(collector, "settle", lambda: done.append("settle"))
-    monkeypatch.setattr(collector, "collect_all", lambda: done.append(("all", clock.now)))
-    try:
-        collector.input_seen()  # a key at 0 s
-        collector.session_ended()  # the last session: a full collection is wanted
-        await asyncio.sleep(0.05)
-        assert ("all", 0.0) not in done  # a key came a moment ago
-        clock.now = QUIET_FOR / 2
-        collector.input_seen()  # and another
-        await asyncio.sleep(0.05)
-        assert [step for step in done if step != "settle"] == []
-        clock.now += QUIET_FOR  # quiet for long enough
-        await asyncio.sleep(0.05)
-        assert [step for step in done if step != "settle"] == [("all", clock.now)]
-    finally:
-        collector.stop()
-
-
-async def test_players_who_never_stop_typing_hold_a_full_collection_back_only_so_long(unfrozen, monkeypatch):
-    monkeypatch.setattr("aton_tui.host_collector.SETTLE_AFTER", 0.0)
-    monkeypatch.setattr("aton_tui.host_collector.QUIET_FOR", 0.01)
-    clock = Clock()
-    collector = HostCollector(asyncio.get_running_loop(), lambda: 0, clock=clock)
-    full: list[float] = []
-    monkeypatch.setattr(collector, "settle", lambda: None)
-    monkeypatch.setattr(collector, "collect_all", lambda: full.append(clock.now))
-    try:
-        collector.session_ended()
-        while not full and clock.now <= QUIET_WAIT + 1.0:
-            collector.input_seen()  # a key before every check
-            await asyncio.sleep(0.05)
-            clock.now += 1.0
-        assert full and QUIET_WAIT <= full[0] <= QUIET_WAIT + 1.0
     finally:
         collector.stop()

@@ -22,7 +22,6 @@ from textual.app import App
 
 from aton_tui.app import LOBBY_REDRAW_DELAY, AtonApp, lobby_redraw_delay
 from aton_tui.app_host import BLOCKED, CRASHED, AppHost, client_app
-from aton_tui.host_collector import QUIET_FOR
 from protocol import handoff
 from protocol.handoff import APP_HOST_MODULE
 from server.config import INPROCESS_SESSIONS
@@ -68,13 +67,12 @@ class Session:
         said = (await self.press(b"c", " frozen ")).rsplit("census ", 1)[1].split()
         return int(said[0]), int(said[2])
 
-    async def census_until(self, ready: Callable[[int, int], bool], tries: int = 40) -> tuple[int, int]:
-        """Take the census until ``ready(alive, frozen)``: the host collects on its own time, once its
-        players have stopped typing for a moment — the census's key is typing too."""
+    async def census_until(self, ready: Callable[[int, int], bool], tries: int = 100) -> tuple[int, int]:
+        """Take the census every 0.1 s until ``ready(alive, frozen)`` (the host collects on its own time)."""
         for _ in range(tries):
             if ready(*(found := await self.census())):
                 return found
-            await asyncio.sleep(QUIET_FOR + 0.1)
+            await asyncio.sleep(0.1)
         raise AssertionError(f"the census stayed at {found}")
 
     async def ended(self, timeout: float = 10.0) -> int:
