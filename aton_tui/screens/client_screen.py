@@ -15,7 +15,7 @@ shared widely (docs/hosting.md), so what Textual does twice there is done once:
   a full screen, at every login.  And what that frame held was lost: a change laid out during a
   batch that lasted a while (a widget recomposed) stayed undrawn until something else was.  Such
   a screen skips the drawing and draws the whole screen once the batch ends
-  (``DrawnAfterBatches``, mixed into the app): 0.072–0.084 CPU-s an app to the lobby with the
+  (``DrawnAfterBatches``, mixed into the app): 0.078–0.084 CPU-s an app to the lobby with the
   thrown-away frame, 0.067–0.079 without (the same command, alternating).
 """
 
