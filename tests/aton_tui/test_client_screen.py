@@ -26,7 +26,7 @@ class Words(Screen):
 
 
 class ClientWords(ClientScreen, Words):
-    pass
+    """The same screen as the client's screens are."""
 
 
 class Shows(App):
@@ -48,7 +48,7 @@ class Shows(App):
 
 
 class ClientShows(DrawnAfterBatches, Shows):
-    pass
+    """The same app as the client's apps are."""
 
 
 class Terminal:
