@@ -47,7 +47,7 @@ def share_parsed_stylesheets() -> None:
     parse = Stylesheet.parse
     # the theme's variables as a number, worked out once per variables map (Textual replaces the
     # map, never changes it): the same variables, the same number
-    variable_tokens: dict[tuple, int] = {}
+    variable_tokens: dict[tuple, int] = {}  # (as many as there are themes)
     variable_keys: LRUCache[int, tuple[dict[str, str], int]] = LRUCache(64)
     whole: LRUCache[tuple, list[RuleSet]] = LRUCache(64)  # (sources, variables) -> the stylesheet's rules
 
