@@ -12,7 +12,7 @@ import ipaddress
 import random
 import ssl
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -243,6 +243,8 @@ class AtonApp(DrawnAfterBatches, App):
         self._lobby_redraw_soon = False  # whether that moment is LOBBY_REDRAW_DELAY (else lobby_redraw_delay)
         #: the longest wait before the lobby's players and games are drawn (an app host lengthens it)
         self.lobby_redraw_delay = LOBBY_REDRAW_DELAY
+        #: what to wait for before connecting (an app host: the other players' first frames, ``start_turns``)
+        self.connect_after: Callable[[], Awaitable[object]] | None = None
         self.terminal_title = ""  # what the terminal's title bar says (show_title)
         self.pauses_asked: set[int] = set()  # the games whose clock we asked the server to stop
         self.muted: frozenset[str] = frozenset()  # the players whose chat lines the server hides from us
@@ -322,6 +324,8 @@ class AtonApp(DrawnAfterBatches, App):
                 self._not_serving(f"cannot serve on port {port}: {reason_of(exc)}")
                 return
             port = self.local.port
+        if self.connect_after is not None:
+            await self.connect_after()
         resume = self.launch.resume
         if resume is None and self.sessions is not None:
             resume = self.sessions.token(self._server_key())

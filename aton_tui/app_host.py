@@ -11,7 +11,10 @@ becomes one more ``AtonApp`` — the very app of ``aton connect``, built by
 ``aton_tui.cli.build_app`` from the session's own arguments and environment — on this
 process's one event loop, drawn through a ``ChannelDriver`` on that socket.  A session
 costs an app (a megabyte or two) instead of a process (about 20 MB), and starts
-without a fork.
+without a fork.  Apps start one at a time, in the order their sessions came, each once
+the one before has drawn its first frame, and connect to the game server once those
+queued behind them are drawn too (``start_turns``): of a burst of logins, the first to
+come is drawn first.
 
 What keeps sessions apart though they share a process:
 
@@ -66,6 +69,7 @@ from .forkserver import warm_up
 from .host_collector import HostCollector
 from .loop_watchdog import LoopWatchdog
 from .shared_styles import share_styles
+from .start_turns import StartTurns
 
 log = logging.getLogger(__name__)
 
@@ -158,6 +162,7 @@ class AppHost:
         self.done = self.loop.create_future()
         self.collector = HostCollector(self.loop, lambda: len(self.sessions))
         self._cut_off_now: list[int] = []  # sessions cancelled in this loop turn (``_cut_off``), for one log line
+        self.start_turns = StartTurns()
 
     # ------------------------------------------------------------------ the gateway's messages
 
@@ -243,12 +248,16 @@ class AppHost:
     async def _serve(self, session: HostedSession) -> None:
         status = 1
         try:
+            await self.start_turns.take(session)
             app = session.app = self.make_app(session.args, session.env)
             self._pace_lobbies()
+            if isinstance(app, AtonApp):
+                app.connect_after = self.start_turns.through
             adapt_console(app, session.env)
             app.driver_class = functools.partial(  # type: ignore[assignment]  # a Driver class with this session's socket bound
                 ChannelDriver, fd=session.fd, pending_output_max=self.output_max,
-                terminal_size=lambda: session.size, on_overflow=lambda: self.end(session, OVERFLOW))
+                terminal_size=lambda: session.size, on_overflow=lambda: self.end(session, OVERFLOW),
+                on_first_frame=lambda: self.start_turns.done(session))
             if not session.ending:
                 await app.run_async()
             status = app.return_code or 0
@@ -266,6 +275,7 @@ class AppHost:
 
     async def _finish(self, session: HostedSession, status: int) -> None:
         """Let the app's last output (its terminal restored) leave, then let go of everything."""
+        self.start_turns.done(session)
         driver = session.driver
         waited = 0.0
         while driver is not None and not driver.flushed and waited < self.close_grace:

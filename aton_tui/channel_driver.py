@@ -75,8 +75,9 @@ class ChannelDriver(Driver):
 
     def __init__(self, app: Any, *, debug: bool = False, mouse: bool = True, size: tuple[int, int] | None = None,
                  fd: int, terminal_size: Callable[[], tuple[int, int]], pending_output_max: int,
-                 on_overflow: Callable[[], None]) -> None:
-        """``terminal_size``: the player's terminal's size as the gateway last said it."""
+                 on_overflow: Callable[[], None], on_first_frame: Callable[[], None] | None = None) -> None:
+        """``terminal_size``: the player's terminal's size as the gateway last said it; ``on_first_frame``:
+        called once the app's first frame is written."""
         super().__init__(app, debug=debug, mouse=mouse, size=size)
         self.fd = fd
         self.terminal_size = terminal_size
@@ -87,6 +88,7 @@ class ChannelDriver(Driver):
         self.parser = SessionParser()
         self.decode = getincrementaldecoder("utf-8")(errors="replace").decode
         self.tick_timer: asyncio.TimerHandle | None = None
+        self.on_first_frame = on_first_frame
 
     # ------------------------------------------------------------------ the terminal's size
 
@@ -141,6 +143,12 @@ class ChannelDriver(Driver):
         if len(self.output.pending) > self.pending_output_max:
             self.close()
             self.on_overflow()
+
+    def flush(self) -> None:
+        """Textual calls it after writing each frame: the first one tells ``on_first_frame``."""
+        if self.on_first_frame is not None:
+            on_first_frame, self.on_first_frame = self.on_first_frame, None
+            on_first_frame()
 
     @property
     def flushed(self) -> bool:

@@ -1,7 +1,7 @@
-"""The client's screens: Textual's ``Screen`` without two costs of a screen's first frame.
+"""The client's screens: Textual's ``Screen`` without three costs of a screen's first frame.
 
 A game client's first frame over SSH is paid on every login, fifty at a time when a server is
-shared widely (docs/hosting.md), so what Textual does twice there is done once:
+shared widely (docs/hosting.md), so what Textual spends there in vain is not spent:
 
 - **Styled once.** Textual styles every widget as it mounts, then, when the new screen becomes
   the active one (``ScreenResume``), styles the whole screen again: useful when a screen comes
@@ -17,6 +17,13 @@ shared widely (docs/hosting.md), so what Textual does twice there is done once:
   a screen skips the drawing and draws the whole screen once the batch ends
   (``DrawnAfterBatches``, mixed into the app): 0.078–0.084 CPU-s an app to the lobby with the
   thrown-away frame, 0.067–0.079 without (the same command, alternating).
+- **Drawn at once.** Textual draws what changed at the screen's update timer's next tick (60 a
+  second), and so a first frame too: up to a tick with nothing to do, at every login.  In an
+  app host that starts its apps one after another (``aton_tui.start_turns``) those ticks were a
+  third of each start's time; a screen drawn for the first time draws when it is idle.
+
+Textual calls a handler of each class along a screen's MRO (``Screen``'s after this mixin's): the
+handlers here do not call ``super()``, which would run ``Screen``'s twice.
 """
 
 from __future__ import annotations
@@ -27,16 +34,21 @@ from textual.screen import Screen
 
 
 class ClientScreen:
-    """A screen (mixed in before Textual's ``Screen``) styled once when first shown, and not drawn
-    while its app's updates are batched."""
+    """A screen (mixed in before Textual's ``Screen``) styled once when first shown, not drawn
+    while its app's updates are batched, and first drawn as soon as it can be."""
 
     _resumed_before = False
+    _drawn_before = False
+
+    async def _on_idle(self, event: events.Idle) -> None:
+        screen: Screen = self  # type: ignore[assignment]  # (this is mixed into screens only)
+        if not self._drawn_before and screen.is_current and not screen.app._batch_count:
+            screen._on_timer_update()  # the first frame now, not at the update timer's next tick
 
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
         if not self._resumed_before:
             self._resumed_before = True
             event.refresh_styles = False  # every widget was styled as it mounted, a moment ago
-        super()._on_screen_resume(event)  # type: ignore[misc]  # (Textual's Screen, after this in the bases)
 
     def _compositor_refresh(self) -> None:
         screen: Screen = self  # type: ignore[assignment]  # (this is mixed into screens only)
@@ -44,6 +56,7 @@ class ClientScreen:
             screen._repaint_required = True  # the whole screen, once the batch ends (``DrawnAfterBatches``)
             return
         super()._compositor_refresh()  # type: ignore[misc]
+        self._drawn_before = self._drawn_before or screen is screen.app.screen
 
 
 class DrawnAfterBatches:

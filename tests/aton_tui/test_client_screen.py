@@ -10,6 +10,7 @@ import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import textual.screen
 from textual.app import App, ComposeResult
 from textual.screen import Screen
 from textual.widgets import Static
@@ -110,3 +111,25 @@ async def test_what_changes_in_a_batch_of_updates_is_drawn_when_the_batch_ends()
             await asyncio.sleep(0.2)  # the screen lays itself out meanwhile, and would draw
         assert await terminal.shows("the second words, longer than the first")
     assert app.thrown_away == 0
+
+
+async def test_a_client_screen_draws_its_first_frame_at_once_not_at_its_update_timer_s_tick(monkeypatch):
+    """Textual draws what changed at its screen's update timer's next tick (60 a second): a first
+    frame drawn then waits up to a tick with nothing else to do, at every login.  With the tick an
+    hour away, Textual's own screen shows nothing; the client's screen draws its first frame at once."""
+    monkeypatch.setattr(textual.screen, "UPDATE_PERIOD", 3600.0)
+    app = Shows(Words)
+    async with drawn(app) as terminal:
+        assert not await terminal.shows("first words", timeout=1.0)
+    app = ClientShows(ClientWords)
+    async with drawn(app) as terminal:
+        assert await terminal.shows("first words")
+
+
+async def test_a_client_screen_is_resumed_once_when_first_shown():
+    """Textual calls each class's own handler along the MRO: ``ClientScreen``'s must not call
+    ``Screen``'s again (it would count the screen resumed twice and refresh it twice)."""
+    app = ClientShows(ClientWords)
+    async with drawn(app) as terminal:
+        assert await terminal.shows("first words")
+        assert app.screen.stack_updates == 1

@@ -4,6 +4,7 @@ without the top bar claiming that we host."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import subprocess
 import sys
@@ -106,3 +107,22 @@ async def test_a_taken_port_is_said_and_the_top_bar_does_not_claim_to_host(tmp_p
             assert f"cannot serve on port {port}: Address already in use" in banner_of(app)
             assert app.local is not None and not app.local.server.rooms  # nothing left running behind it
             await app.action_quit()
+
+
+async def test_a_client_told_to_wait_connects_only_once_told(tmp_path):
+    """An app host has its drawn apps wait for the first frames of those that came after them
+    (``AtonApp.connect_after``, ``aton_tui.start_turns``) before they connect."""
+    server = ArbiterServer(ServerConfig(host="127.0.0.1", port=0, db_path=str(tmp_path / "aton.db")))
+    await server.start()
+    go = asyncio.Event()
+    app = AtonApp(Launch(name="ada", port=server.port), quiet_settings())
+    app.connect_after = go.wait
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, LobbyScreen) and app.session is None and not server.connections
+            go.set()
+            await wait_until(pilot, lambda: app.status.state == "connected", what="the client to connect")
+            await app.action_quit()
+    finally:
+        await server.stop()

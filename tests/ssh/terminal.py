@@ -28,6 +28,10 @@ from ..conftest import GAME_SEED
 ANSI = re.compile(rb"\x1b\[[0-9;?<>=$]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Za-z0-9]|\x1b[=>78]")
 CURSOR_TO = re.compile(rb"\x1b\[(\d+);(\d+)H")
 LOBBY = "lobby of"  # the lobby screen's top bar: " ATON  ·  lobby of this server"
+#: the player's own status in the lobby's list of players: on the screen once the client is connected.
+#: The session's first frame (``LOBBY``) may come before: an app host has the clients it has drawn
+#: connect once those that came after them are drawn too (``aton_tui.start_turns``).
+IN_LOBBY = "in the lobby"
 
 
 def plain(data: bytes) -> str:
@@ -186,8 +190,9 @@ async def open_terminal(conn: asyncssh.SSHClientConnection, size: tuple[int, int
 
 
 async def sit_down_against_a_bot(chan: asyncssh.SSHClientChannel, term: Terminal, timeout: float = 20.0) -> None:
-    """From the lobby: ``b`` opens the bot dialog, Enter starts a game with its defaults;
-    wait until the player is seated."""
+    """From the lobby, once connected: ``b`` opens the bot dialog, Enter starts a game with its
+    defaults; wait until the player is seated."""
+    await term.wait_for(IN_LOBBY, timeout=timeout)
     chan.write(b"b")
     await term.wait_for("Strength", timeout=timeout)
     chan.write(b"\r")

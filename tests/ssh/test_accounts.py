@@ -11,19 +11,19 @@ from protocol import messages as m
 from protocol.account_keys import AccountKey
 from protocol.client import Client
 
-from .terminal import LOBBY, connect, open_terminal
+from .terminal import IN_LOBBY, LOBBY, connect, open_terminal
 
 
 async def test_a_name_belongs_to_the_first_key_and_the_second_is_told_in_the_client(stack):
     first_key, second_key = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(2))
     first = await connect(stack.port, "alice", first_key)
     _chan, term = await open_terminal(first)
-    await term.wait_for(LOBBY, timeout=15)
+    await term.wait_for(IN_LOBBY, timeout=15)
     account = stack.server.accounts.by_fingerprint(first_key.get_fingerprint("sha256"))
     assert account is not None and account.name == "alice"
     second = await connect(stack.port, "alice", second_key)
     _chan2, term2 = await open_terminal(second, size=(120, 40))
-    await term2.wait_for(LOBBY, timeout=15)
+    await term2.wait_for(IN_LOBBY, timeout=15)
     await term2.wait_for("belongs to another player")  # said on the screen, with the name it got
     await term2.wait_for("alice-2")
     other = stack.server.accounts.by_fingerprint(second_key.get_fingerprint("sha256"))

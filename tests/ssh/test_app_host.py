@@ -28,6 +28,7 @@ from server.config import INPROCESS_SESSIONS
 from server.ssh.app_hosts import HOST_LOST, AppHosts, HostedClient
 from server.ssh.session import forkserver_environment
 
+from .app_host_probe import probe_app
 from .terminal import LOBBY, connect, open_terminal, plain
 
 BLOCK_LIMIT = 0.5
@@ -223,27 +224,39 @@ async def test_real_clients_over_ssh_are_freed_when_their_sessions_end(stack_fac
 class HostUnderTest:
     """An ``AppHost`` in this process, its sessions drawn on socket pairs whose output is read and dropped."""
 
-    def __init__(self, make_app, close_grace: float) -> None:
+    def __init__(self, make_app, close_grace: float, keep_output: bool = False) -> None:
+        """``keep_output``: what the apps draw stays in their sockets, for ``output`` (else it is read
+        and dropped)."""
         self.loop = asyncio.get_running_loop()
         self.gateway_end, host_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.host = AppHost(host_end, make_app, close_grace=close_grace)
         self.serving = self.loop.create_task(self.host.run())
+        self.keep_output = keep_output
         self.screens: list[socket.socket] = []
 
     def open(self, session: int, args: list[str]) -> None:
         ours, theirs = socket.socketpair()
         ours.setblocking(False)
-        self.loop.add_reader(ours, ours.recv, 1 << 16)  # what the app draws, read and dropped
+        if not self.keep_output:
+            self.loop.add_reader(ours, ours.recv, 1 << 16)
         self.screens.append(ours)
         self.host.dispatch(handoff.OpenSession(session, args, {"TERM": "xterm-256color"}, 80, 24),
                            [os.dup(theirs.fileno())])
         theirs.close()
 
+    def output(self, index: int) -> bytes:
+        """What the ``index``-th app opened has drawn so far (``keep_output``)."""
+        try:
+            return self.screens[index].recv(1 << 20, socket.MSG_PEEK)
+        except BlockingIOError:
+            return b""
+
     async def close(self) -> None:
         self.host.stop()
         await self.serving
         for ours in self.screens:
-            self.loop.remove_reader(ours)
+            if not self.keep_output:
+                self.loop.remove_reader(ours)
             ours.close()
         self.gateway_end.close()
 
@@ -273,6 +286,27 @@ async def test_a_host_spaces_its_apps_lobby_redraws_by_how_many_it_draws():
     host.end(host.sessions[2])
     await settle(4)
     assert delays() == [lobby_redraw_delay(4)] * 4 and lobby_redraw_delay(4) < lobby_redraw_delay(6)
+    await hosted.close()
+
+
+async def test_a_host_starts_its_apps_one_at_a_time_in_the_order_they_came():
+    """Each app is made once the one before has drawn its first frame (``aton_tui.start_turns``):
+    of a burst of logins, the first to come is drawn first, not all of them near the end."""
+    count = 5
+    drawn_when_made: dict[int, list[bool]] = {}
+
+    def make(args: list[str], env: dict[str, str]) -> App:
+        drawn_when_made[int(args[0])] = [b"FACTS" in hosted.output(i) for i in range(count)]
+        return probe_app(args, env)
+
+    hosted = HostUnderTest(make, close_grace=2.0, keep_output=True)
+    for n in range(count):
+        hosted.open(n, [str(n)])
+    for _ in range(500):
+        if all(b"FACTS" in hosted.output(i) for i in range(count)):
+            break
+        await asyncio.sleep(0.02)
+    assert drawn_when_made == {n: [i < n for i in range(count)] for n in range(count)}
     await hosted.close()
 
 

@@ -11,7 +11,7 @@ import asyncio
 
 from server.room import Room, Seat
 
-from .terminal import LOBBY, connect, open_terminal
+from .terminal import IN_LOBBY, LOBBY, connect, open_terminal
 
 DOWN, RIGHT, ENTER, BACKSPACE = b"\x1b[B", b"\x1b[C", b"\r", b"\x7f"
 #: Every slot key, then Enter: the lit cards go on the slots open to the player (a slot of a pair
@@ -56,7 +56,7 @@ def position(room: Room) -> tuple[object, ...]:
 async def test_a_whole_game_of_atlas_zeus_over_ssh_by_keys(stack):
     conn = await connect(stack.port, "zoe")  # a guest
     chan, term = await open_terminal(conn, size=(100, 30))
-    await term.wait_for(LOBBY, timeout=15)
+    await term.wait_for(IN_LOBBY, timeout=15)
     chan.write(b"b")  # Play a bot: Strength, Clock, Colour, then Play (a guest has no Game row)
     await term.wait_for("Atlas & Zeus")
     chan.write(DOWN * 3 + RIGHT)  # Play: Aton → Atlas & Zeus

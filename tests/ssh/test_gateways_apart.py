@@ -33,7 +33,7 @@ from server.ssh.identity import fingerprint
 from ..conftest import GAME_SEED
 from ..server.certificates import make_authority, make_server_files
 from ..server.test_operations import get, scrape
-from .terminal import LOBBY, Terminal, connect, descendants, key_file, open_terminal, openssh, sit_down_against_a_bot
+from .terminal import IN_LOBBY, Terminal, connect, descendants, key_file, open_terminal, openssh, sit_down_against_a_bot
 from .test_openssh import screen_until, tmux
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -112,7 +112,7 @@ async def lobby_through(port: int, name: str, key: asyncssh.SSHKey,
                         ) -> tuple[asyncssh.SSHClientConnection, asyncssh.SSHClientChannel, Terminal]:
     conn = await connect(port, name, key)
     chan, term = await open_terminal(conn)
-    await term.wait_for(LOBBY, timeout=30)
+    await term.wait_for(IN_LOBBY, timeout=30)
     return conn, chan, term
 
 

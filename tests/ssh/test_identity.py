@@ -20,7 +20,7 @@ from server.ssh.gateway import SSHGateway
 from server.ssh.identity import HOST_KEY_FILE, Identities, valid_name
 
 from ..server.test_accounts import database_before_accounts
-from .terminal import LOBBY, connect, open_terminal, server_fingerprint, sit_down_against_a_bot
+from .terminal import IN_LOBBY, LOBBY, connect, open_terminal, server_fingerprint, sit_down_against_a_bot
 
 
 @pytest.mark.parametrize("proposed, expected", [
@@ -150,7 +150,7 @@ async def test_the_same_key_takes_its_seat_back(stack):
     key = asyncssh.generate_private_key("ssh-ed25519")
     conn = await connect(stack.port, "frank", key)
     chan, term = await open_terminal(conn)
-    await term.wait_for(LOBBY, timeout=15)
+    await term.wait_for(IN_LOBBY, timeout=15)
     await sit_down_against_a_bot(chan, term)
     [room] = stack.server.rooms.values()
     seat = next(name for name, s in room.seats.items() if s.name == "frank")
@@ -208,7 +208,7 @@ async def test_a_key_with_a_broken_remembered_name_logs_in_under_a_valid_one(tmp
     stack = await stack_factory()
     conn = await connect(stack.port, "heidi", key)
     _chan, term = await open_terminal(conn)
-    await term.wait_for(LOBBY, timeout=15)
+    await term.wait_for(IN_LOBBY, timeout=15)
     [served] = stack.server.connections
     assert served.name == "player" and served.account is not None and served.account.name == "player"
     assert "pwned" not in term.text()

@@ -18,7 +18,7 @@ import pytest
 from server.ssh.session import GameSession
 
 from ..manual_clock import ManualClock
-from .terminal import LOBBY, Stack, client_children, connect, open_terminal, sit_down_against_a_bot
+from .terminal import IN_LOBBY, LOBBY, Stack, client_children, connect, open_terminal, sit_down_against_a_bot
 
 REFUSED = (asyncssh.DisconnectError, ConnectionError)
 
@@ -199,7 +199,7 @@ async def test_an_input_flood_drops_that_client_only(stack_factory):
     stack = await stack_factory(input_rate=200, input_burst=1000)
     flooder, player = await connect(stack.port, "flood", key()), await connect(stack.port, "calm", key())
     (fchan, fterm), (pchan, pterm) = await asyncio.gather(open_terminal(flooder), open_terminal(player))
-    await asyncio.gather(fterm.wait_for(LOBBY, timeout=20), pterm.wait_for(LOBBY, timeout=20))
+    await asyncio.gather(fterm.wait_for(IN_LOBBY, timeout=20), pterm.wait_for(IN_LOBBY, timeout=20))
     fchan.write(b"z" * 5000)
     await asyncio.wait_for(flooder.wait_closed(), 5)
     mark = len(pterm.output)

@@ -11,7 +11,7 @@ import asyncssh
 import pytest
 
 from ..server.test_operations import scrape
-from .terminal import LOBBY, connect, open_terminal
+from .terminal import IN_LOBBY, connect, open_terminal
 from .test_cli import ROOT
 
 REFUSED = (asyncssh.DisconnectError, ConnectionError)
@@ -31,7 +31,7 @@ async def test_logins_refusals_and_sessions_are_counted_and_asyncssh_stays_quiet
         with pytest.raises(REFUSED, match="too many connections from your address"):
             await connect(ssh_port, "bob")
         _chan, term = await open_terminal(player)
-        await term.wait_for(LOBBY, timeout=20)
+        await term.wait_for(IN_LOBBY, timeout=20)
         seen = await scrape(metrics)
         assert seen['aton_ssh_logins_total{kind="key"}'] == 1
         assert seen['aton_ssh_refusals_total{reason="too_many_connections_from_your_address"}'] == 1
