@@ -7,7 +7,8 @@ entries it shows (``51–100 of 812``), and ``]``/``[`` turn its pages.
 
 The games in progress name their players with their ratings; the list is fitted to its width
 (``game_columns``): its round leaves a narrow one first, then the names are cut (never their
-ratings), so that every column is seen whole.
+ratings), so that every column is seen whole.  So is the list of players (``player_rows``):
+"in the lobby" becomes "lobby" first, then the names are cut.
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ HINT_IN_GAME = f"{GAME_GOES_ON} · Enter on a player shows their profile · {HIN
 #: (said only while no game of ours goes on: one game at a time)
 SECTION_TITLES = {"tables": ("Open tables", "Enter joins"), "games": ("Games in progress", "Enter watches")}
 STATUS_WORDS = {"lobby": "in the lobby", "waiting": "waiting", "playing": "playing", "watching": "watching"}
+#: The same in a word each, where the players' names would not fit beside ``STATUS_WORDS``.
+SHORT_STATUS_WORDS = {**STATUS_WORDS, "lobby": "lobby"}
 GAME_HEADER: tuple[str, ...] = ("game", "red", "blue", "round", "score", "clock")
 ROUND = GAME_HEADER.index("round")
 NAMES = (GAME_HEADER.index("red"), GAME_HEADER.index("blue"))
@@ -147,6 +150,7 @@ class LobbyScreen(ClientScreen, Screen):
     def on_resize(self, event: Resize) -> None:
         self.set_class(event.size.width < self.WIDE, "-narrow")
         self.call_after_refresh(self._fill_games)  # once the lists have their new widths
+        self.call_after_refresh(self._fill_players)
 
     def refresh_lists(self, lobby: LobbyModel) -> None:
         now = self.aton.wall_clock()
@@ -156,10 +160,7 @@ class LobbyScreen(ClientScreen, Screen):
                           _since(now - t.get("since", now))))
             for t in lobby.tables])
         self._fill_games()
-        self._fill("players", [
-            (p["name"], (_rated_name(p["name"] + (" (bot)" if p.get("kind") == "bot" else ""), _usual_rating(p)),
-                         STATUS_WORDS.get(p.get("status", ""), p.get("status", ""))))
-            for p in lobby.players])
+        self._fill_players()
         for name, window in lobby.sections.items():
             pages = self.query_one(f"#{name}-pages", Label)
             if (shown := _shown(window)) != (was := str(pages.content)):
@@ -183,6 +184,16 @@ class LobbyScreen(ClientScreen, Screen):
             table.add_columns(*header)
         self._fill("games", rows)
 
+    def _fill_players(self) -> None:
+        table = self.query_one("#players", DataTable)
+        players = self.aton.lobby.players
+        if not table.size.width:  # not laid out yet: shown whole until it is (``on_resize``)
+            self._fill("players", player_rows(players, None, table.cell_padding))
+            return
+        scrolls = len(players) > table.size.height - 1  # (the header's line)
+        room = table.size.width - (table.styles.scrollbar_size_vertical if scrolls else 0)
+        self._fill("players", player_rows(players, room, table.cell_padding))
+
     def _fill(self, table_id: str, rows: Rows) -> None:
         """Show ``rows`` in a list (nothing to do when it shows them already: most of the lobby's
         updates change one list of the three)."""
@@ -195,6 +206,8 @@ class LobbyScreen(ClientScreen, Screen):
             return
         self.rows_shown[table_id] = rows
         table.clear()
+        for column in table.columns.values():  # as wide as the new rows need (Textual only widens them)
+            column.content_width = cell_len(str(column.label))
         for key, cells in rows:
             table.add_row(*(Text(cell) for cell in cells), key=str(key))
         if rows:
@@ -342,6 +355,27 @@ def game_columns(games: list[dict], width: int, padding: int) -> tuple[tuple[str
             rooms = (narrower, spare - narrower) if red <= blue else (spare - narrower, narrower)
             rows = [without_round(cells(game, rooms)) for game in games]
     return header, [(game["game"], row) for game, row in zip(games, rows, strict=True)]
+
+
+def player_rows(players: list[dict], width: int | None, padding: int) -> Rows:
+    """The rows of the players online in ``width`` columns (each cell ``padding`` wide on either
+    side; None: as wide as they are): each name with its rating, and what the player does.  If
+    they do not fit, what they do is said in a word ("lobby"); if they still do not, the names
+    are cut, never the ratings."""
+    names = [p["name"] + (" (bot)" if p.get("kind") == "bot" else "") for p in players]
+    ratings = [_usual_rating(p) for p in players]
+    widest = max((cell_len(_rated_name(name, rating)) for name, rating in zip(names, ratings, strict=True)),
+                 default=0)
+    room = None
+    for words in (STATUS_WORDS, SHORT_STATUS_WORDS):
+        statuses = [words.get(p.get("status", ""), str(p.get("status", ""))) for p in players]
+        if width is None:
+            break
+        room = width - 4 * padding - max(map(cell_len, statuses), default=0)
+        if widest <= room:
+            break
+    return [(p["name"], (_rated_name(name, rating, room), status))
+            for p, name, rating, status in zip(players, names, ratings, statuses, strict=True)]
 
 
 def _usual_rating(player: dict) -> dict | None:

@@ -17,7 +17,7 @@ from aton_tui.app import LOBBY_REDRAW_DELAY, AtonApp, Launch
 from aton_tui.lobby_model import HELD
 from aton_tui.screens.dialogs import Choices
 from aton_tui.screens.game import GameScreen
-from aton_tui.screens.lobby import HINT, LobbyScreen
+from aton_tui.screens.lobby import HINT, LobbyScreen, player_rows
 from aton_tui.widgets.game_log import GameLog
 from protocol import messages as m
 from protocol.account_keys import AccountKey
@@ -106,6 +106,24 @@ async def test_a_game_in_progress_shows_its_players_ratings_and_its_whole_clock(
         assert not games.show_horizontal_scrollbar  # every column whole
     await a.close()
     await b.close()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_the_players_online_are_listed_whole_with_their_ratings(server, size):
+    """Names of six letters and more, with a rating, did not fit at 80 columns beside "in the
+    lobby": what they did was cut short ("in the lo") under a scroll bar."""
+    others = [await Client.connect("127.0.0.1", server.port, name=f"player{n}", proof=AccountKey.generate())
+              for n in range(12)]
+    app = remote_app(server.port)
+    async with app.run_test(size=size) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen) and rows(app, "players") == 13)
+        players = app.screen.query_one("#players", DataTable)
+        await wait_until(pilot, lambda: players.virtual_size.width <= players.size.width, what="the list fitted")
+        shown = {tuple(str(cell) for cell in players.get_row_at(row)) for row in range(players.row_count)}
+        assert ("player10 1500?", "lobby" if size == (80, 24) else "in the lobby") in shown
+        assert not players.show_horizontal_scrollbar
+    for other in others:
+        await other.close()
 
 
 async def test_a_bot_game_starts_from_the_lobby_dialog(server):
@@ -301,3 +319,18 @@ async def test_a_lobby_of_800_games_shows_a_page_and_turns_to_the_others(server)
         await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), what="the watched game")
         assert app.model is not None and (model_of(app).game, model_of(app).seat) == (newest[51], None)
         assert all(len(window.entries) <= HELD for window in app.lobby.sections.values())
+
+
+def test_the_players_list_says_less_before_it_cuts_a_name_and_never_cuts_a_rating():
+    rated = {"normal": {"rating": 1612, "provisional": False, "games": 30}}
+    players: list[dict] = [{"name": "bartholomew", "status": "lobby", "ratings": rated},
+               {"name": "ada", "status": "playing"}]
+    padding = 1  # (a DataTable's own)
+
+    def shown(width: int | None) -> list[tuple[str, ...]]:
+        return [cells for _, cells in player_rows(players, width, padding)]
+
+    whole = [("bartholomew 1612", "in the lobby"), ("ada", "playing")]
+    assert shown(None) == shown(16 + 12 + 4) == whole
+    assert shown(16 + 12 + 3) == shown(16 + 7 + 4) == [("bartholomew 1612", "lobby"), ("ada", "playing")]
+    assert shown(10 + 7 + 4) == [("bart… 1612", "lobby"), ("ada", "playing")]
