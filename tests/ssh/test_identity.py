@@ -133,7 +133,7 @@ async def test_the_same_key_comes_back_as_the_same_player(stack):
     key = asyncssh.generate_private_key("ssh-ed25519")
     conn = await connect(stack.port, "erin", key)
     _chan, term = await open_terminal(conn)
-    await term.wait_for(LOBBY, timeout=15)
+    await term.wait_for(IN_LOBBY, timeout=15)  # (connected: the account is made)
     conn.close()
     await conn.wait_closed()
     await stack.settled()
