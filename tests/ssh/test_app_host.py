@@ -24,7 +24,8 @@ from aton_tui.app import LOBBY_REDRAW_DELAY, AtonApp, lobby_redraw_delay
 from aton_tui.app_host import BLOCKED, CRASHED, AppHost, client_app
 from protocol import handoff
 from protocol.handoff import APP_HOST_MODULE
-from server.config import INPROCESS_SESSIONS
+from server.app import ArbiterServer
+from server.config import INPROCESS_SESSIONS, ServerConfig
 from server.ssh.app_hosts import HOST_LOST, AppHosts, HostedClient
 from server.ssh.session import forkserver_environment
 
@@ -308,6 +309,34 @@ async def test_a_host_starts_its_apps_one_at_a_time_in_the_order_they_came():
         await asyncio.sleep(0.02)
     assert drawn_when_made == {n: [i < n for i in range(count)] for n in range(count)}
     await hosted.close()
+
+
+async def test_a_host_s_clients_connect_once_every_start_queued_is_drawn(tmp_path):
+    """Connecting and filling the lobby wait until the apps queued behind are drawn too
+    (``AtonApp.connect_after``): done in the middle of a burst, that work came before the later
+    players' first frames."""
+    server = ArbiterServer(ServerConfig(host="127.0.0.1", port=0, db_path=str(tmp_path / "aton.db")))
+    await server.start()
+    count = 3
+    connected_when_made: list[int] = []
+
+    def make(args: list[str], env: dict[str, str]) -> App:
+        connected_when_made.append(len(server.connections))
+        return client_app(args, env)
+
+    hosted = HostUnderTest(make, close_grace=2.0)
+    try:
+        for n in range(count):
+            hosted.open(n, ["connect", f"127.0.0.1:{server.port}", f"--name=p{n}"])
+        for _ in range(500):
+            if len([c for c in server.connections if c.greeted]) == count:
+                break
+            await asyncio.sleep(0.02)
+        assert connected_when_made == [0] * count  # none connected while the others started
+        assert len([c for c in server.connections if c.greeted]) == count  # then every one did
+    finally:
+        await hosted.close()
+        await server.stop()
 
 
 class Stubborn(App):
