@@ -176,9 +176,8 @@ class LobbyScreen(ClientScreen, Screen):
 
     def _fill_games(self) -> None:
         table = self.query_one("#games", DataTable)
-        scrolls = len(self.aton.lobby.games) > table.size.height - 1  # (the header's line)
-        room = table.size.width - (table.styles.scrollbar_size_vertical if scrolls else 0)
-        header, rows = game_columns(self.aton.lobby.games, room, table.cell_padding)
+        header, rows = game_columns(self.aton.lobby.games, _room(table, len(self.aton.lobby.games)),
+                                    table.cell_padding)
         if tuple(str(column.label) for column in table.columns.values()) != header:
             table.clear(columns=True)
             table.add_columns(*header)
@@ -187,11 +186,7 @@ class LobbyScreen(ClientScreen, Screen):
     def _fill_players(self) -> None:
         table = self.query_one("#players", DataTable)
         players = self.aton.lobby.players
-        if not table.size.width:  # not laid out yet: shown whole until it is (``on_resize``)
-            self._fill("players", player_rows(players, None, table.cell_padding))
-            return
-        scrolls = len(players) > table.size.height - 1  # (the header's line)
-        room = table.size.width - (table.styles.scrollbar_size_vertical if scrolls else 0)
+        room = _room(table, len(players)) if table.size.width else None  # (None: not laid out yet, ``on_resize``)
         self._fill("players", player_rows(players, room, table.cell_padding))
 
     def _fill(self, table_id: str, rows: Rows) -> None:
@@ -355,6 +350,12 @@ def game_columns(games: list[dict], width: int, padding: int) -> tuple[tuple[str
             rooms = (narrower, spare - narrower) if red <= blue else (spare - narrower, narrower)
             rows = [without_round(cells(game, rooms)) for game in games]
     return header, [(game["game"], row) for game, row in zip(games, rows, strict=True)]
+
+
+def _room(table: DataTable, rows: int) -> int:
+    """The columns a list has for ``rows`` rows: its width, less a scroll bar if they need one."""
+    scrolls = rows > table.size.height - 1  # (the header's line)
+    return table.size.width - (table.styles.scrollbar_size_vertical if scrolls else 0)
 
 
 def player_rows(players: list[dict], width: int | None, padding: int) -> Rows:
