@@ -30,7 +30,9 @@ CURSOR_TO = re.compile(rb"\x1b\[(\d+);(\d+)H")
 LOBBY = "lobby of"  # the lobby screen's top bar: " ATON  ·  lobby of this server"
 #: the player's own status in the lobby's list of players: on the screen once the client is connected.
 #: The session's first frame (``LOBBY``) may come before: an app host has the clients it has drawn
-#: connect once those that came after them are drawn too (``aton_tui.start_turns``).
+#: connect once those that came after them are drawn too (``aton_tui.start_turns``).  Said so where the
+#: names fit beside it, as the tests' names do at their 100 columns; a list too narrow says "lobby"
+#: (``aton_tui.screens.lobby.player_rows``).
 IN_LOBBY = "in the lobby"
 
 
