@@ -363,20 +363,22 @@ def player_rows(players: list[dict], width: int | None, padding: int) -> Rows:
     side; None: as wide as they are): each name with its rating, and what the player does.  If
     they do not fit, what they do is said in a word ("lobby"); if they still do not, the names
     are cut, never the ratings."""
+    def doing(words: dict[str, str]) -> list[str]:
+        return [words.get(p.get("status", ""), str(p.get("status", ""))) for p in players]
+
     names = [p["name"] + (" (bot)" if p.get("kind") == "bot" else "") for p in players]
     ratings = [_usual_rating(p) for p in players]
-    widest = max((cell_len(_rated_name(name, rating)) for name, rating in zip(names, ratings, strict=True)),
-                 default=0)
-    room = None
-    for words in (STATUS_WORDS, SHORT_STATUS_WORDS):
-        statuses = [words.get(p.get("status", ""), str(p.get("status", ""))) for p in players]
-        if width is None:
-            break
-        room = width - 4 * padding - max(map(cell_len, statuses), default=0)
-        if widest <= room:
-            break
-    return [(p["name"], (_rated_name(name, rating, room), status))
-            for p, name, rating, status in zip(players, names, ratings, statuses, strict=True)]
+    shown = [_rated_name(name, rating) for name, rating in zip(names, ratings, strict=True)]
+    statuses = doing(STATUS_WORDS)
+    if width is not None and players:
+        widest = max(map(cell_len, shown))
+        room = width - 4 * padding - max(map(cell_len, statuses))
+        if widest > room:
+            statuses = doing(SHORT_STATUS_WORDS)
+            room = width - 4 * padding - max(map(cell_len, statuses))
+        if widest > room:
+            shown = [_rated_name(name, rating, room) for name, rating in zip(names, ratings, strict=True)]
+    return [(p["name"], (name, status)) for p, name, status in zip(players, shown, statuses, strict=True)]
 
 
 def _usual_rating(player: dict) -> dict | None:
