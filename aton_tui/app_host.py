@@ -249,6 +249,9 @@ class AppHost:
         status = 1
         try:
             await self.start_turns.take(session)
+            if session.ending:  # the player left while waiting for the turn: no app to build
+                status = 0
+                return
             app = session.app = self.make_app(session.args, session.env)
             self._pace_lobbies()
             if isinstance(app, AtonApp):
