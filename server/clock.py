@@ -28,10 +28,20 @@ class Clock(Protocol):
 
 
 class LoopClock:
-    """The running event loop's monotonic time and timers."""
+    """The event loop's monotonic time and timers: those of the loop that runs when the clock is
+    first used, found once (``asyncio.get_running_loop`` makes a system call, ``getpid``, every
+    time, and the arbiter reads its clock several times a move)."""
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
+        if self._loop is None or self._loop.is_closed():
+            self._loop = asyncio.get_running_loop()
+        return self._loop
 
     def now(self) -> float:
-        return asyncio.get_running_loop().time()
+        return self._running_loop().time()
 
     def call_later(self, delay: float, callback: Callable[..., object], *args: object) -> asyncio.TimerHandle:
-        return asyncio.get_running_loop().call_later(delay, callback, *args)
+        return self._running_loop().call_later(delay, callback, *args)

@@ -153,6 +153,9 @@ class Connection(asyncio.Protocol):
         self.handler = handler
         self.outbox = outbox
         self.limits = limits
+        #: made by the server's protocol factory, so on its loop: asked once (``get_running_loop``
+        #: makes a system call, ``getpid``, each time, and a move would ask several times)
+        self.loop = asyncio.get_running_loop()
         self.address = ""
         self.name = ""
         self.kind = ""
@@ -188,9 +191,8 @@ class Connection(asyncio.Protocol):
         self.transport.set_write_buffer_limits(high=0, low=0)
         peer = transport.get_extra_info("peername")
         self.address = peer[0] if isinstance(peer, tuple) else str(peer)
-        loop = asyncio.get_running_loop()
-        self._last_frame = loop.time()
-        self._timer = loop.call_later(self.limits.handshake_seconds, self._check_silence)
+        self._last_frame = self.loop.time()
+        self._timer = self.loop.call_later(self.limits.handshake_seconds, self._check_silence)
         self.handler.connection_opened(self)
 
     def data_received(self, data: bytes) -> None:
@@ -202,7 +204,7 @@ class Connection(asyncio.Protocol):
             self.handler.bad_frame(self, exc)
             return
         if payloads:
-            self._last_frame = asyncio.get_running_loop().time()
+            self._last_frame = self.loop.time()
         for payload in payloads:
             if self.closing or self.closed.is_set():
                 return
@@ -240,7 +242,7 @@ class Connection(asyncio.Protocol):
 
     def mark_request(self) -> None:
         """A request other than ``ping`` was accepted: the session is doing something."""
-        self._last_request = asyncio.get_running_loop().time()
+        self._last_request = self.loop.time()
         if self._timer is None or self._timer.when() > self._next_check():
             self._rearm(self._next_check())
 
@@ -250,7 +252,7 @@ class Connection(asyncio.Protocol):
     def _rearm(self, when: float) -> None:
         if self._timer is not None:
             self._timer.cancel()
-        self._timer = asyncio.get_running_loop().call_at(when, self._check_silence)
+        self._timer = self.loop.call_at(when, self._check_silence)
 
     def _check_silence(self) -> None:
         self._timer = None
@@ -259,7 +261,7 @@ class Connection(asyncio.Protocol):
         if not self.greeted:
             self.handler.handshake_timed_out(self)
             return
-        now = asyncio.get_running_loop().time()
+        now = self.loop.time()
         if now >= self._last_frame + self.limits.idle_seconds:
             self.handler.idle_timed_out(self, "idle for too long")
             return
@@ -310,7 +312,7 @@ class Connection(asyncio.Protocol):
             except OSError:  # the peer is gone already
                 self.abort()
                 return
-            asyncio.get_running_loop().call_later(CLOSE_GRACE, self.abort)
+            self.loop.call_later(CLOSE_GRACE, self.abort)
         elif backlog > self.limits.outbox_bytes:
             log.warning("%s does not read its frames: disconnected", self.name or self.address)
             self.abort()

@@ -227,8 +227,9 @@ class Room:
         if previous is not None and previous is not participant:
             log.info("game %s: %s's seat taken over by a newer connection", self.game_id, seat)
         participant.deliver(self.full_state(seat, reply_to))
-        if self.game.is_over:
-            self._reveal_deal(participant)
+        revealed = self._deal_revealed() if self.game.is_over else None
+        if revealed is not None:
+            participant.deliver(revealed)
         if returning and not self.game.is_over:
             self._publish(arbiter_before=[ev.Reconnected(ev.player_of(seat)).to_wire()])
         self.lobby.game_changed(self)
@@ -353,9 +354,7 @@ class Room:
             self._stop_clocks()
             if not self.deal_revealed:
                 self.deal_revealed = True
-                for seat, player in self._receivers():
-                    if seat is not None:
-                        self._reveal_deal(player)
+                self._reveal_deal()
             if self.on_over is not None:
                 self.on_over(self)
                 self.on_over = None
@@ -726,10 +725,19 @@ class Room:
         return self.game.record(record_meta(self.game_id, seats, self.options, status, result, self.rating_changes,
                                             None if self.deal is None or status != "over" else self.deal))
 
-    def _reveal_deal(self, player: Participant) -> None:
-        """Send a player of the finished game what fixed its seed, and its record, to check its decks."""
-        if self.deal is not None:
-            player.deliver(self.deal.revealed(self.game_id, self.record()))
+    def _reveal_deal(self) -> None:
+        """Send the players of the finished game what fixed its seed, and its record, to check its
+        decks: one message for them all, its record built once."""
+        revealed = self._deal_revealed()
+        if revealed is not None:
+            for seat, player in self._receivers():
+                if seat is not None:
+                    player.deliver(revealed)
+
+    def _deal_revealed(self) -> m.DealRevealed | None:
+        """What a player of the finished game is sent to check its decks: what fixed its seed, and
+        its record (None: a game dealt from a fixed seed)."""
+        return None if self.deal is None else self.deal.revealed(self.game_id, self.record())
 
     def announce_rematch(self, new_game_id: int) -> None:
         self.rematch_game = new_game_id

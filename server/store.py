@@ -138,6 +138,13 @@ def _game_kinds(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE seals ADD COLUMN claim TEXT")
 
 
+def _move_versions(db: sqlite3.Connection) -> None:
+    """Version 9: each move's row holds the game's version once it was played (NULL for the moves
+    before), so that storing a move writes that row alone: ``games.version`` is written when the
+    game ends, and a game's version is the later of the two (``Store._loaded``)."""
+    db.execute("ALTER TABLE moves ADD COLUMN version INTEGER")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _unversioned_to_1,
     _deals,
@@ -147,6 +154,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     ratings_tables,  # version 6: each account's rating per clock, and each rated game's changes
     _game_kinds,  # version 7: each game's kind, each seal's claim
     bot_levels_respaced,  # version 8: the hosted bots of the re-spaced levels start their ratings again
+    _move_versions,  # version 9: each move's row holds the game's version after it
 )
 #: The schema version this code reads and writes.
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -169,7 +177,7 @@ class StoredGame:
     seats: dict  # seat name -> {name, kind, token_hash, level}
     status: str
     result: dict | None
-    version: int
+    version: int  # the game's version when it was last stored: its row's or its last move's, the later
     moves: list[tuple[str, dict]]
     #: seat name -> {"digest": bytes | None, "move": dict | None, "nonce": bytes | None, "claim": JSON value},
     #: in sealing order
@@ -355,30 +363,28 @@ class Store:
                    clear_seals: bool = False, result: dict | None = None) -> None:
         """Store accepted moves (and the game's end), committed with the rest of the turn's writes.
 
-        A seat is stored by its name, ``str(seat)``; a move as its map.
+        A seat is stored by its name, ``str(seat)``; a move as its map, with ``version``, the
+        game's version once they are played: the game's own row is written only when it ends
+        (a move writes one row: the game's would be rewritten at every move).
         """
         now = time.time()
         self._queue(
-            "INSERT INTO moves (game, seq, seat, move, at) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, first_seq + i, str(seat), _json(move), now) for i, (seat, move) in enumerate(moves)],
+            "INSERT INTO moves (game, seq, seat, move, at, version) VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, first_seq + i, str(seat), _json(move), now, version) for i, (seat, move) in enumerate(moves)],
         )
         if clear_seals:
             self._queue("DELETE FROM seals WHERE game = ?", (game_id,))
-        self._set_version_and_result(game_id, version, result, now)
+        if result is not None:
+            self._finish(game_id, version, result, now)
 
     def finish(self, game_id: int, version: int, result: dict) -> None:
         """Mark a game over without a move (forfeit on time or by abandoning)."""
         self._queue("DELETE FROM seals WHERE game = ?", (game_id,))
-        self._set_version_and_result(game_id, version, result, time.time())
+        self._finish(game_id, version, result, time.time())
 
-    def _set_version_and_result(self, game_id: int, version: int, result: dict | None, now: float) -> None:
-        if result is None:
-            self._queue("UPDATE games SET version = ? WHERE id = ?", (version, game_id))
-        else:
-            self._queue(
-                "UPDATE games SET version = ?, status = 'over', result = ?, finished = ? WHERE id = ?",
-                (version, json.dumps(result), now, game_id),
-            )
+    def _finish(self, game_id: int, version: int, result: dict, now: float) -> None:
+        self._queue("UPDATE games SET version = ?, status = 'over', result = ?, finished = ? WHERE id = ?",
+                    (version, json.dumps(result), now, game_id))
 
     def save_seal(self, game_id: int, seat: Hashable, digest: bytes | None, move: dict | None,
                   claim: object = None) -> None:
@@ -421,9 +427,11 @@ class Store:
     def _loaded(self, row: tuple) -> StoredGame:
         gid, seed, rules, options, seats, st, result, version, deal, created, finished, game = row
         moves, move_times = [], []
-        for seat, move, at in self.db.execute("SELECT seat, move, at FROM moves WHERE game = ? ORDER BY seq", (gid,)):
+        for seat, move, at, after in self.db.execute(
+                "SELECT seat, move, at, version FROM moves WHERE game = ? ORDER BY seq", (gid,)):
             moves.append((seat, json.loads(move)))
             move_times.append(at)
+            version = max(version, after or 0)  # NULL: a move stored before schema version 9
         seals = {seat: {"digest": digest, "move": None if move is None else json.loads(move), "nonce": nonce,
                         "claim": None if claim is None else json.loads(claim)}
                  for seat, digest, move, nonce, claim in self.db.execute(

@@ -42,6 +42,11 @@ class AtonGame:
         #: The board of the latest views in plain form, with the stones it shows: most moves
         #: (commitments, openings) leave the board as it was.
         self._board: tuple[tuple[int, int], tuple[tuple[str | None, ...], ...]] = ((-1, -1), ())
+        #: How many times the game has changed (a move, a forfeit), and the latest views with the
+        #: count and the receivers they were built for: a commitment and the first opening of a
+        #: round change nothing of the game, and their updates carry the views of the update before.
+        self._changes = 0
+        self._views: tuple[tuple[int, frozenset[Player | None]], dict[Player | None, dict]] | None = None
 
     @classmethod
     def restore(cls, seed: int, rules: Rules, moves: list[tuple[str, dict]]) -> AtonGame:
@@ -108,6 +113,7 @@ class AtonGame:
 
     def play(self, seat: Player, move: Move) -> list[Event]:
         events: list[Event] = []
+        self._changes += 1  # counted before it is tried: a refused move costs a view built again, no more
         try:
             self.state.play(seat, move, events)
         except IllegalMove as exc:
@@ -126,10 +132,15 @@ class AtonGame:
         return plain_views(self.state, (seat,))[seat]
 
     def views(self, receivers: Iterable[Player | None]) -> dict[Player | None, dict]:
+        key = (self._changes, frozenset(receivers))
+        if self._views is not None and self._views[0] == key:
+            return self._views[1]
         stones = (self.state.stones[RED], self.state.stones[BLUE])
         if self._board[0] != stones:
             self._board = (stones, temple_names(*stones))
-        return plain_views(self.state, receivers, self._board[1])
+        views = plain_views(self.state, key[1], self._board[1])
+        self._views = (key, views)
+        return views
 
     def default_move(self, seat: Player) -> Move:
         if self.state.phase is COMMIT:
@@ -138,6 +149,7 @@ class AtonGame:
 
     def forfeit(self, seat: Player, termination: Forfeit) -> list[Event]:
         events: list[Event] = []
+        self._changes += 1
         self.state.forfeit(seat, Termination(termination.value), events)
         return events
 

@@ -62,6 +62,7 @@ async def test_sigkill_mid_game_loses_nothing_and_doubles_nothing(tmp_path):
     await asyncio.gather(*tasks)
     assert red.view["winner"] is None, "the game should still be running when the server dies"
     in_flight = {seat: dict(p.sent) for seat, p in (("red", red), ("blue", blue))}
+    seen = {player.seat: player.version for player in (red, blue)}
 
     second = ServerProcess(db)
     try:
@@ -71,6 +72,7 @@ async def test_sigkill_mid_game_loses_nothing_and_doubles_nothing(tmp_path):
             await player.client.reconnect("127.0.0.1", second.port)
             state = await player.expect(m.GameState)
             assert (state.game, state.seat) == (game_id, player.seat)
+            assert state.version >= seen[player.seat]  # versions go on from the last one stored
         await asyncio.gather(red.play(rngs["red"]), blue.play(rngs["blue"]))
         assert red.view["winner"] == blue.view["winner"] is not None
     finally:

@@ -388,15 +388,19 @@ def test_events_as_each_receiver_sees_them_share_what_is_public_over_a_whole_gam
 
 
 def test_a_hosted_games_views_are_each_receivers_own_after_every_move():
-    """``AtonGame.views`` keeps the board of its latest views (most moves leave it as it was): after
-    every move of whole seeded games each receiver's view is exactly ``view(...).to_dict()``."""
+    """``AtonGame.views`` keeps the board of its latest views (most moves leave it as it was), and
+    the views themselves until the game changes: after every move of whole seeded games each
+    receiver's view is exactly ``view(...).to_dict()``, and asked again before the next move the
+    same views come back."""
     for seed in range(3):
         game, rng = AtonGame(seed), random.Random(seed)
         while True:
-            for receivers in ((None, RED, BLUE), (BLUE,)):
+            for receivers in ((None, RED, BLUE), (BLUE,), (None, RED, BLUE)):
                 together = game.views(receivers)
+                assert set(together) == set(receivers)
                 for receiver in receivers:
                     assert together[receiver] == view(game.state, receiver).to_dict()
+            assert game.views((BLUE, RED, None)) is together  # nothing has changed: not built again
             if game.is_over:
                 break
             seat = rng.choice(game.pending())
