@@ -10,7 +10,7 @@ options, so that no client has to decide legality on its own.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import MISSING, dataclass, fields
 from functools import lru_cache
 from typing import Any, TypeVar
@@ -253,15 +253,14 @@ def temple_owners(red_stones: int, blue_stones: int) -> tuple[tuple[Player | Non
 
     Cached on the two stone masks: the views of all receivers of one move share it.
     """
-    return _by_temple(red_stones, blue_stones, _temple_row)
+    return _by_temple(red_stones, blue_stones, _OWNER_HALVES)
 
 
 def temple_names(red_stones: int, blue_stones: int) -> tuple[tuple[str | None, ...], ...]:
-    """``temple_owners`` in plain form: "red", "blue" or None per square.
-
-    Built row by row from a cache of rows: a move changes one temple at most, so the other
-    rows of every game in play are found there (the whole board seldom is, with many games)."""
-    return _by_temple(red_stones, blue_stones, _temple_row_names)
+    """``temple_owners`` in plain form: "red", "blue" or None per square (built for every move
+    that changes the board: from a table of half rows, not a cache of rows, which the many
+    boards of many games in play would keep missing)."""
+    return _by_temple(red_stones, blue_stones, _NAME_HALVES)
 
 
 _R = TypeVar("_R")
@@ -269,23 +268,31 @@ _R = TypeVar("_R")
 
 _SQUARE_BITS = (1 << SQUARES_PER_TEMPLE) - 1  # one temple's squares in a stone mask
 _TEMPLE_SHIFTS = range(0, len(TEMPLES) * SQUARES_PER_TEMPLE, SQUARES_PER_TEMPLE)
+_HALF = SQUARES_PER_TEMPLE // 2  # a temple's row is two halves of six squares
+_HALF_BITS = (1 << _HALF) - 1
 
 
-def _by_temple(red_stones: int, blue_stones: int, row: Callable[[int, int], _R]) -> tuple[_R, ...]:
-    """``row(red, blue)`` of each temple's squares (12 bits of each mask), temple 1 first."""
-    return tuple([row(red_stones >> shift & _SQUARE_BITS, blue_stones >> shift & _SQUARE_BITS)
-                  for shift in _TEMPLE_SHIFTS])  # (a list built first: cheaper than a generator, per move)
+def _half_rows(red_value: _R, blue_value: _R) -> dict[int, tuple[_R | None, ...]]:
+    """Every half row there can be, by its red squares' bits << ``_HALF`` | its blue squares' bits:
+    ``red_value``, ``blue_value`` or None per square (729 of them)."""
+    return {red << _HALF | blue: tuple(red_value if red >> bit & 1 else blue_value if blue >> bit & 1 else None
+                                       for bit in range(_HALF))
+            for red in range(1 << _HALF) for blue in range(1 << _HALF) if not red & blue}
 
 
-@lru_cache(maxsize=4096)
-def _temple_row(red: int, blue: int) -> tuple[Player | None, ...]:
-    return tuple(RED if red >> bit & 1 else BLUE if blue >> bit & 1 else None
-                 for bit in range(SQUARES_PER_TEMPLE))
+_OWNER_HALVES = _half_rows(RED, BLUE)
+_NAME_HALVES = _half_rows(_NAME[RED], _NAME[BLUE])
 
 
-@lru_cache(maxsize=8192)
-def _temple_row_names(red: int, blue: int) -> tuple[str | None, ...]:
-    return tuple(_NAME[owner] for owner in _temple_row(red, blue))
+def _by_temple(red_stones: int, blue_stones: int,
+               halves: dict[int, tuple[_R | None, ...]]) -> tuple[tuple[_R | None, ...], ...]:
+    """Each temple's row of squares (12 bits of each mask), temple 1 first, from ``halves``."""
+    rows = []
+    for shift in _TEMPLE_SHIFTS:
+        red, blue = red_stones >> shift & _SQUARE_BITS, blue_stones >> shift & _SQUARE_BITS
+        first = (red & _HALF_BITS) << _HALF | blue & _HALF_BITS
+        rows.append(halves[first] + halves[(red >> _HALF) << _HALF | blue >> _HALF])
+    return tuple(rows)
 
 
 def stones_of(temples: Sequence[Sequence[str | None]]) -> tuple[int, int]:

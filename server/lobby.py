@@ -159,6 +159,9 @@ class Lobby:
         self.sections = {name: LobbySection(name) for name in m.LOBBY_SECTIONS}
         #: each listed game's ``Room.lobby_signature`` when its entry was last built (while it is in play)
         self._game_signatures: dict[int, tuple] = {}
+        #: the games in play that changed since their entries were last brought up to date: a game
+        #: changes at every move, its entry is looked at once a batch (``_refresh_games``)
+        self._games_changed: dict[int, Room] = {}
         self.subscribers: set[Connection] = set()
         #: every entry changed since the last batch, in the order of their first change, with what
         #: the subscribers were last told of it
@@ -248,6 +251,7 @@ class Lobby:
 
     def snapshot(self) -> m.Lobby:
         """The first page of every section, all of them in one frame."""
+        self._refresh_games()
         empty = m.Lobby(players=(), tables=(), games=(),
                         totals={name: len(section) for name, section in self.sections.items()},
                         bots=self._bot_ratings())
@@ -258,6 +262,7 @@ class Lobby:
 
     def page(self, conn: Connection, request: m.GetLobbyPage) -> m.LobbyPage:
         """The page of a section ``conn`` asked for (empty past the end)."""
+        self._refresh_games()
         section = self.sections[request.section]
         empty = m.LobbyPage(section=request.section, offset=request.offset, total=len(section), entries=(),
                             reply_to=request.id)
@@ -309,6 +314,7 @@ class Lobby:
         if self._batch is not None:
             self._batch.cancel()
             self._batch = None
+        self._refresh_games()
         changed, self.changed = self.changed, {}
         shown, self.shown = self.shown, {}
         for (section, key), told in changed.items():
@@ -409,13 +415,25 @@ class Lobby:
 
     def game_changed(self, room: Room) -> None:
         """Keep the lobby's entry of a game in step (only real changes are broadcast).  Called
-        after every move: the entry is built only when the game's ``lobby_signature`` changed."""
+        after every move: a game over leaves the list at once; one in play has its entry brought
+        up to date when it is next shown or its batch goes out (``_refresh_games``)."""
         if room.game.is_over:
+            self._games_changed.pop(room.game_id, None)
             self._game_signatures.pop(room.game_id, None)
             self._pop("games", room.game_id)
-            return
-        if room.options.get("private"):
-            return
+        elif room.game_id not in self._games_changed and not room.options.get("private"):
+            self._games_changed[room.game_id] = room
+            self._changed()
+
+    def _refresh_games(self) -> None:
+        """Bring the entries of the games changed since the last look up to date; one is built
+        again only when its game's ``lobby_signature`` changed.  (A batch is due already: the
+        change that listed the game here asked for one.)"""
+        changed, self._games_changed = self._games_changed, {}
+        for room in changed.values():
+            self._refresh_game(room)
+
+    def _refresh_game(self, room: Room) -> None:
         signature = room.lobby_signature()
         if self._game_signatures.get(room.game_id) == signature:
             return
@@ -433,7 +451,8 @@ class Lobby:
         if ratings:
             entry["ratings"] = ratings
         if self.sections["games"].entries.get(room.game_id) != entry:
-            self._put("games", room.game_id, entry)
+            self._changing("games", room.game_id)
+            self.sections["games"].put(room.game_id, entry)
 
 
 def lobby_update(section: str, key: Any, told: Seen, now: Seen) -> m.LobbyUpdate | None:

@@ -4,11 +4,13 @@ import json
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from aton import BLUE, RED, Commit, Exchange, Outcome, Phase, Place, Player, Resign, Termination, View, new_game, view
 from aton import events as E
-from aton.board import mask_of
-from aton.views import Decision, PlayerView, plain_views, stones_of, unseen_cards
+from aton.board import SQUARES_PER_TEMPLE, TEMPLES, index_of, mask_of
+from aton.views import Decision, PlayerView, plain_views, stones_of, temple_names, temple_owners, unseen_cards
 
 from .engine_helpers import (
     BLUE_STONES,
@@ -223,6 +225,21 @@ def test_a_plain_board_gives_the_stone_masks_and_a_malformed_one_is_refused():
     for bad in (plain[:3], [row[:11] for row in plain], [["green"] * 12] * 4):
         with pytest.raises(ValueError):
             stones_of(bad)
+
+
+@given(st.integers(0, 2**48 - 1), st.integers(0, 2**48 - 1))
+def test_the_board_square_by_square(red, blue):
+    """``temple_owners`` and ``temple_names`` (built from tables of half rows) say, for each square
+    of each temple, whose stone stands on it, as the stone masks do bit by bit."""
+    blue &= ~red  # a square holds one stone at most
+    owners, names = temple_owners(red, blue), temple_names(red, blue)
+    for temple in TEMPLES:
+        for square in range(SQUARES_PER_TEMPLE):
+            bit = 1 << index_of(temple, square)
+            expected = RED if red & bit else BLUE if blue & bit else None
+            assert owners[temple - 1][square] is expected
+            assert names[temple - 1][square] == (None if expected is None else str(expected))
+    assert stones_of(names) == (red, blue)
 
 
 def test_the_unseen_cards_of_a_player():

@@ -6,6 +6,8 @@ says so, and real protocol clients see what it sent."""
 
 from __future__ import annotations
 
+import asyncio
+import random
 from typing import Any
 
 import pytest
@@ -13,10 +15,11 @@ import pytest
 from protocol import messages as m
 from server.app import ArbiterServer
 from server.config import Limits, ServerConfig
+from server.room import Room
 
 from ..conftest import GAME_SEED
 from ..manual_clock import ManualClock
-from .players import Recorder
+from .players import Recorder, matched_pair
 
 INTERVAL = Limits().lobby_update_interval
 ARRIVALS = 50
@@ -164,3 +167,39 @@ async def test_a_page_asked_for_within_an_interval_is_not_told_again(batched):
     assert [(u.op, u.item["name"]) for u in updates] == [("remove", "p0")]  # not p1 and p2 again
     mirror.apply(updates[0])
     assert mirror.sections == live(server)
+
+
+async def test_a_game_played_within_an_interval_is_looked_at_once_and_told_once(batched, monkeypatch):
+    """A game's lobby entry is brought up to date once a batch, not at every move: the moves of
+    two rounds within one interval reach a lobby client as one update of the game as it stands
+    at the end, and a newcomer within the interval is shown it as it stands then."""
+    server, clock = batched
+    watcher, mirror = await lobby_client(server.port, "wanda")
+    red, blue = await matched_pair(server.port)
+    clock.advance(INTERVAL)
+    for update in await received_since(watcher, 0):
+        mirror.apply(update)
+    assert mirror.sections["games"][red.game]["round"] == 1
+    mark = len(watcher.frames)
+    looks = 0
+    signature = Room.lobby_signature
+
+    def counted(room: Room) -> tuple:
+        nonlocal looks
+        looks += 1
+        return signature(room)
+
+    monkeypatch.setattr(Room, "lobby_signature", counted)
+    by_round = lambda n: lambda player: player.view["round"] >= n  # noqa: E731
+    await asyncio.gather(red.play(random.Random(5), stop=by_round(3)), blue.play(random.Random(6), stop=by_round(3)))
+    assert looks == 0 and await received_since(watcher, mark) == []  # moves enough, nothing looked at yet
+    newcomer, shown = await lobby_client(server.port, "nell")
+    assert shown.sections["games"][red.game]["round"] == 3 and looks == 1  # shown as it stands
+    clock.advance(INTERVAL)
+    updates = [u for u in await received_since(watcher, mark) if u.section == "games"]
+    assert [(u.op, u.item["game"], u.item["round"]) for u in updates] == [("update", red.game, 3)]
+    assert looks == 1  # the game has not changed since the newcomer was shown it
+    for update in updates:
+        mirror.apply(update)
+    assert mirror.sections["games"] == live(server)["games"]
+    await newcomer.close()
