@@ -12,6 +12,8 @@ from pathlib import Path
 
 import platformdirs
 
+from protocol.messages import name_order
+
 
 def data_dir() -> Path:
     path = Path(platformdirs.user_data_dir("aton"))
@@ -68,7 +70,8 @@ class LocalServer:
 
     def others(self, own_token: str | None) -> list[str]:
         """The names of everyone connected but us (the session whose resume token is ``own_token``)."""
-        return sorted(conn.name for conn in self.server.connections if conn.greeted and conn.token != own_token)
+        names = (conn.name for conn in self.server.connections if conn.greeted and conn.token != own_token)
+        return sorted(names, key=name_order)
 
     async def stop(self, reason: str | None = None) -> None:
         """Stop serving; everyone connected is told ``reason`` (default: the server's own words)."""

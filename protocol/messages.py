@@ -9,6 +9,7 @@ encode.  docs/protocol.md's message tables are generated from these classes
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
@@ -385,10 +386,23 @@ LOBBY_ENTRIES = 5000  # the most entries one lobby list may carry (a frame holds
 
 def lobby_order(section: str, key: Any) -> Any:
     """Where the entry whose key is ``key`` comes in its section, the order of its pages:
-    players by name (case aside), open tables oldest first, games newest first."""
+    players by name (``name_order``), open tables oldest first, games newest first."""
     if section == "players":
-        return (key.casefold(), key)
+        return name_order(key)
     return key if section == "tables" else -key
+
+
+_DIGITS = re.compile(r"(\d+)")
+
+
+def name_order(name: str) -> tuple[tuple[str | int, ...], str]:
+    """A player name's place in a list of names: as a reader orders them, case aside and the
+    numbers in it by value (``look2`` before ``look10``); names that differ only in case, or
+    in leading zeros, in a fixed order."""
+    # the pieces alternate text, number, text, ... (the first may be empty), so that two
+    # names' pieces compare str with str and int with int
+    pieces = _DIGITS.split(name.casefold())
+    return tuple(int(p) if i % 2 else p for i, p in enumerate(pieces)), name
 
 
 @_server("lobby")

@@ -98,3 +98,22 @@ def test_a_suffix_shortens_a_name_to_keep_it_within_bounds():
     assert with_suffix("x" * 24, "-2") == "x" * 22 + "-2"
     assert with_suffix("\u6f22" * 12, "-2") == "\u6f22" * 11 + "-2"
     assert with_suffix("a" * 20 + " bc", "-10") == "a" * 20 + "-10"
+
+
+def test_names_are_listed_as_a_reader_orders_them():
+    """The lobby's players (``lobby_order``): case aside, numbers by value."""
+    from protocol.messages import lobby_order
+
+    names = ["look10", "Look2", "look2", "abc", "a1b", "a10", "a9b", "a", "007", "7", "b", "A"]
+    listed = sorted(names, key=lambda name: lobby_order("players", name))
+    assert listed == ["007", "7", "A", "a", "a1b", "a9b", "a10", "abc", "b", "Look2", "look2", "look10"]
+
+
+@given(st.lists(st.text(min_size=1, max_size=12), max_size=30))
+def test_any_names_have_one_order(names):
+    """Text and numbers never meet in a comparison, and the order is total: the same list
+    whatever order the names came in."""
+    from protocol.messages import name_order
+
+    listed = sorted(names, key=name_order)
+    assert sorted(reversed(names), key=name_order) == listed
