@@ -161,6 +161,9 @@ class LessonOffer(ClientScreen, ModalScreen[bool]):
         Binding("p,escape", "answer(False)", "Play the bot", priority=True),
     ]
 
+    def __init__(self) -> None:
+        super().__init__(classes="dialog")
+
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
             yield Label(OFFER, classes="dialog-text", markup=False)
