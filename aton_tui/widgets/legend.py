@@ -7,7 +7,7 @@ from textual.widgets import Static
 REMINDER = """\
 [b]Board[/b]    Y yellow · G green · K black · B blue · +1/+2 bonus · ● Red · ■ Blue
 [b]C1[/b] points    the higher card scores 2 × the difference
-[b]C2[/b] order     the lower card plays first and removes stones:
+[b]C2[/b] order     the lower card plays first; each card removes:
              4 → 2 of theirs, 3 → 1 of theirs, 1 → 1 of yours (none in round 1)
 [b]C3[/b] range     temples 1 up to this card      [b]C4[/b] placing  this many stones
 [b]Scoring[/b]  once the Kingdom holds 8 stones: temple 1 the difference, temple 2 5,
