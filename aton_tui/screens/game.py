@@ -29,6 +29,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 from textual.worker import Worker
 
+from aton.board import describe_temples
 from aton.events import CategoryScored, ScoringStarted
 from aton.game import Phase
 from aton.moves import Commit, Exchange, Place, Remove
@@ -447,7 +448,8 @@ class GameScreen(ClientScreen, Screen):
                         else "Both have committed: opening the cartouches…")
             return "Both players are choosing their cartouches…"
         verb = "removing stones" if view.phase is Phase.REMOVE else "placing stones"
-        return f"{player_name(view.active)} is {verb} (temples 1–{view.range})…"
+        assert view.range is not None, "a removal or a placement has its range"
+        return f"{player_name(view.active)} is {verb} ({describe_temples(view.range)})…"
 
     def _fitting(self, *lines: str, width: int = 0) -> str:
         """The first of ``lines`` that fits a line ``width`` wide (default: the screen's) with its

@@ -31,6 +31,7 @@ from textual.events import Resize
 from textual.message import Message
 from textual.widgets import ProgressBar, Static
 
+from aton.board import describe_temples
 from aton.game import Phase
 from aton.players import BLUE, RED, Player
 from aton.views import View
@@ -210,7 +211,8 @@ class ReplayScreen(SteppingScreen):
         if view.phase is Phase.COMMIT:
             return "the players choose their cartouches"
         verb = "removes stones" if view.phase is Phase.REMOVE else "places stones"
-        return f"{player_name(view.active)} {verb} (temples 1–{view.range})"
+        assert view.range is not None, "a removal or a placement has its range"
+        return f"{player_name(view.active)} {verb} ({describe_temples(view.range)})"
 
     # ------------------------------------------------------------------ moving about
 
