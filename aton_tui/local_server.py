@@ -12,7 +12,7 @@ from pathlib import Path
 
 import platformdirs
 
-from protocol.messages import name_order
+from protocol.names import name_order
 
 
 def data_dir() -> Path:

@@ -9,7 +9,6 @@ encode.  docs/protocol.md's message tables are generated from these classes
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
@@ -19,7 +18,7 @@ from .account_keys import KEY_LINE_CHARS, NONCE_BYTES
 from .clocks import TIME_CONTROLS
 from .errors import ErrorCode, ProtocolError
 from .gateway_assertions import ASSERTION_BYTES, SIGNATURE_BYTES
-from .names import NAME_CHARS
+from .names import NAME_CHARS, name_order
 from .schema import (
     Binary,
     Bool,
@@ -390,19 +389,6 @@ def lobby_order(section: str, key: Any) -> Any:
     if section == "players":
         return name_order(key)
     return key if section == "tables" else -key
-
-
-_DIGITS = re.compile(r"(\d+)")
-
-
-def name_order(name: str) -> tuple[tuple[str | int, ...], str]:
-    """A player name's place in a list of names: as a reader orders them, case aside and the
-    numbers in it by value (``look2`` before ``look10``); names that differ only in case, or
-    in leading zeros, in a fixed order."""
-    # the pieces alternate text, number, text, ... (the first may be empty), so that two
-    # names' pieces compare str with str and int with int
-    pieces = _DIGITS.split(name.casefold())
-    return tuple(int(p) if i % 2 else p for i, p in enumerate(pieces)), name
 
 
 @_server("lobby")

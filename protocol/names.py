@@ -65,6 +65,8 @@ _VISIBLE_CATEGORIES = ("L", "N", "P", "S")
 #: Symbols that Unicode 16 made wide, after the Unicode version of Python's ``unicodedata``
 #: (trigrams, monograms, hexagrams, Tai Xuan Jing symbols and counting rods).
 _WIDE_SINCE = ((0x2630, 0x2637), (0x268A, 0x268F), (0x4DC0, 0x4DFF), (0x1D300, 0x1D376))
+#: The numbers in a name, for ``name_order``.
+_DIGITS = re.compile(r"(\d+)")
 #: Scripts whose letters are easily taken for one another.
 _LOOKALIKE_SCRIPTS = ("LATIN", "CYRILLIC", "GREEK")
 #: Letters of other scripts, and digits, that look like a (casefolded) Latin letter.
@@ -110,6 +112,16 @@ def name_key(name: str) -> str:
     owns its name's key; two players online never share one).  The skeleton, or for a name
     without letters or digits, the name casefolded."""
     return skeleton(name) or name.casefold()
+
+
+def name_order(name: str) -> tuple[tuple[str | int, ...], str]:
+    """A player name's place in a list of names: as a reader orders them, case aside and the
+    numbers in it by value (``look2`` before ``look10``); names that differ only in case, or
+    in leading zeros, in a fixed order."""
+    # the pieces alternate text, number, text, ... (the first may be empty), so that two
+    # names' pieces compare str with str and int with int
+    pieces = _DIGITS.split(name.casefold())
+    return tuple(int(p) if i % 2 else p for i, p in enumerate(pieces)), name
 
 
 def looks_like(name: str, reserved: Iterable[str]) -> str | None:

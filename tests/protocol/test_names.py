@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from rich.cells import cell_len
 
 from protocol.errors import ProtocolError
-from protocol.names import NAME_CHARS, NAME_COLUMNS, columns, player_name, skeleton, with_suffix
+from protocol.messages import lobby_order
+from protocol.names import NAME_CHARS, NAME_COLUMNS, columns, name_order, player_name, skeleton, with_suffix
 
 RESERVED = ("Bot (easy)", "Bot (hard)", "aton-server", "server")
 
@@ -102,8 +103,6 @@ def test_a_suffix_shortens_a_name_to_keep_it_within_bounds():
 
 def test_names_are_listed_as_a_reader_orders_them():
     """The lobby's players (``lobby_order``): case aside, numbers by value."""
-    from protocol.messages import lobby_order
-
     names = ["look10", "Look2", "look2", "abc", "a1b", "a10", "a9b", "a", "007", "7", "b", "A"]
     listed = sorted(names, key=lambda name: lobby_order("players", name))
     assert listed == ["007", "7", "A", "a", "a1b", "a9b", "a10", "abc", "b", "Look2", "look2", "look10"]
@@ -113,7 +112,5 @@ def test_names_are_listed_as_a_reader_orders_them():
 def test_any_names_have_one_order(names):
     """Text and numbers never meet in a comparison, and the order is total: the same list
     whatever order the names came in."""
-    from protocol.messages import name_order
-
     listed = sorted(names, key=name_order)
     assert sorted(reversed(names), key=name_order) == listed

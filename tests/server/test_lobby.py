@@ -12,6 +12,7 @@ import pytest
 from protocol import messages as m
 from protocol.client import ServerError
 from protocol.framing import encode_payload
+from protocol.names import name_order
 from server.accounts import bot_name
 from server.app import ArbiterServer
 from server.config import Limits, ServerConfig
@@ -272,7 +273,7 @@ async def test_a_lobby_of_800_games_reaches_a_newcomer_page_by_page(server):
     games = await read_all_pages(newcomer, snapshot, "games")
     assert [g["game"] for g in games] == newest_first  # every game once, in order
     names = [p["name"] for p in await read_all_pages(newcomer, snapshot, "players")]
-    assert names == sorted(names, key=m.name_order) and len(set(names)) == 1601
+    assert names == sorted(names, key=name_order) and len(set(names)) == 1601
     await newcomer.send(m.GetLobbyPage(section="games", offset=800))
     assert (await newcomer.expect(m.LobbyPage)).entries == ()  # past the end: an empty page
     older = await Recorder.connect(server.port, "older", kind="spectator", version="1.2")
