@@ -72,5 +72,3 @@ def test_the_opponent_sees_samples_not_the_truth() -> None:
         bench._truth[:] = [state]
         sampler = mcts.Sampler(view(state, BLUE))
     assert isinstance(sampler, Sampler)
-
-
