@@ -1180,6 +1180,8 @@ class ArbiterServer:
         room = self._make_room(stored.id, game, stored.options, seats, deal=deal,
                                version=stored.version if pause is None else max(stored.version, pause.version),
                                move_count=len(stored.moves), seals=seals, pause=pause)
+        # the seals were told of after the last stored move (a clean stop's pause counted them already)
+        room.version = max(room.version, stored.version + room.seal_events())
         if pause is not None:
             self.store.forget_pause(stored.id)
         self.quotas.game_started(stored.id, (s.token_hash for s in seats.values() if s.token_hash), ())

@@ -299,6 +299,14 @@ class Room:
             return "sealed"
         return "opened" if seal.opened else "awaiting_open"
 
+    def seal_events(self) -> int:
+        """How many events told of the seals the room holds: a ``committed`` for each, an
+        ``open_requested`` once all were in, an ``opened`` for each client's opened one.  A seal's
+        row in the database keeps no version, so a game restored after a crash counts them on from
+        its last stored move: no player is given a version older than one it has seen."""
+        opened = sum(1 for seal in self.seals.values() if seal.digest is not None and seal.opened)
+        return len(self.seals) + (1 if self.seals and self._all_sealed() else 0) + opened
+
     def _all_sealed(self) -> bool:
         """Whether every seat of a sealed turn has sealed its move (each must open it now)."""
         return len(self.seals) == len(self.game.pending())

@@ -112,7 +112,7 @@ async def test_an_acknowledged_opening_survives_a_crash_before_the_other_opening
     await red.until(lambda f: m.commitments_of(f)["red"] == "awaiting_open", kind=m.Update)
     cards, nonce = openings["red"]
     await red.send(m.Open(game=red.game, cards=cards, nonce=nonce))
-    await red.expect(m.Ack)  # the server promises that red's opening is stored
+    acked = await red.expect(m.Ack)  # the server promises that red's opening is stored
     first.kill()
 
     second = ServerProcess(db)
@@ -121,6 +121,8 @@ async def test_an_acknowledged_opening_survives_a_crash_before_the_other_opening
             await player.client.reconnect("127.0.0.1", second.port)
             state = await player.expect(m.GameState)
             assert state.commitments == {"red": "opened", "blue": "awaiting_open"}
+            # the two seals, the call to open and red's opening were told after the last stored move
+            assert state.version >= acked.version > 0
         # red, told that its opening was safe, never sends it again: blue's completes the round
         cards, nonce = openings["blue"]
         await blue.send(m.Open(game=blue.game, cards=cards, nonce=nonce))
