@@ -349,7 +349,7 @@ class AtonApp(DrawnAfterBatches, App):
     def _not_serving(self, why: str) -> None:
         """Our own server could not start: say so, and take back the top bar's claim that we host."""
         self.lobby_heading = f" ATON  ·  not hosting: {why}"
-        for screen in self.screen_stack:
+        for screen in self.screen_stack:  # (one not composed yet takes the heading in its compose)
             if isinstance(screen, LobbyScreen):
                 for bar in screen.query("#top-bar").results(Static):
                     bar.update(self.lobby_heading)
@@ -612,18 +612,24 @@ class AtonApp(DrawnAfterBatches, App):
 
     def _set_notice(self, text: str) -> None:
         self.lobby_notice = text
-        for screen in self.screen_stack:
+        for screen in self.screen_stack:  # (one not composed yet takes the notice in its compose)
             if isinstance(screen, LobbyScreen):
-                screen.query_one("#notice", Notice).show(text)
+                for notice in screen.query("#notice").results(Notice):
+                    notice.show(text)
                 screen.refresh_bindings()
+
+    def _lobby_screens(self) -> list[LobbyScreen]:
+        """The lobby screens whose lists and hint to bring up to date: those mounted. One pushed a
+        moment ago may not be composed yet, or its lists have no columns yet: it draws the lobby as
+        it is then from its ``on_mount``, and the hint from its ``on_screen_resume``, which follows."""
+        return [screen for screen in self.screen_stack if isinstance(screen, LobbyScreen) and screen.is_mounted]
 
     def _refresh_lobby(self) -> None:
         if self._lobby_redraw is not None:
             self._lobby_redraw.stop()
             self._lobby_redraw = None
-        for screen in self.screen_stack:
-            if isinstance(screen, LobbyScreen):
-                screen.refresh_lists(self.lobby)
+        for screen in self._lobby_screens():
+            screen.refresh_lists(self.lobby)
         for name, window in self.lobby.sections.items():
             if window.short:  # games ended, players left: fill the page again
                 window.loaded = len(window.entries)  # asked once, until the page comes
@@ -685,9 +691,8 @@ class AtonApp(DrawnAfterBatches, App):
         if screen is not None:
             screen.apply(events)
         else:
-            for lobby in self.screen_stack:  # the lobby says whether our game goes on: it may have ended now
-                if isinstance(lobby, LobbyScreen):
-                    lobby.follow_our_game()
+            for lobby in self._lobby_screens():  # the lobby says whether our game goes on: it may have ended now
+                lobby.follow_our_game()
             if model.rematch_offered_to_us and any(isinstance(n.event, RematchOffered) for n in events):
                 self.ring()  # back in the lobby: the offer comes where the player is, with what answers it
                 self.notify(offer_sentence(model.opponent, FROM_THE_LOBBY), title="Rematch?", timeout=15)

@@ -13,7 +13,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Label, Static
 
 from aton.players import BLUE, RED
-from aton_tui.app import LOBBY_REDRAW_DELAY, AtonApp, Launch
+from aton_tui.app import LOBBY_REDRAW_DELAY, AtonApp, Frame, Launch
 from aton_tui.lobby_model import HELD
 from aton_tui.screens.dialogs import Choices
 from aton_tui.screens.game import GameScreen
@@ -50,6 +50,22 @@ async def test_an_open_table_appears_live_and_enter_joins_it(server):
         await wait_until(pilot, lambda: isinstance(app.screen, GameScreen), what="the game")
         assert model_of(app).seat in (RED, BLUE) and model_of(app).name(model_of(app).opponent) == "bea"
         await bea.close()
+
+
+async def test_a_lobby_told_before_its_screen_is_composed_draws_it_once_composed(server):
+    """A lobby frame may come between pushing the lobby's screen and its
+    compose (a fast server on a busy loop): the screen draws the lobby from its mount, not a crash
+    (a fresh-clone CI run once failed this way, in the test above)."""
+    app = remote_app(server.port)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.status.state == "connected")
+        fresh = LobbyScreen("here")
+        app.push_screen(fresh)
+        assert not fresh.is_mounted
+        table = {"table": 7, "host": "bea", "clock": "normal", "private": False, "since": app.wall_clock()}
+        app.on_frame(Frame(m.Lobby(players=(), tables=(table,), games=())))  # (before the screen's compose)
+        await wait_until(pilot, lambda: fresh.is_mounted, what="the new screen composed")
+        assert fresh.query_one("#tables", DataTable).row_count == 1
 
 
 async def test_a_long_redraw_wait_holds_back_players_but_never_an_open_table(server):
