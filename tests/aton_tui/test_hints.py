@@ -63,6 +63,11 @@ def told(app: AtonApp, words: str) -> bool:
     return any(words in n.message for n in app._notifications)
 
 
+async def ann_decides_next(pilot: Pilot, app: AtonApp) -> None:
+    await wait_until(pilot, lambda: my_turn(app) and screen_of(app).decision is not None, timeout=30,
+                     what="ann's next decision")
+
+
 async def until_hinted(pilot: Pilot, app: AtonApp) -> None:
     await wait_until(pilot, lambda: screen_of(app).hint is not None, timeout=HINT_WAIT, what="the hint")
 
@@ -98,10 +103,10 @@ async def test_a_hint_against_the_servers_bot_is_laid_on_the_board_with_one_line
         await wait_until(pilot, lambda: screen.hint_for is None, what="the hint gone with its decision")
         assert not hint_line(app).display
         # on to a square: the hint lights it, Enter plays it
+        await ann_decides_next(pilot, app)  # (on a busy machine the bot may not have answered yet)
         while decision_of(app).kind == "commit":
             await pilot.press(*(str(v) for v in decision_of(app).hand), "enter")
-            await wait_until(pilot, lambda: my_turn(app) and screen.decision is not None, timeout=30,
-                             what="ann's next decision")
+            await ann_decides_next(pilot, app)
         before = model.view.stones
         expected = hint(screen.view, seed=hint_seed(model))
         await pilot.press("i")
