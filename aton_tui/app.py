@@ -65,6 +65,7 @@ from .model import GameModel, ZeusModel
 from .rating_choices import GAME_TITLES, PLAY, bot_level_choice, guest_note, own_ratings, rated_choice, rated_game
 from .record_file import record_filename, save_record
 from .replay_model import Perspective, ReplayModel
+from .saved_deals import SavedDeals
 from .saved_sessions import SavedSessions
 from .screens.account import AccountScreen
 from .screens.client_screen import DrawnAfterBatches
@@ -207,13 +208,15 @@ class AtonApp(DrawnAfterBatches, App):
                  clock: Callable[[], float] = time.monotonic,
                  wall_clock: Callable[[], float] = time.time,
                  sessions: SavedSessions | None = None, pacing: Clock | None = None,
-                 retry_delays: tuple[float, ...] = RETRY_DELAYS, keys: Path | None = None) -> None:
+                 retry_delays: tuple[float, ...] = RETRY_DELAYS, keys: Path | None = None,
+                 deals: Path | None = None) -> None:
         super().__init__()
         self.launch = launch
         self.retry_delays = retry_delays  # the waits between attempts to reach the server
         self.settings = settings or Settings()
         self.sessions = sessions  # where session tokens are kept between runs (None: not kept)
         self.keys = keys  # where our account keys are kept, one per server (None: a new key for this run only)
+        self.deals = deals  # the file of what we saw of unfinished games' deals (None: kept in memory only)
         self.proof: Proof | None = None  # what proves our account to the server, once we connect
         self.account_info: m.AccountInfo | None = None  # what the server last said of our account
         self.clock = clock
@@ -332,6 +335,7 @@ class AtonApp(DrawnAfterBatches, App):
         self.proof = self._proof()
         self.session = Session(self.launch.server_host, port, self.launch.name, resume=resume, proof=self.proof,
                                tls=self.launch.tls,
+                               deals=None if self.deals is None else SavedDeals(self.deals, self._server_key()),
                                on_frame=lambda frame: self.post_message(Frame(frame)),
                                on_status=lambda status: self.post_message(StatusChanged(status)),
                                retry_delays=self.retry_delays)
@@ -366,7 +370,7 @@ class AtonApp(DrawnAfterBatches, App):
             self.run_worker(self.session.run(), name="session", exit_on_error=False)
 
     def _server_key(self) -> str:
-        """Which server this is, for the saved session tokens: our own by its database."""
+        """Which server this is, for the saved session tokens and deals: our own by its database."""
         if self.local is not None:
             return f"local:{self.local.config.db_path}"
         return f"{self.launch.host}:{self.launch.port}"

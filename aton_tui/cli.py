@@ -397,6 +397,7 @@ def build_app(args: argparse.Namespace, environ: Mapping[str, str]) -> AtonApp:
     when the server it should run cannot listen, ValueError when ``--tls-ca`` cannot be used."""
     from .app import AtonApp, Launch
     from .local_server import data_dir, lan_address, log_to_file
+    from .saved_deals import deals_path
     from .saved_sessions import SavedSessions, sessions_path
     from .settings import Settings, settings_path
 
@@ -423,7 +424,7 @@ def build_app(args: argparse.Namespace, environ: Mapping[str, str]) -> AtonApp:
     if launch.hosted:  # a hosted client (SSH) is handed its session and its proof, and keeps no files here
         return AtonApp(launch, Settings())
     return AtonApp(launch, Settings.load(settings_path()), sessions=SavedSessions(sessions_path()),
-                   keys=keys_directory(data_dir()))
+                   keys=keys_directory(data_dir()), deals=deals_path())
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,11 +9,11 @@ the server is: ``HOST:PORT`` for a remote server, the database path for the serv
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
 
 import platformdirs
+
+from .private_files import read_json_object, write_private_json
 
 MAX_SERVERS = 50  # the file keeps the most recently used servers only
 
@@ -29,13 +29,7 @@ class SavedSessions:
         self.path = path
 
     def _load(self) -> dict[str, str]:
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
-        if not isinstance(data, dict):
-            return {}
-        return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
+        return {k: v for k, v in read_json_object(self.path).items() if isinstance(v, str)}
 
     def token(self, server: str) -> str | None:
         return self._load().get(server)
@@ -46,13 +40,4 @@ class SavedSessions:
             return
         tokens.pop(server, None)
         tokens[server] = token  # the most recent last
-        kept = dict(list(tokens.items())[-MAX_SERVERS:])
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            temporary = self.path.with_suffix(".tmp")
-            descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-                json.dump(kept, handle, indent=1)
-            os.replace(temporary, self.path)
-        except OSError:
-            pass
+        write_private_json(self.path, dict(list(tokens.items())[-MAX_SERVERS:]))

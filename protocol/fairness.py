@@ -118,18 +118,58 @@ class DealWitness:
     cards: dict[int, CardFact] = field(default_factory=dict)  # event version -> card fact we saw
 
     def saw(self, event: dict[str, Any]) -> None:
-        """Keep the card an event showed us (each event once, by its version)."""
+        """Keep the card an event showed us (each event once, by its version: what we saw first
+        stands, so a log sent again after a reconnect cannot rewrite it)."""
         fact = card_fact(event, self.seat)
         version = event.get("version")
         if fact is not None and type(version) is int:
-            self.cards[version] = fact
+            self.cards.setdefault(version, fact)
 
     def saw_opening(self, view: dict[str, Any]) -> None:
         """Keep our opening hand, from the view of the game's first state (version 0: the opening
         draw is no event of it)."""
         hand = view.get(self.seat, {}).get("hand")
         if isinstance(hand, list):
-            self.cards[0] = ("drawn", self.seat, tuple(sorted(hand)))
+            self.cards.setdefault(0, ("drawn", self.seat, tuple(sorted(hand))))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The witness as JSON can hold it (bytes in hex), for a client that keeps it between runs."""
+        return {"game": self.game, "seat": self.seat, "server": self.server_commitment.hex(),
+                "value": None if self.value is None else self.value.hex(),
+                "commitments": {seat: digest.hex() for seat, digest in self.commitments.items()},
+                "opened": self.opened,
+                "cards": [[version, *fact] for version, fact in sorted(self.cards.items())]}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> DealWitness:
+        """A witness from ``to_dict``'s form; ValueError if it is not one (a damaged file)."""
+        try:
+            witness = cls(_int(data["game"]), _str(data["seat"]), bytes.fromhex(_str(data["server"])),
+                          None if data["value"] is None else bytes.fromhex(_str(data["value"])),
+                          {_str(seat): bytes.fromhex(_str(digest)) for seat, digest in data["commitments"].items()},
+                          data["opened"] is True)
+            for version, kind, seat, *rest in data["cards"]:
+                if kind == "drawn" and len(rest) == 1:
+                    witness.cards[_int(version)] = (kind, seat, tuple(_int(card) for card in rest[0]))
+                elif kind == "revealed" and len(rest) == 2:
+                    witness.cards[_int(version)] = (kind, seat, _int(rest[0]), _int(rest[1]))
+                else:
+                    raise ValueError(f"not a card fact: {kind!r:.20}")
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"not a deal witness: {exc!r:.80}") from None
+        return witness
+
+
+def _int(value: Any) -> int:
+    if type(value) is not int:
+        raise ValueError(f"not an integer: {value!r:.20}")
+    return value
+
+
+def _str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"not a string: {value!r:.20}")
+    return value
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -97,3 +99,48 @@ def test_a_commitment_is_bound_to_its_game_and_seat(value, other, game):
     assert digest != fairness.contribution_commitment(game % 2**53 + 1, "red", value)
     assert (digest == fairness.contribution_commitment(game, "red", other)) == (value == other)
     assert fairness.server_fill(value, game, "red") != fairness.server_fill(value, game, "blue")
+
+
+def a_witness() -> fairness.DealWitness:
+    witness = fairness.DealWitness(GAME, "red", fairness.server_commitment(SECRET), RED_VALUE,
+                                   {"red": fairness.contribution_commitment(GAME, "red", RED_VALUE),
+                                    "blue": fairness.contribution_commitment(GAME, "blue", BLUE_VALUE)}, True)
+    witness.saw_opening({"red": {"hand": [4, 1, 3, 2]}})
+    witness.saw({"type": "cards_drawn", "player": "red", "cards": [2, 2, 1, 4], "version": 9})
+    witness.saw({"type": "card_revealed", "player": "blue", "cartouche": 3, "value": 4, "version": 12})
+    return witness
+
+
+def test_a_card_seen_first_stands_when_its_event_comes_again():
+    """A log sent again (after a reconnect) cannot rewrite what the client saw."""
+    witness = a_witness()
+    witness.saw({"type": "cards_drawn", "player": "red", "cards": [1, 1, 1, 1], "version": 9})
+    witness.saw_opening({"red": {"hand": [1, 1, 1, 1]}})
+    assert witness.cards[9] == ("drawn", "red", (1, 2, 2, 4)) and witness.cards[0] == ("drawn", "red", (1, 2, 3, 4))
+
+
+def test_a_witness_written_as_json_reads_back_the_same():
+    witness = a_witness()
+    assert fairness.DealWitness.from_dict(json.loads(json.dumps(witness.to_dict()))) == witness
+    late = fairness.DealWitness(GAME, "blue", fairness.server_commitment(SECRET))  # (no value: it came in late)
+    assert fairness.DealWitness.from_dict(json.loads(json.dumps(late.to_dict()))) == late
+
+
+@pytest.mark.parametrize("damage", [
+    lambda d: d.pop("server"),
+    lambda d: d.update(game="42"),
+    lambda d: d.update(server="not hex"),
+    lambda d: d.update(value=7),
+    lambda d: d.update(commitments=[]),
+    lambda d: d.update(cards=[[0, "drawn", "red"]]),
+    lambda d: d.update(cards=[[0, "dealt", "red", [1]]]),
+    lambda d: d.update(cards=[[0, "revealed", "blue", 3, "4"]]),
+    lambda d: d.update(cards=[[0, "drawn", "red", [1, None]]]),
+    lambda d: d.update(cards=None),
+    lambda d: d.clear(),
+])
+def test_a_damaged_witness_is_refused(damage):
+    data = json.loads(json.dumps(a_witness().to_dict()))
+    damage(data)
+    with pytest.raises(ValueError):
+        fairness.DealWitness.from_dict(data)

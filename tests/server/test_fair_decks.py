@@ -323,6 +323,40 @@ async def test_a_game_resumed_after_a_restart_keeps_its_seed_and_still_verifies(
         await second.stop()
 
 
+async def test_a_client_started_again_mid_game_with_what_it_wrote_down_still_verifies(server):
+    """What a client saw of a deal, written down (``DealWitness.to_dict``, as JSON) and read back by
+    a new process of it that resumes the session: the game it takes back verifies at its end; the
+    same client without it cannot check the decks (docs/protocol.md, "Fair decks")."""
+    red, blue = await matched(await player(server.port, "alice", 1), await player(server.port, "bob", 2))
+
+    def round_three(recorder: Recorder) -> bool:
+        return recorder.view["round"] >= 3
+
+    await asyncio.gather(red.play(random.Random(3), stop=round_three), blue.play(random.Random(4), stop=round_three))
+    written = json.dumps({game: w.to_dict() for game, w in red.client.deals.items()})
+    token = red.client.resume_token
+    await red.client.close()
+    again = Recorder(await Client.connect("127.0.0.1", server.port, name="alice", kind="bot", lobby=False,
+                                          resume=token))
+    again.client.deals.update({int(game): fairness.DealWitness.from_dict(entry)
+                               for game, entry in json.loads(written).items()})
+    await again.expect(m.GameState)
+    await play_out(again, blue)
+    assert verdict(again).verified is True, verdict(again).text
+    assert verdict(blue).verified is True
+
+    forgetful, other = await matched(await player(server.port, "cleo", 5), await player(server.port, "dan", 6))
+    await asyncio.gather(forgetful.play(random.Random(3), stop=round_three),
+                         other.play(random.Random(4), stop=round_three))
+    token = forgetful.client.resume_token
+    await forgetful.client.close()
+    started_afresh = Recorder(await Client.connect("127.0.0.1", server.port, name="cleo", kind="bot", lobby=False,
+                                                   resume=token))
+    await started_afresh.expect(m.GameState)
+    await play_out(started_afresh, other)
+    assert verdict(started_afresh).verified is None and "came in after it" in verdict(started_afresh).text
+
+
 async def test_a_player_who_drops_during_the_deal_is_asked_again_when_back(server):
     a = await player(server.port, "alice", 1)
     b = await player(server.port, "bob", 2)
