@@ -191,6 +191,28 @@ class StatusChanged(Message):
         self.status = status
 
 
+def table_notice(launch: Launch, frame: m.TableCreated) -> str:
+    """What the lobby says of the table we opened: for ``aton host``, how the other player
+    reaches it, in lines that an 80-column lobby shows unbroken (a command is never cut)."""
+    table = f"table #{frame.table}"
+    if launch.hosting:
+        address = f"{launch.lan_address}:{launch.port}"
+        if launch.loopback_only:
+            how = (f"You host {table} ({frame.clock} clock); only this machine reaches it.\n"
+                   f"The other player first opens a tunnel to it:\n"
+                   f"   ssh -L {launch.port}:{address} you@this-machine\n"
+                   f"then runs   aton connect {address}   and joins {table}.\n")
+        else:
+            how = (f"You host {table} ({frame.clock} clock) on this machine.\n"
+                   f"The other player runs   aton connect   and picks you from the list,\n"
+                   f"or runs   aton connect {address}  , and joins {table}.\n")
+        return how + "The game starts when they sit down.  Esc closes the table."
+    if frame.invite:
+        return (f"Your private {table} is open.  Invite code: {frame.invite}  "
+                f"(the other player presses i in the lobby).  Esc closes it.")
+    return f"Your {table} ({frame.clock} clock) waits for an opponent.  Esc closes it."
+
+
 class AtonApp(DrawnAfterBatches, App):
     TITLE = "Aton"
     CSS_PATH = STYLESHEETS
@@ -579,24 +601,7 @@ class AtonApp(DrawnAfterBatches, App):
             self.notify(verdict.text, title="Unfair decks", severity="error", timeout=60)
 
     def _table_created(self, frame: m.TableCreated) -> None:
-        if self.launch.hosting and self.launch.loopback_only:
-            address = f"{self.launch.lan_address}:{self.launch.port}"
-            text = (f"You host table #{frame.table} ({frame.clock} clock); only this machine reaches it.\n"
-                    f"The other player first opens a tunnel to it:\n"
-                    f"   ssh -L {self.launch.port}:{address} you@this-machine\n"
-                    f"then runs   aton connect {address}   and joins table #{frame.table}.\n"
-                    f"The game starts when they sit down.  Esc closes the table.")
-        elif self.launch.hosting:
-            address = f"{self.launch.lan_address}:{self.launch.port}"
-            text = (f"You host table #{frame.table} ({frame.clock} clock) on this machine.\n"
-                    f"The other player runs   aton connect   and picks you (or   aton connect {address}  )\n"
-                    f"and joins table #{frame.table}.  The game starts when they sit down.  Esc closes the table.")
-        elif frame.invite:
-            text = (f"Your private table #{frame.table} is open.  Invite code: {frame.invite}  "
-                    f"(the other player presses i in the lobby).  Esc closes it.")
-        else:
-            text = f"Your table #{frame.table} ({frame.clock} clock) waits for an opponent.  Esc closes it."
-        self._set_notice(text)
+        self._set_notice(table_notice(self.launch, frame))
         if self.launch.hosting:
             self.run_worker(self._advertise(frame.table), group="advertise")
 

@@ -4,6 +4,7 @@ told plainly that the host closed the server, and ``--bind`` serves this machine
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import shlex
 import shutil
 import sys
@@ -13,9 +14,10 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static
 
-from aton_tui.app import AtonApp, Launch
+from aton_tui.app import AtonApp, Launch, table_notice
 from aton_tui.screens.dialogs import Confirm
 from aton_tui.session import RECONNECT_ATTEMPTS
+from aton_tui.widgets.notice import Notice
 from protocol import messages as m
 from server.app import ArbiterServer
 from server.config import ServerConfig
@@ -36,6 +38,22 @@ def host_app(tmp_path: Path) -> AtonApp:
     launch = Launch(name="hana", serve="127.0.0.1", start="table", clock="relaxed", lan_address="127.0.0.1",
                     db_path=str(tmp_path / "aton.db"))
     return AtonApp(launch, quiet_settings())
+
+
+async def test_the_notice_of_a_hosted_table_fits_an_80_column_lobby_unbroken(tmp_path):
+    """How the other player reaches a hosted table, on this machine only or on the LAN (the
+    longest IPv4 address and port), in as many lines on the screen as the text has."""
+    app = host_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: "You host table" in app.lobby_notice, what="the table")
+        notice = app.screen.query_one("#notice", Notice)
+        on_the_lan = dataclasses.replace(app.launch, serve="0.0.0.0", lan_address="255.255.255.255", port=65535)
+        for launch in (app.launch, on_the_lan):
+            text = table_notice(launch, m.TableCreated(table=99999, clock="relaxed", private=False))
+            notice.show(text)
+            await pilot.pause()
+            assert notice.content_size.height == len(text.splitlines()), text
+        assert "aton connect 255.255.255.255:65535" in text
 
 
 async def test_quitting_with_a_guest_at_the_table_asks_first_and_tells_the_guest_why(tmp_path):
