@@ -77,14 +77,19 @@ async def test_a_hint_against_the_servers_bot_is_laid_on_the_board_with_one_line
         screen, model = screen_of(app), model_of(app)
         asked: list[tuple[View, int]] = []  # the view and seed the worker process was given
         ask = screen.ask_for_hint
+        answer = asyncio.Event()  # the first answer waits for it, so that the line in between can be read
 
         async def ask_recorded(view: View, seed: int, iterations: int = HINT_ITERATIONS) -> Hint:
             asked.append((view, seed))
-            return await ask(view, seed, iterations)
+            found = await ask(view, seed, iterations)
+            await answer.wait()
+            return found
 
         screen.ask_for_hint = ask_recorded
         await pilot.press("i")
+        await wait_until(pilot, lambda: bool(asked), what="the search started")
         assert "the bot is thinking… (your clock runs on)" in str(hint_line(app).render())
+        answer.set()
         await until_hinted(pilot, app)
         [(view, seed)] = asked
         assert seed == hint_seed(model)  # (the game's state may have moved on since its first frame)
