@@ -49,6 +49,8 @@ from protocol.game_frames import (
     ZeusStateFrame,
     ZeusUpdateFrame,
 )
+from protocol.saved_games import SavedGames
+from protocol.saved_sessions import SavedSessions
 from protocol.transport import Endpoint
 from server.clock import Clock, LoopClock
 
@@ -65,8 +67,6 @@ from .model import GameModel, ZeusModel
 from .rating_choices import GAME_TITLES, PLAY, bot_level_choice, guest_note, own_ratings, rated_choice, rated_game
 from .record_file import record_filename, save_record
 from .replay_model import Perspective, ReplayModel
-from .saved_deals import SavedDeals
-from .saved_sessions import SavedSessions
 from .screens.account import AccountScreen
 from .screens.client_screen import DrawnAfterBatches
 from .screens.dialogs import Choice, Choices, Confirm, Prompt
@@ -231,14 +231,15 @@ class AtonApp(DrawnAfterBatches, App):
                  wall_clock: Callable[[], float] = time.time,
                  sessions: SavedSessions | None = None, pacing: Clock | None = None,
                  retry_delays: tuple[float, ...] = RETRY_DELAYS, keys: Path | None = None,
-                 deals: Path | None = None) -> None:
+                 kept_games: Path | None = None) -> None:
         super().__init__()
         self.launch = launch
         self.retry_delays = retry_delays  # the waits between attempts to reach the server
         self.settings = settings or Settings()
         self.sessions = sessions  # where session tokens are kept between runs (None: not kept)
         self.keys = keys  # where our account keys are kept, one per server (None: a new key for this run only)
-        self.deals = deals  # the file of what we saw of unfinished games' deals (None: kept in memory only)
+        #: the directory of what we must remember of unfinished games (``protocol.saved_games``; None: memory only)
+        self.kept_games = kept_games
         self.proof: Proof | None = None  # what proves our account to the server, once we connect
         self.account_info: m.AccountInfo | None = None  # what the server last said of our account
         self.clock = clock
@@ -357,7 +358,8 @@ class AtonApp(DrawnAfterBatches, App):
         self.proof = self._proof()
         self.session = Session(self.launch.server_host, port, self.launch.name, resume=resume, proof=self.proof,
                                tls=self.launch.tls,
-                               deals=None if self.deals is None else SavedDeals(self.deals, self._server_key()),
+                               kept=None if self.kept_games is None else SavedGames(self.kept_games,
+                                                                                   self._server_key()),
                                on_frame=lambda frame: self.post_message(Frame(frame)),
                                on_status=lambda status: self.post_message(StatusChanged(status)),
                                retry_delays=self.retry_delays)

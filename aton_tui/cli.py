@@ -395,10 +395,10 @@ def build_app(args: argparse.Namespace, environ: Mapping[str, str]) -> AtonApp:
     (``protocol.handoff``): the process's own for ``aton``, a session's own in an app host
     (``aton_tui.app_host``), where many sessions share one process.  Raises ``CannotServe``
     when the server it should run cannot listen, ValueError when ``--tls-ca`` cannot be used."""
+    from protocol.saved_sessions import SavedSessions, sessions_path
+
     from .app import AtonApp, Launch
     from .local_server import data_dir, lan_address, log_to_file
-    from .saved_deals import deals_path
-    from .saved_sessions import SavedSessions, sessions_path
     from .settings import Settings, settings_path
 
     name = (args.name or login_name())[:24]
@@ -424,7 +424,7 @@ def build_app(args: argparse.Namespace, environ: Mapping[str, str]) -> AtonApp:
     if launch.hosted:  # a hosted client (SSH) is handed its session and its proof, and keeps no files here
         return AtonApp(launch, Settings())
     return AtonApp(launch, Settings.load(settings_path()), sessions=SavedSessions(sessions_path()),
-                   keys=keys_directory(data_dir()), deals=deals_path())
+                   keys=keys_directory(data_dir()), kept_games=data_dir())
 
 
 def main(argv: list[str] | None = None) -> int:

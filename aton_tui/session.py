@@ -27,9 +27,8 @@ from protocol.client import Client, ServerError
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.fairness import Verdict
 from protocol.game_frames import AnyStateFrame, AnyUpdateFrame, typed_for
+from protocol.saved_games import SavedGames
 from protocol.transport import Endpoint, TLSFailed
-
-from .saved_deals import SavedDeals
 
 #: ``bye`` codes after which reconnecting is pointless
 FINAL_BYES = frozenset({"replaced", "unsupported_version", "banned"})
@@ -82,21 +81,11 @@ class ServerConnection(Protocol):
     async def close(self) -> None: ...
 
 
-#: How much a client saw of each deal: the game, its value made, its opening acknowledged, the
-#: commitments and cards seen (each only grows, so a change is a change of these).
-DealsSeen = tuple[tuple[int, bool, bool, int, int], ...]
-
-
-def deals_seen(client: Client) -> DealsSeen:
-    return tuple((game, w.value is not None, w.opened, len(w.commitments), len(w.cards))
-                 for game, w in client.deals.items())
-
-
 class Session:
     def __init__(self, host: str, port: int, name: str, *,
                  on_frame: Callable[[Received], object], on_status: Callable[[Status], object],
                  resume: str | None = None, proof: Proof | None = None, tls: ssl.SSLContext | None = None,
-                 retry_delays: tuple[float, ...] = RETRY_DELAYS, deals: SavedDeals | None = None,
+                 retry_delays: tuple[float, ...] = RETRY_DELAYS, kept: SavedGames | None = None,
                  ping_interval: float = 20.0, silence_limit: float = 65.0) -> None:
         self.host, self.port, self.name = host, port, name
         self.tls = tls  # connect through TLS with this context (None: plain TCP)
@@ -111,8 +100,7 @@ class Session:
         self._session: Client | None = None  # one protocol session, reconnected as often as needed
         self._closing = False
         self._games: dict[int, str] = {}  # each game's game ("aton", "atlas-zeus"), from its game_state
-        self.deals = deals  # where what we saw of unfinished games' deals outlives this process (None: nowhere)
-        self._deals_kept: DealsSeen = ()  # how much of them was last written there
+        self.kept = kept  # where what we must remember of unfinished games outlives this process (None: nowhere)
 
     @property
     def connected(self) -> bool:
@@ -135,9 +123,8 @@ class Session:
                     session = await Client.connect(self.host, self.port, name=self.name, resume=self.resume,
                                                    lobby=True, proof=self.proof, tls=self.tls)
                     self._session = session
-                    if self.deals is not None:  # what an earlier run saw of the games it resumes
-                        session.deals.update(self.deals.load())
-                        self._deals_kept = deals_seen(session)
+                    if self.kept is not None:  # what an earlier run kept of the games it resumes
+                        self.kept.attach(session)
                 else:
                     await session.reconnect(self.host, self.port)  # keeps seats and sealed commitments
             except ServerError as exc:
@@ -178,7 +165,6 @@ class Session:
         try:
             while True:
                 msg = await client.recv(self.silence_limit)
-                self._keep_deals(client)
                 if isinstance(msg, m.GameState):
                     self._games[msg.game] = str(msg.options.get("game", m.DEFAULT_GAME))
                 game = getattr(msg, "game", None)
@@ -192,12 +178,6 @@ class Session:
             return None
         finally:
             pinger.cancel()
-
-    def _keep_deals(self, client: Client) -> None:
-        """Write what we saw of the deals once it changed (a contribution, an opening, a card)."""
-        if self.deals is not None and (seen := deals_seen(client)) != self._deals_kept:
-            self.deals.keep(client.deals)
-            self._deals_kept = seen
 
     async def _ping(self, client: Client) -> None:
         try:

@@ -226,7 +226,7 @@ class _Mover:
             self.min_version = msg.version
             return
         if self.inflight_commit:
-            self.c._sealed.pop(self.game, None)  # refused: that seal is void, commit afresh
+            self.c.seals.pop(self.game, None)  # refused: that seal is void, commit afresh
         self.inflight_commit = False
         self.inflight = await self.c.send(m.Sync(game=self.game))
         self.min_version = 0

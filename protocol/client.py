@@ -33,8 +33,14 @@ from .transport import open_stream
 M = TypeVar("M", bound=Message)
 
 
+#: A seal's ``connection`` when an earlier run of the client sent it (``Seal.from_dict``).
+EARLIER_RUN = -1
+
+
 @dataclass(frozen=True)
-class _Seal:
+class Seal:
+    """A commitment sent and not yet opened: what opens it."""
+
     round: int
     cards: tuple[Any, ...]  # Aton's four card values, or Atlas & Zeus's programming: ((slot, card), ...)
     nonce: bytes
@@ -47,6 +53,27 @@ class _Seal:
             move = {"kind": "program", "cards": [list(pair) for pair in self.cards]}
             return m.Open(game=game, cards=None, nonce=self.nonce, move=move)
         return m.Open(game=game, cards=self.cards, nonce=self.nonce)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The seal as JSON, to keep between runs (``protocol.saved_games``): its round, cards,
+        nonce and kind; not the connections, which are this run's."""
+        return {"round": self.round, "cards": [list(card) if self.program else card for card in self.cards],
+                "nonce": self.nonce.hex(), "program": self.program}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Seal:
+        """A seal kept by an earlier run; ValueError if ``data`` is not one."""
+        try:
+            program = data["program"]
+            cards = tuple((int(slot), str(card)) for slot, card in data["cards"]) if program \
+                else tuple(int(card) for card in data["cards"])
+            seal = cls(round=int(data["round"]), cards=cards, nonce=bytes.fromhex(data["nonce"]),
+                       connection=EARLIER_RUN, program=program)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not a kept seal: {exc}") from None
+        if not isinstance(program, bool) or seal.round < 0 or not seal.cards or not 16 <= len(seal.nonce) <= 64:
+            raise ValueError("not a kept seal")
+        return seal
 
 
 class ServerError(Exception):
@@ -75,7 +102,11 @@ class Client:
         #: Why the server did not take our proof on the last hello (we play as a guest), if it did not.
         self.proof_error: m.Error | None = None
         self.seats: dict[int, str | None] = {}  # game -> my seat (None: watching)
-        self._sealed: dict[int, _Seal] = {}  # game -> the commitment waiting to be opened
+        self.seals: dict[int, Seal] = {}  # game -> the commitment waiting to be opened
+        #: Told whenever what this client must remember of its games changes — a seal or a
+        #: contribution to a deal made (before it is sent), a frame read — by a client that keeps
+        #: them between runs (``protocol.saved_games``).
+        self.keep: Callable[[Client], None] = lambda client: None
         self._rounds: dict[int, int] = {}  # game -> the round of the latest view
         self._connection = 0  # how many times this session has (re)connected
         self._next_id = 1
@@ -179,12 +210,15 @@ class Client:
             self._forget_lost_seal(msg.game, m.commitments_of(msg))
         if isinstance(msg, (m.GameState, m.Update)):
             self._rounds[msg.game] = msg.view.get("round", 0)
+            events = msg.log if isinstance(msg, m.GameState) else msg.events
             witness = self.deals.get(msg.game)
             if witness is not None:
                 if msg.version == 0:
                     witness.saw_opening(msg.view)
-                for event in msg.log if isinstance(msg, m.GameState) else msg.events:
+                for event in events:
                     witness.saw(event)
+            if any(event.get("type") == "game_over" for event in events):
+                self.seals.pop(msg.game, None)  # a seal the game ended before opening (a resignation)
             await self._open_if_asked(msg.game, msg.view.get("round"), m.commitments_of(msg))
         elif isinstance(msg, m.Deal):
             await self._contribute(msg)
@@ -197,6 +231,7 @@ class Client:
             if witness is not None or msg.game not in self.verdicts:  # revealed again: the first verdict stands
                 self.verdicts[msg.game] = fairness.verify(witness, msg.game, msg.secret, msg.opened, msg.fills or {},
                                                           msg.record)
+        self.keep(self)
         return msg
 
     async def _contribute(self, deal: m.Deal) -> None:
@@ -209,6 +244,7 @@ class Client:
             if witness.value is None:
                 witness.value = self.entropy(fairness.VALUE_BYTES)
                 witness.commitments[deal.seat] = fairness.contribution_commitment(deal.game, deal.seat, witness.value)
+                self.keep(self)
             await self.send(m.DealCommit(game=deal.game, digest=witness.commitments[deal.seat]))
             return
         if witness.value is None:
@@ -234,13 +270,14 @@ class Client:
         A view that still shows our commitment as "none" may have been sent before
         the server received it: a client commits only when this is False.
         """
-        seal = self._sealed.get(game)
+        seal = self.seals.get(game)
         return seal is not None and seal.round == self._rounds.get(game)
 
     async def commit(self, game: int, cards: tuple[int, ...] | list[int]) -> int | None:
         """Seal ``cards`` for cartouches 1–4; the opening is sent when the server asks for it."""
         digest, nonce = seal(cards)
-        self._sealed[game] = _Seal(self._rounds.get(game, 0), tuple(cards), nonce, self._connection)
+        self.seals[game] = Seal(self._rounds.get(game, 0), tuple(cards), nonce, self._connection)
+        self.keep(self)
         return await self.send(m.Commit(game=game, digest=digest))
 
     async def commit_program(self, game: int, cards: Sequence[Sequence[int | str]]) -> int | None:
@@ -248,29 +285,30 @@ class Client:
         opening is sent when the server asks for it."""
         program = tuple(sorted((int(slot), str(card)) for slot, card in cards))
         digest, nonce = seal_program(program)
-        self._sealed[game] = _Seal(self._rounds.get(game, 0), program, nonce, self._connection, program=True)
+        self.seals[game] = Seal(self._rounds.get(game, 0), program, nonce, self._connection, program=True)
+        self.keep(self)
         return await self.send(m.Commit(game=game, digest=digest, slots=tuple(slot for slot, _ in program)))
 
     def _forget_lost_seal(self, game: int, commitments: dict[str, str]) -> None:
         """A full state after a reconnection says whether the server ever got our commitment."""
-        held = self._sealed.get(game)
+        held = self.seals.get(game)
         seat = self.seats.get(game)
         if held is not None and held.connection < self._connection and seat is not None \
                 and commitments.get(seat) == "none":
-            del self._sealed[game]  # it was lost with the old connection: commit again
+            del self.seals[game]  # it was lost with the old connection: commit again
 
     async def _open_if_asked(self, game: int, round_: int | None, commitments: dict[str, str]) -> None:
         """Open when asked, once per connection: an opening lost with a connection (or
         with a server that crashed before both were open) is sent again after reconnecting."""
         seat = self.seats.get(game)
-        held = self._sealed.get(game)
+        held = self.seals.get(game)
         if seat is None or held is None:
             return
         state = commitments.get(seat)
         if held.round != round_ or state == "opened":
-            del self._sealed[game]  # done with, or a stale commitment of an earlier round
+            del self.seals[game]  # done with, or a stale commitment of an earlier round
         elif state == "awaiting_open" and held.opened_on != self._connection:
-            self._sealed[game] = dataclasses.replace(held, opened_on=self._connection)
+            self.seals[game] = dataclasses.replace(held, opened_on=self._connection)
             await self.send(held.opening(game))
 
     async def close(self) -> None:

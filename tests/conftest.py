@@ -1,4 +1,4 @@
-"""Shared fixtures: a real arbiter server on a loopback port."""
+"""Shared fixtures: a real arbiter server on a loopback port, and a data directory of each test's own."""
 
 from __future__ import annotations
 
@@ -11,6 +11,14 @@ from .manual_clock import ManualClock
 
 #: The shared server's game seed: every test that uses it gets the same deals, run after run.
 GAME_SEED = 20261203
+
+
+@pytest.fixture(autouse=True)
+def own_data_directory(tmp_path_factory, monkeypatch):
+    """Every test, and every process it starts, keeps its keys, sessions and settings in a
+    directory of its own (XDG_DATA_HOME), never in the user's: a bot started by one test must
+    not find the session a bot of another test left (``aton-bot`` keeps them by default)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
 
 
 @pytest.fixture

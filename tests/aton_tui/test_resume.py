@@ -8,12 +8,11 @@ import stat
 from aton_tui.app import AtonApp, Launch
 from aton_tui.cli import build_app, build_parser
 from aton_tui.narrate import narrate
-from aton_tui.saved_deals import MAX_GAMES, SavedDeals, deals_path
-from aton_tui.saved_sessions import MAX_SERVERS, SavedSessions
 from aton_tui.widgets.game_log import GameLog
 from protocol import messages as m
-from protocol.fairness import DealWitness, server_commitment
 from protocol.handoff import HOSTED_VARIABLE
+from protocol.saved_games import SavedGames
+from protocol.saved_sessions import MAX_SERVERS, SavedSessions, sessions_path
 from server.store import Store
 
 from .conftest import quiet_settings
@@ -45,38 +44,13 @@ def test_a_damaged_tokens_file_is_ignored_and_only_recent_servers_are_kept(tmp_p
     assert len(kept) == MAX_SERVERS and "host0:1" not in kept and f"host{MAX_SERVERS + 4}:1" in kept
 
 
-def test_what_was_seen_of_deals_is_kept_per_server_privately_and_for_recent_games_only(tmp_path):
-    path = tmp_path / "data" / "deals.json"
-    here, there = SavedDeals(path, "local:/db"), SavedDeals(path, "example.org:2866")
-    assert here.load() == {}
-    witnesses = {game: DealWitness(game, "red", server_commitment(bytes(32)), bytes([game]) * 32)
-                 for game in range(1, MAX_GAMES + 6)}
-    witnesses[3].saw({"type": "card_revealed", "player": "blue", "cartouche": 1, "value": 4, "version": 7})
-    here.keep(witnesses)
-    there.keep({1: witnesses[1]})
-    assert SavedDeals(path, "local:/db").load() == {game: witnesses[game] for game in range(6, MAX_GAMES + 6)}
-    assert there.load() == {1: witnesses[1]}
-    assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    here.keep({})  # every deal revealed: the server's entry goes
-    assert list(json.loads(path.read_text())) == ["example.org:2866"]
-
-
-def test_a_damaged_deals_file_or_entry_is_left_out(tmp_path):
-    path = tmp_path / "deals.json"
-    path.write_text("[1, 2")
-    assert SavedDeals(path, "x:1").load() == {}
-    good = DealWitness(4, "blue", server_commitment(bytes(32)))
-    path.write_text(json.dumps({"x:1": {"3": {"game": 3, "seat": "red"}, "4": good.to_dict()}, "y:1": [1]}))
-    assert SavedDeals(path, "x:1").load() == {4: good} and SavedDeals(path, "y:1").load() == {}
-
-
-def test_aton_keeps_its_deals_beside_its_tokens_and_a_hosted_client_keeps_none(tmp_path, monkeypatch):
+def test_aton_keeps_its_games_beside_its_tokens_and_a_hosted_client_keeps_none(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     app = build_app(build_parser().parse_args([]), {})
-    assert app.deals == deals_path() == tmp_path / "aton" / "deals.json"
-    assert app.sessions is not None and app.sessions.path.parent == app.deals.parent
+    assert app.sessions is not None and app.sessions.path == sessions_path() == tmp_path / "aton" / "sessions.json"
+    assert app.kept_games == app.sessions.path.parent
     hosted = build_app(build_parser().parse_args(["connect", "example.org:2866"]), {HOSTED_VARIABLE: "1"})
-    assert hosted.deals is None and hosted.sessions is None
+    assert hosted.kept_games is None and hosted.sessions is None
 
 
 def bot_game_app(tmp_path, sessions: SavedSessions) -> AtonApp:
@@ -85,7 +59,7 @@ def bot_game_app(tmp_path, sessions: SavedSessions) -> AtonApp:
     launch = Launch(name="tester", serve="127.0.0.1", db_path=str(tmp_path / "aton.db"),
                     start="bot", level="random", clock="relaxed")
     return AtonApp(launch, quiet_settings(), sessions=sessions, keys=tmp_path / "data" / "keys",
-                   deals=tmp_path / "data" / "deals.json")
+                   kept_games=tmp_path / "data")
 
 
 async def test_starting_aton_again_takes_back_the_unfinished_game(tmp_path):
@@ -117,7 +91,7 @@ async def test_starting_aton_again_takes_back_the_unfinished_game(tmp_path):
         await second.send(m.Resign(game=game))
         await wait_until(pilot, lambda: any(line.startswith("Decks verified: ") for _, line in
                                             screen_of(second).query_one(GameLog).story), what="the decks checked")
-        assert SavedDeals(tmp_path / "data" / "deals.json", f"local:{tmp_path / 'aton.db'}").load() == {}
+        assert SavedGames(tmp_path / "data", f"local:{tmp_path / 'aton.db'}").deals.load() == {}
         await second.action_quit()
     store = Store(tmp_path / "aton.db")
     try:

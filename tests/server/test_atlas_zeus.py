@@ -90,7 +90,7 @@ async def test_the_second_player_programs_on_the_free_slots_and_sees_the_first_f
     request = await second.client.commit_program(second.game, [[2, "fog"], [4, "fog"], [6, "fog"]])
     refused = await second.until(lambda f: f.reply_to == request, kind=m.Error)
     assert refused.code == "illegal_move" and refused.message == "there is nothing to commit now"
-    second.client._sealed.clear()
+    second.client.seals.clear()
     await first.act()
     claimed_frame = await second.until(lambda f: f.view["decision"] is not None, kind=m.Update)
     claimed = claimed_frame.view
@@ -105,7 +105,7 @@ async def test_the_second_player_programs_on_the_free_slots_and_sees_the_first_f
                                                             [free[2], hand[2]]])
     error = await second.until(lambda f: f.reply_to == bad, kind=m.Error)
     assert error.code == "illegal_move" and "/".join(map(str, free)) in error.message
-    second.client._sealed.clear()
+    second.client.seals.clear()
     await second.act()
     resolving = [recorder.until(lambda f: f.view["phase"] != "program" or f.view["outcome"] is not None,
                                 kind=m.Update) for recorder in (first, second)]  # each opens when asked

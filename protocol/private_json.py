@@ -1,6 +1,6 @@
-"""Small JSON files of this user's own (mode 0600), such as the saved session tokens and deals:
-written whole and atomically; one that cannot be read or written is treated as empty (each is a
-convenience, never a reason to stop)."""
+"""Small JSON files of this user's own (mode 0600), such as a client's saved session tokens and
+deals (``saved_sessions``, ``saved_deals``): written whole and atomically; one that cannot be read
+or written is treated as empty (each is a convenience, never a reason to stop)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,12 @@
-"""Session tokens kept between runs, so that starting ``aton`` again takes back its seats.
+"""Session tokens kept between runs, so that a client started again takes back its seats.
 
 A server gives each session a resume token (``welcome.resume``); a later ``hello`` with
-it resumes the session and every unfinished game it plays.  The client keeps the last
+it resumes the session and every unfinished game it plays.  A client keeps the last
 token of each server in one small file, readable by this user only, keyed by where
-the server is: ``HOST:PORT`` for a remote server, the database path for the server
-``aton`` runs inside itself (its port changes from run to run; its games do not).
+the server is: ``HOST:PORT`` for a remote server; for the server ``aton`` runs inside
+itself, its database path (its port changes from run to run; its games do not).  The
+Textual client keeps one file (``sessions_path``); each bot that keeps its session, one of
+its own (``bots.network``).
 """
 
 from __future__ import annotations
@@ -13,12 +15,13 @@ from pathlib import Path
 
 import platformdirs
 
-from .private_files import read_json_object, write_private_json
+from .private_json import read_json_object, write_private_json
 
 MAX_SERVERS = 50  # the file keeps the most recently used servers only
 
 
 def sessions_path() -> Path:
+    """The Textual client's tokens file."""
     return Path(platformdirs.user_data_dir("aton")) / "sessions.json"
 
 
