@@ -13,11 +13,12 @@ per-decision time budget of every strategy that has one; ``--cpu-time`` counts t
 loaded machine does not shorten the searches.
 
     aton-bot --server HOST:PORT --strategy NAME [--game aton|atlas-zeus] [--games N] [--name NAME]
-             [--budget-ms MS] [--table T | --invite CODE] [--clock C]
+             [--budget-ms MS] [--table T | --invite CODE] [--clock C] [--state DIR | --no-state]
 
 The last form plays on a server: a quick match (or the given table) for each game,
 reconnecting by itself after a dropped connection (and waiting for a server that is not up
-yet) for as long as a seat is kept, one result line per game.
+yet) for as long as a seat is kept, one result line per game.  It keeps its session in a
+directory of its own, so that a bot started again takes back its unfinished game.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import asyncio
 import importlib
 import importlib.util
 import json
+import logging
 import os
 import sys
 from pathlib import Path
@@ -223,8 +225,19 @@ def add_network_options(parser: argparse.ArgumentParser) -> None:
                      help="the bot's account key (made there on first use, OpenSSH format; default: one per bot "
                      "name and server in the aton data directory)")
     net.add_argument("--guest", action="store_true", help="play as a guest, with no account key")
+    kept = net.add_mutually_exclusive_group()
+    kept.add_argument("--state", type=Path, default=None, metavar="DIR",
+                      help="keep the session here, so that the bot started again takes back its unfinished game "
+                      "(default: one directory per bot name and server in the aton data directory)")
+    kept.add_argument("--no-state", action="store_true",
+                      help="keep the session in memory only: a bot started again begins a new session")
     net.add_argument("--load", action="append", default=[], metavar="MODULE",
                      help="import a module or .py file that registers strategies (repeatable)")
+
+
+def bots_directory(data_dir: Path) -> Path:
+    """Where ``aton-bot`` keeps each bot's session by default: a directory per bot name and server."""
+    return data_dir / "bots"
 
 
 def _network(args: argparse.Namespace) -> int:
@@ -248,22 +261,27 @@ def _network(args: argparse.Namespace) -> int:
         print(f"aton-bot: {exc}", file=sys.stderr)
         return 2
     bot_name = args.name or f"{name}-bot"
+    data_dir = Path(platformdirs.user_data_dir("aton"))
+    who = f"{'guest ' if args.guest else ''}bot {bot_name} at {host}:{port}"  # (a guest's session is not the key's)
     try:
         proof = None if args.guest else AccountKey.load_or_create(
-            args.key or keys_directory(Path(platformdirs.user_data_dir("aton"))) / key_file_name(
-                f"bot {bot_name} at {host}:{port}"))
+            args.key or keys_directory(data_dir) / key_file_name(who))
     except (OSError, ValueError) as exc:
         print(f"aton-bot: the account key: {exc}", file=sys.stderr)
         return 2
+    state = None if args.no_state else args.state or bots_directory(data_dir) / key_file_name(who)
+    # what the bot does besides its result lines (a game taken back, its decks checked, the server
+    # unreachable) on stderr, for the operator
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s aton-bot: %(message)s", datefmt="%H:%M:%S")
     bot = NetworkBot(strategy, host, port, name=bot_name, clock=args.clock,
                      table=args.table, invite=args.invite,
-                     on_result=lambda result: print(result.line(), flush=True), proof=proof, tls=tls)
+                     on_result=lambda result: print(result.line(), flush=True), proof=proof, tls=tls, state=state)
     try:
         asyncio.run(bot.play(args.games))
     except TLSFailed as exc:
         print(f"aton-bot: {exc}", file=sys.stderr)
         return 1
-    except (ConnectionError, OSError) as exc:
+    except (ConnectionError, OSError) as exc:  # (SessionTaken too: another connection took the session)
         print(f"aton-bot: {server}: {exc}", file=sys.stderr)
         return 1
     except ServerError as exc:

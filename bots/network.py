@@ -9,6 +9,13 @@ after a dropped connection, and reports each finished game.  It waits for a serv
 that is not there yet, or not any more, for at least the longest grace period
 (``Backoff``): a seat is kept that long after a drop or a server restart.
 
+Given a ``state`` directory, it keeps its session there between runs — the resume token
+(``protocol.saved_sessions``), what it saw of each unfinished game's deal and the cartouches it
+sealed and has not opened yet (``protocol.saved_games``) — so that a bot process started again
+takes back its game, opens what it sealed, and still checks that game's decks.  One process at a
+time keeps a directory (a lock file in it): a second one started with the same directory plays
+without it, and says so.
+
 The same class plays Atlas & Zeus when its strategy is one of ``bots.atlas_zeus``: it asks
 for quick matches of that game, hands the strategy the game's view
 (``atlas_zeus.views.View``), seals each programming (``Client.commit_program``; under Open
@@ -21,7 +28,11 @@ import asyncio
 import logging
 import ssl
 from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
+
+from filelock import FileLock, Timeout
 
 from atlas_zeus.moves import Program
 from atlas_zeus.outcome import Outcome as ZeusOutcome
@@ -47,6 +58,8 @@ from protocol.game_frames import (
     ZeusUpdateFrame,
     typed_for,
 )
+from protocol.saved_games import SavedGames
+from protocol.saved_sessions import SavedSessions
 
 from .atlas_zeus.strategy import Strategy as ZeusStrategy
 from .strategy import Strategy
@@ -102,6 +115,13 @@ class Backoff:
 UNREACHABLE = (ConnectionError, OSError, asyncio.TimeoutError, asyncio.IncompleteReadError)
 #: How long the bot waits, after its last game, for the server to reveal that game's deal.
 REVEAL_WAIT_SECONDS = 10.0
+#: The lock file in a bot's state directory, held while a process keeps its session there.
+STATE_LOCK = "lock"
+
+
+class SessionTaken(ConnectionError):
+    """Another connection resumed this bot's session (``bye`` "replaced"): this one stops rather
+    than take it back, which would only start a tug of war."""
 
 
 class NetworkBot:
@@ -113,7 +133,7 @@ class NetworkBot:
                  on_result: Callable[[GameResult], None] = lambda result: None,
                  backoff: Backoff = Backoff(),
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep, proof: Proof | None = None,
-                 tls: ssl.SSLContext | None = None) -> None:
+                 tls: ssl.SSLContext | None = None, state: Path | None = None) -> None:
         self.strategy = strategy
         self.game_name = ATLAS_ZEUS if isinstance(strategy, ZeusStrategy) else "aton"  # the game it plays
         self._game_names: dict[int, str] = {}  # game -> the game its game_state named (to read its updates)
@@ -137,6 +157,11 @@ class NetworkBot:
         self._awaiting: int | None = None  # the request id of a move not yet acknowledged
         self._last_frame: Frame | None = None  # of our game, last received
         self._syncing: int | None = None  # the request id of the sync sent for our game after reconnecting
+        self.state = state  # the directory the session is kept in between runs (None: memory only)
+        self._server_key = f"{host}:{port}"  # (saved_sessions' key: where the server is)
+        self._tokens: SavedSessions | None = None  # while ``play`` keeps the session in ``state``
+        self._kept: SavedGames | None = None
+        self._resume: str | None = None  # the token the next new connection resumes (an earlier run's)
 
     @property
     def _session(self) -> Client:
@@ -145,21 +170,47 @@ class NetworkBot:
         return self.client
 
     async def play(self, games: int) -> list[GameResult]:
-        """Play ``games`` games to their end; returns their results."""
-        await self._reach_server(first_wait=False)
-        try:
-            await self._seek_game()
-            while len(self.results) < games:
-                try:
-                    frame = self._read(await self._session.recv())
-                except UNREACHABLE:
-                    await self._reconnect()
-                    continue
-                await self._handle(frame, more_wanted=len(self.results) + 1 < games)
-            await self._await_reveals()
-        finally:
-            await self._session.close()
+        """Play ``games`` games to their end (a game taken back from an earlier run counts as one);
+        returns their results."""
+        with self._keeping_session():
+            await self._reach_server(first_wait=False)
+            try:
+                await self._seek_game_unless_seated()
+                while len(self.results) < games:
+                    try:
+                        frame = self._read(await self._session.recv())
+                    except UNREACHABLE:
+                        await self._reconnect()
+                        continue
+                    await self._handle(frame, more_wanted=len(self.results) + 1 < games)
+                await self._await_reveals()
+            finally:
+                await self._session.close()
         return self.results
+
+    @contextmanager
+    def _keeping_session(self) -> Iterator[None]:
+        """Keep the session in ``state`` meanwhile, unless another process keeps it there."""
+        if self.state is None:
+            yield
+            return
+        self.state.mkdir(mode=0o700, parents=True, exist_ok=True)
+        lock = FileLock(self.state / STATE_LOCK)
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            log.warning("another bot keeps its session in %s: this one plays without it, and will not take back "
+                        "its game if started again", self.state)
+            yield
+            return
+        try:
+            self._tokens = SavedSessions(self.state / "sessions.json")
+            self._kept = SavedGames(self.state, self._server_key)
+            self._resume = self._tokens.token(self._server_key)
+            yield
+        finally:
+            self._tokens = self._kept = None
+            lock.release()
 
     # ------------------------------------------------------------------ connection
 
@@ -187,7 +238,7 @@ class NetworkBot:
                     # The server does not know our token (a new database): its games are not
                     # ours to resume; start a new session at once.
                     log.warning("%s:%s no longer knows this session; starting a new one", self.host, self.port)
-                    self.client = None
+                    self.client = self._resume = None
                     continue
                 if exc.code != ErrorCode.SERVER_FULL.value:
                     raise
@@ -203,9 +254,22 @@ class NetworkBot:
             await self._sleep(wait)
 
     async def _connect(self) -> Client:
-        """A new session with the server (one attempt)."""
-        return await Client.connect(self.host, self.port, name=self.name, kind="bot", lobby=False, proof=self.proof,
-                                    tls=self.tls)
+        """A new session with the server (one attempt), or an earlier run's session taken back:
+        its token and what it kept of its games come from ``state``."""
+        client = await self._hello(self._resume)
+        if self._tokens is not None and self._kept is not None and client.resume_token is not None:
+            self._tokens.remember(self._server_key, client.resume_token)
+            if client.resume_token != self._resume:
+                self._kept.forget()  # a new session: what was kept of one no longer ours is of no use
+            self._kept.attach(client)
+        if client.welcome is not None and client.welcome.games:
+            log.info("took back game %s", ", ".join(map(str, client.welcome.games)))
+        return client
+
+    async def _hello(self, resume: str | None) -> Client:
+        """A connection whose hello opens a new session, or resumes the session of ``resume``."""
+        return await Client.connect(self.host, self.port, name=self.name, kind="bot", resume=resume, lobby=False,
+                                    proof=self.proof, tls=self.tls)
 
     async def _reconnect(self) -> None:
         """Come back with the resume token: the server re-seats us and sends the game again."""
@@ -213,11 +277,16 @@ class NetworkBot:
             self._game = None  # a new session holds no seat: the old game is lost to us
         self._answered = self._awaiting = None  # the fresh game_state is the truth now
         if self._game is None:
-            welcome = self._session.welcome
-            if not (welcome and welcome.games):  # (a game that started as the connection failed comes now)
-                await self._seek_game()
+            await self._seek_game_unless_seated()
         else:  # a game that ended while we were away is not resumed: ask for it
             self._syncing = await self._session.send(m.Sync(game=self._game))
+
+    async def _seek_game_unless_seated(self) -> None:
+        """Seek a game unless the session holds a seat already: a game taken back from an earlier
+        run, or one that started as the connection failed (its ``game_state`` comes now)."""
+        welcome = self._session.welcome
+        if not (welcome and welcome.games):
+            await self._seek_game()
 
     async def _seek_game(self) -> None:
         if self.invite:
@@ -256,6 +325,8 @@ class NetworkBot:
         return typed_for(message, game)
 
     async def _handle(self, frame: m.Message | Frame, more_wanted: bool) -> None:
+        if isinstance(frame, m.Bye) and frame.code == "replaced":
+            raise SessionTaken(f"another connection took over this bot's session ({frame.reason})")
         if isinstance(frame, m.DealRevealed):
             self._checked(self._session.verdicts[frame.game])
             return

@@ -62,3 +62,32 @@ def test_two_bot_processes_finish_their_games_although_the_server_dies_mid_game(
     with sqlite3.connect(db) as conn:
         statuses = [row[0] for row in conn.execute("SELECT status FROM games ORDER BY id")]
     assert statuses == ["over", "over"]
+
+
+def test_a_bot_process_killed_mid_game_and_started_again_takes_back_its_game(tmp_path):
+    """``aton-bot`` keeps its session in the data directory (one per bot name and server): killed
+    in the middle of a game and started again, it plays that game to its end, the server's only
+    game, and the game is not lost on time or abandoned."""
+    db = str(tmp_path / "bots.db")
+    port = free_port()
+    server = ServerProcess(db, port=port)
+    try:
+        ada = bot_process(port, "ada", 1, "--games", "1")
+        bob = bot_process(port, "bob", 2, "--games", "1")
+        deadline = time.monotonic() + 30
+        while moves_stored(db) < 15 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        ada.kill()
+        ada.communicate(timeout=10)
+        ada = bot_process(port, "ada", 3, "--games", "1")  # the same name and server: the same directory
+        (ada_out, ada_err), (bob_out, bob_err) = ada.communicate(timeout=90), bob.communicate(timeout=90)
+    finally:
+        assert server.terminate() == 0
+    assert ada.returncode == 0, ada_err
+    assert bob.returncode == 0, bob_err
+    assert ada_out.split(":")[0] == bob_out.split(":")[0] == "game 1", (ada_out, bob_out)
+    assert "(abandoned)" not in ada_out and "(time)" not in ada_out, ada_out
+    assert "aton-bot: took back game 1" in ada_err
+    assert "aton-bot: game 1: Decks verified" in ada_err  # what it saw before it was killed was kept
+    with sqlite3.connect(db) as conn:
+        assert [row[0] for row in conn.execute("SELECT status FROM games")] == ["over"]

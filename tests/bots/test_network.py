@@ -311,9 +311,9 @@ class SeededBot(NetworkBot):
         super().__init__(*args, **kwargs)
         self.entropy = random.Random(entropy_seed).randbytes
 
-    async def _connect(self) -> Client:
-        return await Client.connect(self.host, self.port, name=self.name, kind="bot", lobby=False,
-                                    entropy=self.entropy)
+    async def _hello(self, resume: str | None) -> Client:
+        return await Client.connect(self.host, self.port, name=self.name, kind="bot", resume=resume, lobby=False,
+                                    proof=self.proof, entropy=self.entropy)
 
 
 async def test_network_bots_check_the_decks_of_every_game_on_a_fair_server(tmp_path):
