@@ -49,6 +49,7 @@ from protocol.game_frames import (
     ZeusStateFrame,
     ZeusUpdateFrame,
 )
+from protocol.names import name_key
 from protocol.saved_games import SavedGames
 from protocol.saved_sessions import SavedSessions
 from protocol.transport import Endpoint
@@ -75,7 +76,7 @@ from .screens.game import GameScreen
 from .screens.help import ATLAS_ZEUS, ATON, AZ_RULES_PAGE, HELP_PAGE, RULES_PAGE, HelpScreen
 from .screens.leaderboard import LeaderboardScreen
 from .screens.learn import FINISHED, LearnScreen, LessonOffer
-from .screens.lobby import GAME_GOES_ON, LobbyScreen
+from .screens.lobby import ACCOUNT_KEY, GAME_GOES_ON, LobbyScreen
 from .screens.profile import ProfileScreen
 from .screens.replay import ReplayScreen
 from .screens.servers import ServerSource, ServersScreen
@@ -144,6 +145,8 @@ class Launch:
     discover: bool = False
     #: where to look for servers on the LAN: an address of this machine (None: every network)
     discover_via: str | None = None
+    #: the player gave ``name`` (``--name``): if the account of our key has another name, say why
+    name_asked: bool = False
 
     @property
     def lan_interfaces(self) -> list[str] | None:
@@ -472,10 +475,15 @@ class AtonApp(DrawnAfterBatches, App):
 
     def _account_notice(self, welcome: m.Welcome) -> None:
         """What the server said of our account as we arrived: the name we asked for belongs to
-        someone else (and which one we got), or our key was not taken and we play as a guest (a
-        client hosted for a guest, over SSH or in a browser, offered none)."""
+        someone else (and which one we got), our key's account has a name of its own, or our key
+        was not taken and we play as a guest (a client hosted for a guest, over SSH or in a
+        browser, offered none)."""
         if welcome.notice:
             self.notify(welcome.notice, title="Your account", severity="warning", timeout=ACCOUNT_NOTICE_SECONDS)
+        elif self.launch.name_asked and not welcome.guest and name_key(welcome.name) != name_key(self.launch.name):
+            self.notify(f'You play as "{welcome.name}", the name of your account on this server: --name names '
+                        f'a new account only. Rename yours in the lobby with {ACCOUNT_KEY.key}.', title="Your account",
+                        timeout=ACCOUNT_NOTICE_SECONDS)
         if welcome.guest and not (self.launch.hosted and self.launch.proof is None):  # (a hosted guest proves nothing)
             self.notify(f"This server did not take the proof of your account key: you play as a guest, "
                         f"{welcome.name}.", title="Your account", severity="warning", timeout=ACCOUNT_NOTICE_SECONDS)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import dataclasses
 import getpass
 import ipaddress
 import json
@@ -419,6 +420,8 @@ def build_app(args: argparse.Namespace, environ: Mapping[str, str]) -> AtonApp:
     else:
         launch = Launch(name=name, serve="127.0.0.1", start="bot", level=args.level, clock=args.clock,
                         game=args.game)
+    if args.name is not None and not launch.hosted:  # (a hosted player's name is the gateway's to give)
+        launch = dataclasses.replace(launch, name_asked=True)
     if launch.serve:
         log_to_file(data_dir() / "server.log")
     if launch.hosted:  # a hosted client (SSH) is handed its session and its proof, and keeps no files here

@@ -58,6 +58,8 @@ GAME_HEADER: tuple[str, ...] = ("game", "red", "blue", "round", "score", "clock"
 ROUND = GAME_HEADER.index("round")
 NAMES = (GAME_HEADER.index("red"), GAME_HEADER.index("blue"))
 SHORTEST_CUT = 3  # a player's name in the games in progress is never cut shorter than this ("Bo…")
+ACCOUNT_KEY = Binding("a", "app.account", "Account",
+                      tooltip="your account: its name and keys (rename, add or remove a key)")
 
 
 class LobbyScreen(ClientScreen, Screen):
@@ -77,7 +79,7 @@ class LobbyScreen(ClientScreen, Screen):
                 tooltip="the next page of the selected list, when it is longer than a page"),
         Binding("left_square_bracket", "previous_page", "Previous page", key_display="[",
                 tooltip="the previous page of the selected list"),
-        Binding("a", "app.account", "Account", tooltip="your account: its name and keys (rename, add or remove a key)"),
+        ACCOUNT_KEY,
         Binding("question_mark", "app.help", "Help", key_display="?", tooltip="the rules in short and every key"),
     ]
     #: keys that leave a narrow footer first (help lists them all)

@@ -9,15 +9,18 @@ from __future__ import annotations
 import stat
 from functools import partial
 
+import pytest
 from textual.events import Paste
 from textual.widgets import DataTable, Input, Label
 
 from aton_tui.app import AtonApp, Launch
+from aton_tui.cli import build_app, build_parser
 from aton_tui.screens.account import AccountScreen
 from aton_tui.screens.dialogs import Confirm, Prompt
 from aton_tui.screens.lobby import LobbyScreen
 from protocol.account_keys import AccountKey
 from protocol.client import Client
+from protocol.handoff import HOSTED_VARIABLE
 from server.config import WebLimits
 from server.web_logins import Grant, WebLogins
 
@@ -135,3 +138,32 @@ async def test_the_account_screen_shows_a_link_that_signs_a_browser_in_as_the_ac
         key = AccountKey.load_or_create(next((tmp_path / "keys").iterdir()))
         code = text.split("?code=", 1)[1].split()[0]
         assert server.web_logins.redeem(code, "192.0.2.1") == Grant(key.fingerprint, "ada")
+
+
+@pytest.mark.parametrize("asked", [True, False], ids=["--name hana", "the login name, hana"])
+async def test_a_name_asked_for_that_the_keys_account_does_not_have_is_explained(server, tmp_path, asked):
+    """``aton --name hana`` with a key whose account is "tester" plays as tester: the key's account
+    keeps its name. The player who named themselves is told why, and how to rename; one who did
+    not name themselves (the login name, say) is not."""
+    first = AtonApp(Launch(name="tester", port=server.port), quiet_settings(), keys=tmp_path / "keys")
+    async with first.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: connected(first), what="the account made")
+    app = AtonApp(Launch(name="hana", port=server.port, name_asked=asked), quiet_settings(), keys=tmp_path / "keys")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: connected(app) and app.session is not None
+                         and app.session.welcome is not None, what="the welcome")
+        await pilot.pause()
+        assert app.session is not None and app.session.welcome is not None
+        assert app.session.welcome.name == "tester"
+        said = [str(n.message) for n in app._notifications]
+        explained = ('You play as "tester", the name of your account on this server: --name names a new '
+                     "account only. Rename yours in the lobby with a.")
+        assert (explained in said) is asked, said
+
+
+def test_only_a_name_given_on_the_command_line_is_asked_for():
+    assert build_app(build_parser().parse_args(["--name", "hana"]), {}).launch.name_asked
+    assert build_app(build_parser().parse_args(["connect", "example.org:2866", "--name", "hana"]), {}).launch.name_asked
+    assert not build_app(build_parser().parse_args([]), {}).launch.name_asked
+    hosted = build_parser().parse_args(["connect", "example.org:2866", "--name=hana"])
+    assert not build_app(hosted, {HOSTED_VARIABLE: "1"}).launch.name_asked
