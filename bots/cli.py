@@ -17,7 +17,8 @@ loaded machine does not shorten the searches.
 
 The last form plays on a server: a quick match (or the given table) for each game,
 reconnecting by itself after a dropped connection (and waiting for a server that is not up
-yet) for as long as a seat is kept, one result line per game.  It keeps its session in a
+yet) for as long as a seat is kept, one result line per game (``--games 0``: game after game
+until stopped).  It keeps its session in a
 directory of its own, so that a bot started again takes back its unfinished game.
 """
 
@@ -213,7 +214,7 @@ def add_network_options(parser: argparse.ArgumentParser) -> None:
     net.add_argument("--strategy", default="greedy", help="strategy, level or spec (default greedy)")
     net.add_argument("--game", choices=GAMES, default="aton",
                      help="the game to play: quick matches of it, with its strategies (default aton)")
-    net.add_argument("--games", type=int, default=1, help="games to play (default 1)")
+    net.add_argument("--games", type=int, default=1, help="games to play (default 1; 0: until stopped)")
     net.add_argument("--name", default=None, help="display name (default: the strategy's name + '-bot')")
     net.add_argument("--budget-ms", type=int, default=None, help="per-decision budget of a searching strategy")
     net.add_argument("--clock", choices=CLOCKS, default="normal", help="quick-match clock (default normal)")
@@ -277,7 +278,7 @@ def _network(args: argparse.Namespace) -> int:
                      table=args.table, invite=args.invite,
                      on_result=lambda result: print(result.line(), flush=True), proof=proof, tls=tls, state=state)
     try:
-        asyncio.run(bot.play(args.games))
+        asyncio.run(bot.play(args.games or None))
     except TLSFailed as exc:
         print(f"aton-bot: {exc}", file=sys.stderr)
         return 1
@@ -296,8 +297,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None and args.server is not None:
-        if args.games < 1:
-            parser.error("--games must be at least 1")
+        if args.games < 0:
+            parser.error("--games must be 1 or more, or 0 to play until stopped")
         return _network(args)
     if args.command is None:
         parser.print_help()

@@ -169,20 +169,20 @@ class NetworkBot:
         assert self.client is not None, "play() reaches the server first"
         return self.client
 
-    async def play(self, games: int) -> list[GameResult]:
+    async def play(self, games: int | None) -> list[GameResult]:
         """Play ``games`` games to their end (a game taken back from an earlier run counts as one);
-        returns their results."""
+        returns their results.  None: play game after game until stopped (cancelled)."""
         with self._keeping_session():
             await self._reach_server(first_wait=False)
             try:
                 await self._seek_game_unless_seated()
-                while len(self.results) < games:
+                while games is None or len(self.results) < games:
                     try:
                         frame = self._read(await self._session.recv())
                     except UNREACHABLE:
                         await self._reconnect()
                         continue
-                    await self._handle(frame, more_wanted=len(self.results) + 1 < games)
+                    await self._handle(frame, more_wanted=games is None or len(self.results) + 1 < games)
                 await self._await_reveals()
             finally:
                 await self._session.close()
@@ -262,8 +262,12 @@ class NetworkBot:
             if client.resume_token != self._resume:
                 self._kept.forget()  # a new session: what was kept of one no longer ours is of no use
             self._kept.attach(client)
-        if client.welcome is not None and client.welcome.games:
-            log.info("took back game %s", ", ".join(map(str, client.welcome.games)))
+        welcome = client.welcome
+        if welcome is not None:
+            log.info("connected to %s:%s as %s%s", self.host, self.port, welcome.name,
+                     " (a guest)" if welcome.guest else "")
+            if welcome.games:
+                log.info("took back game %s", ", ".join(map(str, welcome.games)))
         return client
 
     async def _hello(self, resume: str | None) -> Client:
@@ -290,10 +294,13 @@ class NetworkBot:
 
     async def _seek_game(self) -> None:
         if self.invite:
+            log.info("joining the private table of invite %s", self.invite)
             await self._session.send(m.JoinInvite(code=self.invite))
         elif self.table:
+            log.info("joining table %s", self.table)
             await self._session.send(m.JoinTable(table=self.table))
         else:
+            log.info("waiting for a quick match of %s (%s clock)", self.game_name, self.clock)
             await self._session.send(m.QuickMatch(clock=self.clock, game=self.game_name))
         self.invite = self.table = None  # later games: rematches or quick matches
 
@@ -369,6 +376,9 @@ class NetworkBot:
         played = self._game_names.get(frame.game, "aton")
         if played != self.game_name:
             raise ValueError(f"this bot plays {self.game_name}, and game {frame.game} is a game of {played}")
+        seat = frame.view.viewer
+        opponent = None if seat is None else frame.players.get(Player.parse(str(seat.other)))
+        log.info("game %s: playing %s against %s", frame.game, seat, "?" if opponent is None else opponent.name)
         if isinstance(frame, GameStateFrame) and isinstance(self.strategy, Strategy):
             self.strategy.on_game_start(frame.view)
 

@@ -87,7 +87,9 @@ def test_a_bot_process_killed_mid_game_and_started_again_takes_back_its_game(tmp
     assert bob.returncode == 0, bob_err
     assert ada_out.split(":")[0] == bob_out.split(":")[0] == "game 1", (ada_out, bob_out)
     assert "(abandoned)" not in ada_out and "(time)" not in ada_out, ada_out
+    assert f"aton-bot: connected to 127.0.0.1:{port} as ada" in ada_err
     assert "aton-bot: took back game 1" in ada_err
+    assert "aton-bot: game 1: playing " in bob_err and " against ada" in bob_err
     assert "aton-bot: game 1: Decks verified" in ada_err  # what it saw before it was killed was kept
     with sqlite3.connect(db) as conn:
         assert [row[0] for row in conn.execute("SELECT status FROM games")] == ["over"]

@@ -331,3 +331,17 @@ async def test_network_bots_check_the_decks_of_every_game_on_a_fair_server(tmp_p
             assert all(v.verified is True and v.text.startswith("Decks verified") for v in each.verdicts.values())
     finally:
         await fair.stop()
+
+
+async def test_a_bot_asked_for_no_number_of_games_plays_game_after_game_until_stopped(server):
+    """``play(None)`` (``aton-bot --games 0``): after each game the next quick match, for as long
+    as the bot runs."""
+    ada, bob = bot(server, "ada", 7, []), bot(server, "bob", 8, [])
+    endless = asyncio.create_task(ada.play(None))
+    bobs = await asyncio.wait_for(bob.play(3), 60)
+    await until(lambda: len(ada.results) == 3)
+    assert [r.game for r in ada.results] == [r.game for r in bobs]
+    await until(lambda: len(server.lobby.queue) == 1)  # waiting for a fourth opponent
+    assert not endless.done()
+    endless.cancel()
+    await asyncio.gather(endless, return_exceptions=True)

@@ -232,3 +232,10 @@ def test_cli_errors(capsys):
     assert "unknown strategy" in capsys.readouterr().err
     assert main(["list"]) == 0
     assert "mcts" in capsys.readouterr().out
+
+
+def test_a_negative_number_of_games_on_a_server_is_refused(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["--server", "127.0.0.1:1", "--games", "-1"])
+    assert exited.value.code == 2
+    assert "--games must be 1 or more, or 0 to play until stopped" in capsys.readouterr().err
