@@ -15,7 +15,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -741,11 +741,16 @@ class AtonApp(DrawnAfterBatches, App):
             self.notify(str(exc), severity="error")
             return None
 
+    def sealed(self, game: int) -> tuple[Any, ...] | None:
+        """What we sealed this round of ``game`` and have not opened yet (None: nothing, or not
+        connected): a screen shows it, even when this client sealed it before it was started again."""
+        return None if self.session is None else self.session.sealed(game)
+
     async def commit(self, game: int, cards: tuple[int, ...]) -> int | None:
         try:
             if self.session is None:
                 raise NotConnected("not connected yet")
-            if self.session.has_sealed(game):
+            if self.session.sealed(game) is not None:
                 return None
             return await self.session.commit(game, cards)
         except NotConnected as exc:

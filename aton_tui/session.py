@@ -19,7 +19,7 @@ import os
 import ssl
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from protocol import messages as m
 from protocol.account_keys import Proof
@@ -70,7 +70,7 @@ class ServerConnection(Protocol):
 
     async def commit(self, game: int, cards: tuple[int, ...]) -> int | None: ...
 
-    def has_sealed(self, game: int) -> bool: ...
+    def sealed(self, game: int) -> tuple[Any, ...] | None: ...
 
     async def act(self, game: int, move: dict) -> int | None: ...
 
@@ -207,8 +207,12 @@ class Session:
         except LOST as exc:
             raise NotConnected(f"the connection broke: {reason_of(exc)}") from exc
 
-    def has_sealed(self, game: int) -> bool:
-        return self.client is not None and self.client.has_sealed(game)
+    def sealed(self, game: int) -> tuple[Any, ...] | None:
+        """What we sealed this round of ``game`` and have not opened yet (``Seal.cards``; sealed by
+        an earlier run too, ``protocol.saved_games``), or None."""
+        if self.client is None or not self.client.has_sealed(game):
+            return None
+        return self.client.seals[game].cards
 
     async def act(self, game: int, move: dict) -> int | None:
         """A decision of Atlas & Zeus (the request id)."""

@@ -220,7 +220,7 @@ class AtlasZeusScreen(ClientScreen, Screen):
             return
         if decision.kind == "program":
             self.draft = ProgramDraft([str(c) for c in decision.hand or ()], decision.slots or ())
-            self.sealed = {}
+            self.sealed = dict(self.aton.sealed(self.model.game) or ())  # (sealed by a run before this one)
             return
         options = tuple(o if isinstance(o, dict) else o.to_dict() for o in decision.options or ())
         self.choice = CardChoice(

@@ -426,8 +426,10 @@ class GameScreen(ClientScreen, Screen):
     def _cartouches(self, seat: Player) -> tuple[Cartouche, ...]:
         draft = self.query_one(CommitPanel).draft
         sealed = self._sealed(seat)
-        sealed_draft = seat is self.model.seat and self.view.phase is Phase.COMMIT and sealed and draft.complete
-        return cartouche_faces(self.view.player(seat), sealed, draft.slots if sealed_draft else None)
+        ours = seat is self.model.seat and self.view.phase is Phase.COMMIT and sealed
+        # (our cards as we laid them, or as a run before this one sealed them)
+        slots = (draft.slots if draft.complete else self.aton.sealed(self.model.game)) if ours else None
+        return cartouche_faces(self.view.player(seat), sealed, slots)
 
     def _decision_line(self, decision) -> str:
         model, view = self.model, self.view

@@ -138,8 +138,8 @@ class RecordingSession:
         self.sent.append(("commit", game, tuple(cards)))
         return len(self.sent)
 
-    def has_sealed(self, game: int) -> bool:
-        return False
+    def sealed(self, game: int) -> None:
+        return None
 
     async def act(self, game: int, move: dict) -> int:
         self.sent.append(("act", game, move))

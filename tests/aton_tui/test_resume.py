@@ -14,6 +14,7 @@ from protocol.handoff import HOSTED_VARIABLE
 from protocol.saved_games import SavedGames
 from protocol.saved_sessions import MAX_SERVERS, SavedSessions, sessions_path
 from server.store import Store
+from tests.server.players import Recorder
 
 from .conftest import quiet_settings
 from .driving import decision_of, game_screen, model_of, screen_of, wait_until
@@ -98,3 +99,48 @@ async def test_starting_aton_again_takes_back_the_unfinished_game(tmp_path):
         assert [g.id for g in store.load_games()] == [game]
     finally:
         store.close()
+
+
+async def test_aton_started_between_sealing_and_opening_shows_its_cards_and_opens_them(server, tmp_path):
+    """ann seals her cartouches, quits before bob has sealed his, and starts again: her cartouches
+    show the cards she sealed, and once bob commits her client opens them by itself (before,
+    nothing could open them: her open clock ran out and she lost the game)."""
+    sessions = tokens_file(tmp_path)
+
+    def ann(start: str) -> AtonApp:
+        return AtonApp(Launch(name="ann", port=server.port, start=start, clock="relaxed"), quiet_settings(),
+                       sessions=sessions, keys=tmp_path / "data" / "keys", kept_games=tmp_path / "data")
+
+    first = ann("table")
+    bob = None
+    try:
+        async with first.run_test(size=(120, 40)) as pilot:
+            await wait_until(pilot, lambda: bool(server.lobby.tables), what="ann's table")
+            bob = await Recorder.connect(server.port, "bob", kind="human", lobby=False)
+            await bob.send(m.JoinTable(table=next(iter(server.lobby.tables))))
+            await bob.expect(m.GameState)
+            await wait_until(pilot, lambda: first.model is not None and decision_of(first) is not None,
+                             what="ann's commit")
+            game, hand = model_of(first).game, sorted(decision_of(first).hand, reverse=True)
+            await pilot.press(*(str(v) for v in hand), "enter")
+            room = server.rooms[game]
+            await wait_until(pilot, lambda: len(room.seals) == 1, what="ann's seal")
+            await first.action_quit()
+
+        second = ann("lobby")
+        async with second.run_test(size=(120, 40)) as pilot:
+            await wait_until(pilot, lambda: second.model is not None and game_screen(second) is not None,
+                             what="the game taken back")
+            screen, seat = game_screen(second), model_of(second).seat
+            assert screen is not None and seat is not None
+            assert [(face.state, face.value) for face in screen._cartouches(seat)] == [("mine", v) for v in hand]
+            await bob.until(lambda msg: (bob.my_decision() or {}).get("kind") == "commit")
+            await bob.client.commit(game, sorted((bob.my_decision() or {})["hand"]))
+            await bob.until(lambda msg: isinstance(msg, m.Update) and msg.view["phase"] != "commit")  # (bob opens)
+            await wait_until(pilot, lambda: model_of(second).view.phase.name != "COMMIT", what="the reveal")
+            assert not room.game.is_over
+            assert model_of(second).view.player(seat).cartouches == tuple(hand)
+            await second.action_quit()
+    finally:
+        if bob is not None:
+            await bob.client.close()
