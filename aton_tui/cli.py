@@ -49,7 +49,13 @@ from bots.analysis import (
 )
 from protocol import RELEASE, gateway_assertions
 from protocol.account_keys import GatewayProof, keys_directory
-from protocol.handoff import ASSERTION_VARIABLE, HOSTED_VARIABLE, RESUME_VARIABLE, SESSION_KEY_VARIABLE
+from protocol.handoff import (
+    ASSERTION_VARIABLE,
+    HOSTED_VARIABLE,
+    KEPT_GAMES_VARIABLE,
+    RESUME_VARIABLE,
+    SESSION_KEY_VARIABLE,
+)
 from protocol.messages import BOT_LEVELS, CLOCKS, DEFAULT_GAME, GAMES
 from protocol.transport import DEFAULT_PORT, Endpoint, parse_endpoint, tls_for
 
@@ -424,8 +430,9 @@ def build_app(args: argparse.Namespace, environ: Mapping[str, str]) -> AtonApp:
         launch = dataclasses.replace(launch, name_asked=True)
     if launch.serve:
         log_to_file(data_dir() / "server.log")
-    if launch.hosted:  # a hosted client (SSH) is handed its session and its proof, and keeps no files here
-        return AtonApp(launch, Settings())
+    if launch.hosted:  # a hosted client (SSH) is handed its session, its proof and where it keeps its games
+        kept = environ.get(KEPT_GAMES_VARIABLE)
+        return AtonApp(launch, Settings(), kept_games=Path(kept) if kept else None)
     return AtonApp(launch, Settings.load(settings_path()), sessions=SavedSessions(sessions_path()),
                    keys=keys_directory(data_dir()), kept_games=data_dir())
 

@@ -8,7 +8,7 @@ A gateway never imports the client: the two sides meet only here, through
 - the programs the gateway runs (``FORKSERVER_MODULE``, ``CLIENT_MODULE``) and the
   names those processes take (``/proc/PID/comm``);
 - the environment variables that hand a session over (``RESUME_VARIABLE``,
-  ``ASSERTION_VARIABLE``, ``SESSION_KEY_VARIABLE``, ``HOSTED_VARIABLE``);
+  ``ASSERTION_VARIABLE``, ``SESSION_KEY_VARIABLE``, ``HOSTED_VARIABLE``, ``KEPT_GAMES_VARIABLE``);
 - the messages of the fork server and of the app hosts (``aton_tui/app_host.py``: many
   sessions' clients as Textual apps in one process): one JSON object a ``SOCK_SEQPACKET``
   packet, at most ``MAX_PACKET`` bytes with at most ``MAX_FDS`` descriptors (``SCM_RIGHTS``),
@@ -50,6 +50,11 @@ SESSION_KEY_VARIABLE = "ATON_SESSION_KEY"
 HOSTED_VARIABLE = "ATON_HOSTED"  # set: the client runs on the server's machine for a remote player
 HOSTED_BY_SSH = "ssh"  # the value the SSH gateway gives it
 HOSTED_BY_WEB = "web"  # the value the web gateway gives it
+#: A directory on the server's machine, the same for each of a player's sessions, where their client
+#: keeps what it must remember of their unfinished games (``protocol.saved_games``: the cartouches
+#: sealed and not yet opened, what it saw of the deals): a client that comes back after a dropped
+#: connection opens what the one before it sealed.
+KEPT_GAMES_VARIABLE = "ATON_KEPT_GAMES"
 
 # ---------------------------------------------------------------------- the fork server's messages
 

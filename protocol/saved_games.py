@@ -16,6 +16,7 @@ keeps them beside its tokens; each bot that keeps its session, in its own direct
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
@@ -60,13 +61,20 @@ class GameEntries(Generic[E]):
         return loaded
 
     def keep(self, entries: Mapping[int, E]) -> None:
-        """Replace this server's entries with ``entries`` (the last ``MAX_GAMES`` games of them)."""
+        """Replace this server's entries with ``entries`` (the last ``MAX_GAMES`` games of them); a
+        file with nothing left goes, and its directory with it if that is left empty (a hosted
+        player's: ``protocol.handoff.KEPT_GAMES_VARIABLE``)."""
         servers = read_json_object(self.path)
         servers.pop(self.server, None)
         kept = self._as_json(entries)
         if kept:
             servers[self.server] = kept  # the most recent last
-        write_private_json(self.path, dict(list(servers.items())[-MAX_SERVERS:]))
+        if servers:
+            write_private_json(self.path, dict(list(servers.items())[-MAX_SERVERS:]))
+        else:
+            with contextlib.suppress(OSError):  # (a directory that holds anything else stays)
+                self.path.unlink(missing_ok=True)
+                self.path.parent.rmdir()
         self._kept = kept
 
     def keep_changed(self, entries: Mapping[int, E]) -> None:

@@ -10,6 +10,7 @@ with which it proves the player to the game server (and a guest's session, where
 from __future__ import annotations
 
 import base64
+import hashlib
 import os
 import sys
 import time
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
     from .ssh.identity import Identity
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
+#: The directory, in a gateway's data directory, of its players' unfinished games (``player_directory``).
+KEPT_GAMES_DIRECTORY = "hosted-games"
 
 
 def client_arguments(game_host: str, game_port: int, name: str, tls: bool = False,
@@ -65,15 +68,32 @@ def home_environment(home: str) -> dict[str, str]:
     }
 
 
-def identity_environment(identity: Identity, hosted_by: str) -> dict[str, str]:
+def identity_environment(identity: Identity, hosted_by: str, kept_games: Path | None = None) -> dict[str, str]:
     """Who the client plays for: the gateway's assertion of the player and its session key, and
     for a guest of a gateway beside the game server the session the gateway made for it (a key's
-    session is the game server's to derive); ``hosted_by``: the gateway (``protocol.handoff.HOSTED_BY_*``)."""
+    session is the game server's to derive); ``hosted_by``: the gateway (``protocol.handoff.HOSTED_BY_*``).
+    With ``kept_games``, the player's own directory in it (``player_directory``)."""
     env = {handoff.ASSERTION_VARIABLE: base64.urlsafe_b64encode(identity.vouch.assertion).decode(),
            handoff.SESSION_KEY_VARIABLE: identity.vouch.session_key, handoff.HOSTED_VARIABLE: hosted_by}
     if identity.guest and identity.resume_token is not None:
         env[handoff.RESUME_VARIABLE] = identity.resume_token
+    directory = None if kept_games is None else player_directory(kept_games, identity)
+    if directory is not None:
+        env[handoff.KEPT_GAMES_VARIABLE] = str(directory)
     return env
+
+
+def player_directory(kept_games: Path, identity: Identity) -> Path | None:
+    """Where the clients of ``identity`` keep their unfinished games (``protocol.handoff.KEPT_GAMES_VARIABLE``):
+    one directory per key, or per guest session, named by a hash of it; None for a guest whose
+    session the gateway does not know (apart from the game server)."""
+    if identity.fingerprint is not None:
+        who = "key " + identity.fingerprint
+    elif identity.resume_token is not None:
+        who = "guest " + identity.resume_token
+    else:
+        return None
+    return kept_games / hashlib.sha256(who.encode()).hexdigest()[:32]
 
 
 def player_environment(identity: Identity, home: str, hosted_by: str) -> dict[str, str]:

@@ -80,21 +80,24 @@ def forkserver_environment() -> dict[str, str]:
     return {**base_environment(), "HOME": "/nonexistent"}
 
 
-def child_environment(term: str | None, client_env: dict[str, str], identity: Identity, home: str) -> dict[str, str]:
+def child_environment(term: str | None, client_env: dict[str, str], identity: Identity, home: str,
+                      kept_games: Path | None = None) -> dict[str, str]:
     """A forked or spawned client's whole environment: nothing of the server's own leaks into it;
     a home of its own, and the session's variables (``session_environment``).
 
     A forked client gets it after the fork server's imports: a variable that a module reads
     at import time (Textual's ``TEXTUAL_*`` and ``TERM_PROGRAM``, say) would be ignored if
     added here; what is here is read when the app starts (see tests/ssh/test_forkserver.py)."""
-    return {**base_environment(), **home_environment(home), **session_environment(term, client_env, identity)}
+    return {**base_environment(), **home_environment(home),
+            **session_environment(term, client_env, identity, kept_games)}
 
 
-def session_environment(term: str | None, client_env: dict[str, str], identity: Identity) -> dict[str, str]:
-    """What a session's client is told of its session, however it runs: the terminal, and the
+def session_environment(term: str | None, client_env: dict[str, str], identity: Identity,
+                        kept_games: Path | None = None) -> dict[str, str]:
+    """What a session's client is told of its session, however it runs: the terminal, the
     gateway's assertion of the player with its session key (``protocol.handoff``), with which it
-    proves the player to the game server."""
-    env = {"TERM": term or "xterm-256color", **identity_environment(identity, handoff.HOSTED_BY_SSH)}
+    proves the player to the game server, and where it keeps the player's unfinished games."""
+    env = {"TERM": term or "xterm-256color", **identity_environment(identity, handoff.HOSTED_BY_SSH, kept_games)}
     # OpenSSH forwards TERM but not COLORTERM: pass it on only when the client sent it.
     colorterm = client_env.get("COLORTERM", "")
     if colorterm in ("truecolor", "24bit"):
@@ -468,10 +471,11 @@ class GameSession(asyncssh.SSHServerSession):
         if isinstance(child, HostedClient):
             assert self.gateway.app_hosts is not None
             child.open(self.gateway.app_hosts, args, {**base_environment(),
-                                                      **session_environment(self.term, client_env, identity)})
+                                                      **session_environment(self.term, client_env, identity,
+                                                                            gateway.kept_games)})
             return f"app {child.id} in an app host"
         assert self.home is not None
-        env = child_environment(self.term, client_env, identity, self.home)
+        env = child_environment(self.term, client_env, identity, self.home, gateway.kept_games)
         forkserver = self.gateway.forkserver
         if forkserver is not None and forkserver.available:
             try:

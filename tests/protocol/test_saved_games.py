@@ -37,13 +37,21 @@ def test_what_was_seen_of_deals_is_kept_per_server_privately_and_for_recent_game
 
 
 def test_seals_are_kept_in_a_file_of_their_own_and_go_once_opened(tmp_path):
+    kept = SavedGames(tmp_path / "player", "x:1")
+    kept.seals.keep({7: a_seal()})
+    assert stat.S_IMODE((tmp_path / "player" / "seals.json").stat().st_mode) == 0o600
+    assert SavedGames(tmp_path / "player", "x:1").seals.load() == {7: a_seal()}
+    assert not (tmp_path / "player" / "deals.json").exists()
+    kept.seals.keep({})  # nothing left: the file goes, and the directory it leaves empty
+    assert not (tmp_path / "player").exists()
+
+
+def test_a_directory_that_holds_more_than_the_games_stays(tmp_path):
+    (tmp_path / "sessions.json").write_text("{}")
     kept = SavedGames(tmp_path, "x:1")
     kept.seals.keep({7: a_seal()})
-    assert stat.S_IMODE((tmp_path / "seals.json").stat().st_mode) == 0o600
-    assert SavedGames(tmp_path, "x:1").seals.load() == {7: a_seal()}
-    assert not (tmp_path / "deals.json").exists()
     kept.seals.keep({})
-    assert json.loads((tmp_path / "seals.json").read_text()) == {}
+    assert not (tmp_path / "seals.json").exists() and (tmp_path / "sessions.json").exists()
 
 
 def test_only_a_change_is_written(tmp_path):
