@@ -121,6 +121,7 @@ class ArbiterServer:
         self.store = Store(config.db_path)
         self.history = GameHistory(self.store, self.limits)
         data_dir = None if config.db_path == ":memory:" else Path(config.db_path).parent
+        self.data_dir = data_dir  # beside the database: its secrets (None: an in-memory database)
         self.tokens = ResumeTokens.in_directory(data_dir)
         self.wall = wall
         # what the in-process gateways (SSH, web) vouch for their players with; trusted, as are the

@@ -47,6 +47,7 @@ from .config import (
 )
 from .export import export_games
 from .gateway_keys import GATEWAY_KEY_FILE, BadTrustFile, GatewaySigner, load_or_create_gateway_key
+from .hosted_client import kept_games_in
 from .logging_setup import LOG_FORMATS, LOG_LEVELS, configure
 from .metrics import ServerMetrics
 from .ops_http import OpsEndpoint
@@ -368,7 +369,8 @@ async def serve(server: ArbiterServer, stop: asyncio.Event, config: ServerConfig
             from .web import WebGateway  # only a web server pays for aiohttp and textual-serve
 
             web_gateway = WebGateway(web, config.host, server.port, server.tokens, server.gateway_signer,
-                                     config.server_name, moderation=server.moderation, metrics=server.metrics)
+                                     config.server_name, moderation=server.moderation, metrics=server.metrics,
+                                     kept_games=kept_games_in(server.data_dir))
             await _start_gateway(web_gateway, web.host, web.port, gateways)
             server.web_logins = web_gateway.logins  # (the client's Account screen asks the game server for codes)
             print(f"web on {web_gateway.public_url}/", flush=True)
@@ -442,7 +444,7 @@ async def run_gateway(ssh: SSHConfig | None, web: WebConfig | None, data_dir: Pa
             from .web import WebGateway  # only a web gateway pays for aiohttp and textual-serve
 
             web_gateway = WebGateway(web, arbiter.host, arbiter.port, None, signer, metrics=metrics,
-                                     arbiter_tls=arbiter.tls, tls_ca=tls_ca)
+                                     arbiter_tls=arbiter.tls, tls_ca=tls_ca, kept_games=kept_games_in(data_dir))
             await _start_gateway(web_gateway, web.host, web.port, gateways)
             print(f"web on {web_gateway.public_url}/", flush=True)
         if ssh is not None:

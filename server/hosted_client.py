@@ -83,6 +83,12 @@ def identity_environment(identity: Identity, hosted_by: str, kept_games: Path | 
     return env
 
 
+def kept_games_in(data_dir: Path | None) -> Path | None:
+    """Where a gateway with the data directory ``data_dir`` has its players' clients keep their
+    unfinished games (None: nowhere, without a data directory)."""
+    return None if data_dir is None else data_dir / KEPT_GAMES_DIRECTORY
+
+
 def player_directory(kept_games: Path, identity: Identity) -> Path | None:
     """Where the clients of ``identity`` keep their unfinished games (``protocol.handoff.KEPT_GAMES_VARIABLE``):
     one directory per key, or per guest session, named by a hash of it; None for a guest whose
@@ -96,9 +102,11 @@ def player_directory(kept_games: Path, identity: Identity) -> Path | None:
     return kept_games / hashlib.sha256(who.encode()).hexdigest()[:32]
 
 
-def player_environment(identity: Identity, home: str, hosted_by: str) -> dict[str, str]:
-    """A player's client's whole environment: the base, a private home, who it plays for."""
-    return {**base_environment(), **home_environment(home), **identity_environment(identity, hosted_by)}
+def player_environment(identity: Identity, home: str, hosted_by: str, kept_games: Path | None = None
+                       ) -> dict[str, str]:
+    """A player's client's whole environment: the base, a private home, who it plays for (and
+    where it keeps their unfinished games)."""
+    return {**base_environment(), **home_environment(home), **identity_environment(identity, hosted_by, kept_games)}
 
 
 class InputBucket:

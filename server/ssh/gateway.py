@@ -40,7 +40,7 @@ from ..clock import Clock, LoopClock, Timer
 from ..config import INPROCESS_SESSIONS, ServerConfig, SSHConfig
 from ..gateway_keys import GatewaySigner
 from ..history import GameHistory
-from ..hosted_client import KEPT_GAMES_DIRECTORY
+from ..hosted_client import kept_games_in
 from ..lobby import reserved_names
 from ..metrics import ServerMetrics
 from ..moderation import VIA_SSH, Ban, Moderation, Player
@@ -286,7 +286,7 @@ class SSHGateway:
             (Path(db_path).parent if db_path != ":memory:" else None)
         self.data_dir = data_dir
         #: where its players' clients keep their unfinished games (``protocol.handoff.KEPT_GAMES_VARIABLE``)
-        self.kept_games = None if data_dir is None else data_dir / KEPT_GAMES_DIRECTORY
+        self.kept_games = kept_games_in(data_dir)
         if config.host_key:
             self.host_key_path = Path(config.host_key)
         elif data_dir is not None:

@@ -157,14 +157,16 @@ class WebGateway(Server):
     def __init__(self, config: WebConfig, game_host: str, game_port: int, tokens: ResumeTokens | None,
                  signer: GatewaySigner, server_name: str = ServerConfig.server_name,
                  moderation: Moderation | None = None, metrics: ServerMetrics | None = None,
-                 clock: Clock | None = None, arbiter_tls: bool = False, tls_ca: str | None = None) -> None:
+                 clock: Clock | None = None, arbiter_tls: bool = False, tls_ca: str | None = None,
+                 kept_games: Path | None = None) -> None:
         """Beside the game server, ``tokens``, ``signer`` (``gateway_signer``), ``moderation`` and
         ``metrics`` are its own (``ArbiterServer``), as for the SSH gateway, and the gateway keeps the
         sign-in codes (``logins``) for it. Apart from it (``tokens`` None: ``aton-server gateway
         --web-port``), ``signer`` is the gateway's own key, the clients reach the game server through
         TLS if ``arbiter_tls`` (trusting the authorities of ``tls_ca`` if given), and a browser's code is
         passed on to the game server, which made it, in the gateway's assertion of the browser's
-        player. ``clock`` runs the idle time-outs."""
+        player. ``clock`` runs the idle time-outs; ``kept_games``: where the players' clients keep
+        their unfinished games (``hosted_client.player_directory``; None: nowhere)."""
         super().__init__(handoff.CLIENT_MODULE, host=config.host, port=config.port, title="Aton",
                          public_url=config.public_url, templates_path=TEMPLATES)
         self.config = config
@@ -181,6 +183,7 @@ class WebGateway(Server):
         self.apart = tokens is None
         self.arbiter_tls = arbiter_tls
         self.tls_ca = tls_ca
+        self.kept_games = kept_games
         self.logins: WebLogins | None = None  # beside the game server: made at the start (the page's address known)
         self._runner: web.AppRunner | None = None
         self._stopping = False
@@ -337,7 +340,8 @@ class WebGateway(Server):
         session.home = tempfile.mkdtemp(prefix="aton-web-")
         argv = client_command(client_arguments(self.game_host, self.game_port, identity.name, self.arbiter_tls,
                                                self.tls_ca))
-        env = {**player_environment(identity, session.home, handoff.HOSTED_BY_WEB), "TERM": "xterm-256color"}
+        env = {**player_environment(identity, session.home, handoff.HOSTED_BY_WEB, self.kept_games),
+               "TERM": "xterm-256color"}
         websocket = session.websocket
         session.service = service = ClientService(
             argv, env, session.home, write_bytes=websocket.send_bytes, write_str=websocket.send_str,

@@ -18,6 +18,7 @@ import pytest
 from server.app import ArbiterServer
 from server.clock import Clock
 from server.config import FORKED_SESSIONS, Limits, ServerConfig, SSHConfig, WebConfig, WebLimits
+from server.hosted_client import kept_games_in
 from server.ssh import SSHGateway
 from server.web import WebGateway
 from server.web.gateway import BrowserSession
@@ -78,7 +79,8 @@ async def web_stack_factory(tmp_path: Path) -> AsyncIterator[Callable[..., Await
                                             limits=Limits(exempt_addresses=("127.0.0.1",))))
         await server.start()
         gateway = WebGateway(WebConfig(port=0, limits=WebLimits(**limits)), "127.0.0.1", server.port, server.tokens,
-                             server.gateway_signer, moderation=server.moderation, metrics=server.metrics, clock=clock)
+                             server.gateway_signer, moderation=server.moderation, metrics=server.metrics, clock=clock,
+                             kept_games=kept_games_in(server.data_dir))  # (as aton-server --web-port has it)
         await gateway.start()
         server.web_logins = gateway.logins
         stack = WebStack(server, gateway)

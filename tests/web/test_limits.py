@@ -104,8 +104,11 @@ async def test_the_client_gets_its_own_environment_and_nothing_of_the_servers(
         allowed = {"PATH", "PYTHONPATH", "LANG", "LC_ALL", "PYTHONIOENCODING", "HOME", "XDG_CONFIG_HOME",
                    "XDG_DATA_HOME", "XDG_CACHE_HOME", "TMPDIR", "TERM", handoff.RESUME_VARIABLE,
                    handoff.HOSTED_VARIABLE, "TEXTUAL_DRIVER", "TEXTUAL_FPS", "TEXTUAL_COLOR_SYSTEM", "TERM_PROGRAM",
-                   "TERM_PROGRAM_VERSION", "COLUMNS", "ROWS", handoff.ASSERTION_VARIABLE, handoff.SESSION_KEY_VARIABLE}
+                   "TERM_PROGRAM_VERSION", "COLUMNS", "ROWS", handoff.ASSERTION_VARIABLE, handoff.SESSION_KEY_VARIABLE,
+                   handoff.KEPT_GAMES_VARIABLE}
         assert set(env) <= allowed, set(env) - allowed
+        # the guest's own directory for its unfinished games, beside the database (docs/hosting.md)
+        assert Path(env[handoff.KEPT_GAMES_VARIABLE]).parent == web_stack.server.data_dir / "hosted-games"
         proof = vouched(env)  # the gateway's assertion of a guest
         assert proof is not None and proof.fingerprint == ""
         assert Path(f"/proc/{session.service.pid}/cwd").resolve() == Path(session.home).resolve()
