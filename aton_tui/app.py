@@ -140,7 +140,9 @@ class Launch:
     game: str = m.DEFAULT_GAME  # the game of the bot's game or the table opened at start (or "atlas-zeus")
     lan_address: str | None = None  # shown to the other player in host mode
     resume: str | None = None  # a session token to take back (the SSH gateway hands one over)
-    hosted: bool = False  # running on a server for a remote player (SSH): no files for them here
+    #: running on a server for a remote player (SSH, web): no settings, tokens or keys of theirs kept here
+    #: (only their unfinished games, where the gateway says: ``protocol.handoff.KEPT_GAMES_VARIABLE``)
+    hosted: bool = False
     #: ``aton connect`` with no address: first the servers found on the LAN, one to choose
     discover: bool = False
     #: where to look for servers on the LAN: an address of this machine (None: every network)

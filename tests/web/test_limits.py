@@ -108,6 +108,7 @@ async def test_the_client_gets_its_own_environment_and_nothing_of_the_servers(
                    handoff.KEPT_GAMES_VARIABLE}
         assert set(env) <= allowed, set(env) - allowed
         # the guest's own directory for its unfinished games, beside the database (docs/hosting.md)
+        assert web_stack.server.data_dir is not None
         assert Path(env[handoff.KEPT_GAMES_VARIABLE]).parent == web_stack.server.data_dir / "hosted-games"
         proof = vouched(env)  # the gateway's assertion of a guest
         assert proof is not None and proof.fingerprint == ""
