@@ -103,9 +103,9 @@ class Client:
         self.proof_error: m.Error | None = None
         self.seats: dict[int, str | None] = {}  # game -> my seat (None: watching)
         self.seals: dict[int, Seal] = {}  # game -> the commitment waiting to be opened
-        #: Told whenever what this client must remember of its games changes — a seal or a
-        #: contribution to a deal made (before it is sent), a frame read — by a client that keeps
-        #: them between runs (``protocol.saved_games``).
+        #: Told whenever what this client must remember of its games may have changed — a seal or
+        #: a contribution to a deal made (before it is sent), a game's frame read — by a client that
+        #: keeps them between runs (``protocol.saved_games``).
         self.keep: Callable[[Client], None] = lambda client: None
         self._rounds: dict[int, int] = {}  # game -> the round of the latest view
         self._connection = 0  # how many times this session has (re)connected
@@ -205,6 +205,9 @@ class Client:
         to deals and checking them)."""
         payload = await asyncio.wait_for(read_payload(self.reader, MAX_FRAME_BYTES), timeout)
         msg = parse(decode_payload(payload), Direction.SERVER)
+        # (only these change what a client keeps of its games: a lobby's frames cost it nothing)
+        of_games = isinstance(msg, (m.GameState, m.Update, m.Deal, m.DealRevealed)) or \
+            (isinstance(msg, m.Ack) and msg.reply_to in self._deal_openings)
         if isinstance(msg, m.GameState):
             self.seats[msg.game] = msg.seat
             self._forget_lost_seal(msg.game, m.commitments_of(msg))
@@ -231,7 +234,8 @@ class Client:
             if witness is not None or msg.game not in self.verdicts:  # revealed again: the first verdict stands
                 self.verdicts[msg.game] = fairness.verify(witness, msg.game, msg.secret, msg.opened, msg.fills or {},
                                                           msg.record)
-        self.keep(self)
+        if of_games:
+            self.keep(self)
         return msg
 
     async def _contribute(self, deal: m.Deal) -> None:

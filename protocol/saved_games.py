@@ -11,7 +11,8 @@ being started again (``saved_sessions``) goes on as if it had never left:
 Each is a small file, readable by this user only, keyed by server (as the tokens are), then by
 game; a game's entry goes once its deal is revealed, or its seal opened.  The Textual client
 keeps them beside its tokens; each bot that keeps its session, in its own directory
-(``bots.network``).
+(``bots.network``); a client a gateway runs for a remote player, in the player's directory on the
+server's machine (``protocol.handoff.KEPT_GAMES_VARIABLE``).
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ class GameEntries(Generic[E]):
 
     def keep_changed(self, entries: Mapping[int, E]) -> None:
         """``keep`` them if they changed since the last ``load`` or ``keep``: called after every
-        frame, it writes only then."""
+        frame of a game, it writes only then."""
         if self._as_json(entries) != self._kept:
             self.keep(entries)
 
