@@ -91,15 +91,11 @@ def kept_games_in(data_dir: Path | None) -> Path | None:
 
 def player_directory(kept_games: Path, identity: Identity) -> Path | None:
     """Where the clients of ``identity`` keep their unfinished games (``protocol.handoff.KEPT_GAMES_VARIABLE``):
-    one directory per key, or per guest session, named by a hash of it; None for a guest whose
-    session the gateway does not know (apart from the game server)."""
-    if identity.fingerprint is not None:
-        who = "key " + identity.fingerprint
-    elif identity.resume_token is not None:
-        who = "guest " + identity.resume_token
-    else:
+    one directory per key, named by a hash of its fingerprint; None for a guest, whose every login
+    is a new session with no seat to take back."""
+    if identity.fingerprint is None:
         return None
-    return kept_games / hashlib.sha256(who.encode()).hexdigest()[:32]
+    return kept_games / hashlib.sha256(f"key {identity.fingerprint}".encode()).hexdigest()[:32]
 
 
 def player_environment(identity: Identity, home: str, hosted_by: str, kept_games: Path | None = None

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.common.keys import Keys
 
+from protocol import handoff
+from server.hosted_client import kept_games_in, player_directory
 from server.ssh.identity import fingerprint
 
 from ..ssh.terminal import key_file, openssh
@@ -80,6 +82,12 @@ async def test_ssh_web_login_signs_a_browser_in_as_the_keys_account_once(web_sta
     assert account is not None and account.name == "alice"
     session = next(iter(stack.gateway.sessions))
     assert session.identity is not None and session.identity.fingerprint == fingerprint(key)
+    # the key's own directory for its unfinished games, beside the database (docs/hosting.md)
+    assert session.service is not None and session.service.pid is not None
+    environ = Path(f"/proc/{session.service.pid}/environ").read_bytes().decode()
+    kept = kept_games_in(stack.server.data_dir)
+    assert kept is not None
+    assert f"{handoff.KEPT_GAMES_VARIABLE}={player_directory(kept, session.identity)}" in environ.split("\0")
     screenshot(browser, tmp_path, "signed-in")
     await run(browser.open, link.group(0))  # the same link again: spent
     screen = await run(browser.wait_for, "spent or has expired")

@@ -107,9 +107,7 @@ async def test_the_client_gets_its_own_environment_and_nothing_of_the_servers(
                    "TERM_PROGRAM_VERSION", "COLUMNS", "ROWS", handoff.ASSERTION_VARIABLE, handoff.SESSION_KEY_VARIABLE,
                    handoff.KEPT_GAMES_VARIABLE}
         assert set(env) <= allowed, set(env) - allowed
-        # the guest's own directory for its unfinished games, beside the database (docs/hosting.md)
-        assert web_stack.server.data_dir is not None
-        assert Path(env[handoff.KEPT_GAMES_VARIABLE]).parent == web_stack.server.data_dir / "hosted-games"
+        assert handoff.KEPT_GAMES_VARIABLE not in env  # a guest: no seat to take back at a next login
         proof = vouched(env)  # the gateway's assertion of a guest
         assert proof is not None and proof.fingerprint == ""
         assert Path(f"/proc/{session.service.pid}/cwd").resolve() == Path(session.home).resolve()
