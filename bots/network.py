@@ -117,6 +117,8 @@ UNREACHABLE = (ConnectionError, OSError, asyncio.TimeoutError, asyncio.Incomplet
 REVEAL_WAIT_SECONDS = 10.0
 #: The lock file in a bot's state directory, held while a process keeps its session there.
 STATE_LOCK = "lock"
+#: The results a bot that plays until stopped (``play(None)``) keeps: the latest games only.
+RECENT_RESULTS = 100
 
 
 class SessionTaken(ConnectionError):
@@ -171,7 +173,8 @@ class NetworkBot:
 
     async def play(self, games: int | None) -> list[GameResult]:
         """Play ``games`` games to their end (a game taken back from an earlier run counts as one);
-        returns their results.  None: play game after game until stopped (cancelled)."""
+        returns their results.  None: play game after game until stopped (cancelled), keeping the
+        results of the latest ``RECENT_RESULTS`` games."""
         with self._keeping_session():
             await self._reach_server(first_wait=False)
             try:
@@ -183,6 +186,8 @@ class NetworkBot:
                         await self._reconnect()
                         continue
                     await self._handle(frame, more_wanted=games is None or len(self.results) + 1 < games)
+                    if games is None:
+                        del self.results[:-RECENT_RESULTS]
                 await self._await_reveals()
             finally:
                 await self._session.close()
@@ -210,6 +215,8 @@ class NetworkBot:
             yield
         finally:
             self._tokens = self._kept = None
+            if self.client is not None:
+                self.client.keep = lambda client: None  # (the directory is no longer ours)
             lock.release()
 
     # ------------------------------------------------------------------ connection
@@ -259,9 +266,7 @@ class NetworkBot:
         client = await self._hello(self._resume)
         if self._tokens is not None and self._kept is not None and client.resume_token is not None:
             self._tokens.remember(self._server_key, client.resume_token)
-            if client.resume_token != self._resume:
-                self._kept.forget()  # a new session: what was kept of one no longer ours is of no use
-            self._kept.attach(client)
+            self._kept.attach(client)  # (a new session holds no seat: nothing kept is of use to it)
         welcome = client.welcome
         if welcome is not None:
             log.info("connected to %s:%s as %s%s", self.host, self.port, welcome.name,

@@ -62,18 +62,22 @@ class Seal:
 
     @classmethod
     def from_dict(cls, data: Any) -> Seal:
-        """A seal kept by an earlier run; ValueError if ``data`` is not one."""
+        """A seal kept by an earlier run; ValueError if ``data`` is not one (a damaged file): Aton's
+        four cards of 1–4, or a programming's (slot, card) pairs, a round, a nonce of 16–64 bytes."""
         try:
-            program = data["program"]
-            cards = tuple((int(slot), str(card)) for slot, card in data["cards"]) if program \
-                else tuple(int(card) for card in data["cards"])
-            seal = cls(round=int(data["round"]), cards=cards, nonce=bytes.fromhex(data["nonce"]),
-                       connection=EARLIER_RUN, program=program)
+            program, round_, nonce, cards = data["program"], data["round"], bytes.fromhex(data["nonce"]), data["cards"]
+            if program is True:
+                cards = tuple((slot, card) for slot, card in cards)
+                well_formed = bool(cards) and all(type(slot) is int and isinstance(card, str) for slot, card in cards)
+            else:
+                cards = tuple(cards)
+                well_formed = program is False and len(cards) == 4 and all(type(c) is int and 1 <= c <= 4
+                                                                           for c in cards)
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"not a kept seal: {exc}") from None
-        if not isinstance(program, bool) or seal.round < 0 or not seal.cards or not 16 <= len(seal.nonce) <= 64:
+        if not well_formed or type(round_) is not int or round_ < 0 or not 16 <= len(nonce) <= 64:
             raise ValueError("not a kept seal")
-        return seal
+        return cls(round=round_, cards=cards, nonce=nonce, connection=EARLIER_RUN, program=program)
 
 
 class ServerError(Exception):

@@ -24,6 +24,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from .client import Client, Seal
 from .fairness import DealWitness
+from .messages import WELCOME_GAMES
 from .private_json import read_json_object, write_private_json
 from .saved_sessions import MAX_SERVERS
 
@@ -98,17 +99,22 @@ class SavedGames:
         self.seals = GameEntries(directory / "seals.json", server, Seal.from_dict)
 
     def attach(self, client: Client) -> None:
-        """Give a client, as it connects, what an earlier run kept of its games (a session taken
-        back), and keep what it must remember from then on (``Client.keep``)."""
-        client.deals.update(self.deals.load())
-        client.seals.update(self.seals.load())
+        """Give a client, as it connects, what an earlier run kept of the games its session holds
+        seats in (``welcome.games``: a session taken back), and keep what it must remember from then
+        on (``Client.keep``).  The rest goes: games that ended or were lost while the client was away,
+        and those of a session the server no longer has (a game numbered as one of them on a new
+        database must not be checked against an old deal)."""
+        seated = client.welcome.games if client.welcome is not None else ()
+        if len(seated) < WELCOME_GAMES:  # (a welcome names at most that many: then keep them all)
+            client.deals.update({game: w for game, w in self.deals.load().items() if game in seated})
+            client.seals.update({game: seal for game, seal in self.seals.load().items() if game in seated})
+        else:
+            client.deals.update(self.deals.load())
+            client.seals.update(self.seals.load())
+        self.keep_changed(client)
         client.keep = self.keep_changed
 
     def keep_changed(self, client: Client) -> None:
         self.deals.keep_changed(client.deals)
         self.seals.keep_changed(client.seals)
 
-    def forget(self) -> None:
-        """A new session: what was kept of the games of one no longer ours is of no use."""
-        self.deals.keep({})
-        self.seals.keep({})

@@ -10,7 +10,6 @@ with which it proves the player to the game server (and a guest's session, where
 from __future__ import annotations
 
 import base64
-import hashlib
 import os
 import sys
 import time
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from protocol import handoff
+from protocol.account_keys import key_file_name
 from protocol.transport import Endpoint
 
 if TYPE_CHECKING:
@@ -91,11 +91,11 @@ def kept_games_in(data_dir: Path | None) -> Path | None:
 
 def player_directory(kept_games: Path, identity: Identity) -> Path | None:
     """Where the clients of ``identity`` keep their unfinished games (``protocol.handoff.KEPT_GAMES_VARIABLE``):
-    one directory per key, named by a hash of its fingerprint; None for a guest, whose every login
-    is a new session with no seat to take back."""
+    one directory per key, named after its fingerprint (``key_file_name``); None for a guest, whose
+    every login is a new session with no seat to take back."""
     if identity.fingerprint is None:
         return None
-    return kept_games / hashlib.sha256(f"key {identity.fingerprint}".encode()).hexdigest()[:32]
+    return kept_games / key_file_name(f"key {identity.fingerprint}")
 
 
 def player_environment(identity: Identity, home: str, hosted_by: str, kept_games: Path | None = None

@@ -4,14 +4,17 @@ round trip; damaged files and entries left out."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import stat
+from typing import cast
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from protocol.client import EARLIER_RUN, Seal
+from protocol import messages as m
+from protocol.client import EARLIER_RUN, Client, Seal
 from protocol.fairness import DealWitness, server_commitment
 from protocol.saved_games import MAX_GAMES, GameEntries, SavedGames
 
@@ -66,14 +69,34 @@ def test_only_a_change_is_written(tmp_path):
     assert entries.load() == {7: a_seal(round_=4)}
 
 
-def test_forgetting_a_servers_games_keeps_other_servers(tmp_path):
+def welcomed(games: tuple[int, ...]) -> Client:
+    """A client (never connected) as a server's welcome left it: seated in ``games``."""
+    client = Client(asyncio.StreamReader(), cast(asyncio.StreamWriter, None))
+    client.welcome = m.Welcome(server="aton", version="1.7", session="s", resume="r" * 16, name="ann",
+                               limits={}, games=games)
+    return client
+
+
+async def test_a_client_is_given_back_only_the_games_its_session_holds_seats_in(tmp_path):
+    """A game that ended or was lost while the client was away, or one of a session the server no
+    longer has (a new database numbers its games from 1 again), goes from the files at once; other
+    servers' games stay."""
     here, there = SavedGames(tmp_path, "a:1"), SavedGames(tmp_path, "b:1")
     for kept in (here, there):
-        kept.seals.keep({2: a_seal()})
-        kept.deals.keep({2: DealWitness(2, "blue", server_commitment(bytes(32)))})
-    here.forget()
+        kept.seals.keep({2: a_seal(), 3: a_seal()})
+        kept.deals.keep({game: DealWitness(game, "blue", server_commitment(bytes(32))) for game in (2, 3)})
+    client = welcomed((3,))
+    here.attach(client)
+    assert list(client.seals) == [3] == list(client.deals)
+    assert list(SavedGames(tmp_path, "a:1").seals.load()) == [3] == list(SavedGames(tmp_path, "a:1").deals.load())
+    assert list(there.seals.load()) == [2, 3] == list(there.deals.load())
+    new_session = welcomed(())
+    here.attach(new_session)
+    assert new_session.seals == {} == new_session.deals
     assert here.seals.load() == {} == here.deals.load()
-    assert list(there.seals.load()) == [2] == list(there.deals.load())
+    new_session.seals[4] = a_seal()
+    new_session.keep(new_session)  # (attached: it keeps what it must remember)
+    assert list(here.seals.load()) == [4]
 
 
 def test_a_damaged_file_or_entry_is_left_out(tmp_path):
@@ -104,8 +127,13 @@ def test_a_seal_comes_back_from_json_as_it_was_sent_by_an_earlier_run(round_, no
     lambda d: d.pop("nonce"), lambda d: d.update(nonce="zz"), lambda d: d.update(nonce="00" * 8),
     lambda d: d.update(round=-1), lambda d: d.update(round="three"), lambda d: d.update(cards=[]),
     lambda d: d.update(cards=["a", 2, 3, 4]), lambda d: d.update(program="yes"), lambda d: d.update(cards=None),
+    lambda d: d.update(round=float("inf")), lambda d: d.update(round=2.5), lambda d: d.update(cards=[4, 3]),
+    lambda d: d.update(cards=[4, 3, 2, 9]), lambda d: d.update(cards=[4, 3, 2, True]),
+    lambda d: d.update(program=True, cards=[[1, 2, 3]]), lambda d: d.update(program=True, cards=[["1", "zeus"]]),
 ], ids=["no nonce", "not hex", "short nonce", "negative round", "round not a number", "no cards",
-        "card not a number", "program not a flag", "cards not a list"])
+        "card not a number", "program not a flag", "cards not a list", "round infinite (JSON's Infinity)",
+        "round not whole", "two cards", "a card of 9", "a card true", "a programming's triple",
+        "a programming's slot not a number"])
 def test_a_damaged_seal_is_refused(damage):
     data = a_seal().to_dict()
     damage(data)
