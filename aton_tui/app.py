@@ -51,7 +51,7 @@ from protocol.game_frames import (
 )
 from protocol.names import name_key
 from protocol.saved_games import SavedGames
-from protocol.saved_sessions import SavedSessions
+from protocol.saved_sessions import SavedSessions, server_key
 from protocol.transport import Endpoint
 from server.clock import Clock, LoopClock
 
@@ -402,7 +402,7 @@ class AtonApp(DrawnAfterBatches, App):
         """Which server this is, for the saved session tokens and deals: our own by its database."""
         if self.local is not None:
             return f"local:{self.local.config.db_path}"
-        return f"{self.launch.host}:{self.launch.port}"
+        return server_key(self.launch.host, self.launch.port)
 
     async def action_quit(self) -> None:
         """Leave; when others are connected to the server we run, ask first: it closes for them."""

@@ -59,7 +59,7 @@ from protocol.game_frames import (
     typed_for,
 )
 from protocol.saved_games import SavedGames
-from protocol.saved_sessions import SavedSessions
+from protocol.saved_sessions import SavedSessions, server_key
 
 from .atlas_zeus.strategy import Strategy as ZeusStrategy
 from .strategy import Strategy
@@ -160,7 +160,7 @@ class NetworkBot:
         self._last_frame: Frame | None = None  # of our game, last received
         self._syncing: int | None = None  # the request id of the sync sent for our game after reconnecting
         self.state = state  # the directory the session is kept in between runs (None: memory only)
-        self._server_key = f"{host}:{port}"  # (saved_sessions' key: where the server is)
+        self._server_key = server_key(host, port)  # where the server is, for the files in ``state``
         self._tokens: SavedSessions | None = None  # while ``play`` keeps the session in ``state``
         self._kept: SavedGames | None = None
         self._resume: str | None = None  # the token the next new connection resumes (an earlier run's)

@@ -20,6 +20,11 @@ from .private_json import read_json_object, write_private_json
 MAX_SERVERS = 50  # the file keeps the most recently used servers only
 
 
+def server_key(host: str, port: int) -> str:
+    """The key of a server reached over the network (``HOST:PORT``), here and in ``saved_games``."""
+    return f"{host}:{port}"
+
+
 def sessions_path() -> Path:
     """The Textual client's tokens file."""
     return Path(platformdirs.user_data_dir("aton")) / "sessions.json"
