@@ -186,12 +186,22 @@ class NetworkBot:
                         await self._reconnect()
                         continue
                     await self._handle(frame, more_wanted=games is None or len(self.results) + 1 < games)
-                    if games is None:
-                        del self.results[:-RECENT_RESULTS]
+                    if games is None and len(self.results) > RECENT_RESULTS:
+                        self._forget_all_but_recent_games()
                 await self._await_reveals()
             finally:
                 await self._session.close()
         return self.results
+
+    def _forget_all_but_recent_games(self) -> None:
+        """A bot that plays until stopped keeps what it knows of its latest ``RECENT_RESULTS`` games
+        only (their results, verdicts, and what its connection knows of them): it may run for months."""
+        del self.results[:-RECENT_RESULTS]
+        oldest = self.results[0].game
+        for games in (self.verdicts, self._game_names):
+            for game in [game for game in games if game < oldest]:
+                del games[game]
+        self._session.forget_games_before(oldest)
 
     @contextmanager
     def _keeping_session(self) -> Iterator[None]:

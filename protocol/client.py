@@ -115,6 +115,15 @@ class Client:
         self._connection = 0  # how many times this session has (re)connected
         self._next_id = 1
 
+    def forget_games_before(self, game: int) -> None:
+        """Forget the games numbered below ``game`` (a server numbers its games in order): their
+        seats, rounds and verdicts.  A deal still to be revealed or a seal still to be opened stays,
+        with its seat.  For a client that runs for ever, such as a bot playing until stopped."""
+        pending = self.deals.keys() | self.seals.keys()
+        for games in (self.seats, self._rounds, self.verdicts):
+            for old in [old for old in games if old < game and old not in pending]:
+                del games[old]
+
     @classmethod
     async def connect(cls, host: str, port: int, *, name: str, kind: str = "human",
                       resume: str | None = None, lobby: bool | None = None,

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from aton import BLUE, RED, Outcome, Termination
+from bots import network
 from bots.network import Backoff, GameResult, NetworkBot
 from bots.strategy import make_strategy
 from protocol import messages as m
@@ -345,3 +346,25 @@ async def test_a_bot_asked_for_no_number_of_games_plays_game_after_game_until_st
     assert not endless.done()
     endless.cancel()
     await asyncio.gather(endless, return_exceptions=True)
+
+
+async def test_a_bot_that_plays_until_stopped_keeps_only_its_latest_games(tmp_path, monkeypatch):
+    """A resident bot (``aton-bot --games 0``) may play for months: it keeps the results, verdicts
+    and seats of its latest ``RECENT_RESULTS`` games, not every game it ever played."""
+    monkeypatch.setattr(network, "RECENT_RESULTS", 2)
+    fair = ArbiterServer(ServerConfig(port=0, db_path=str(tmp_path / "aton.db")), rng=random.Random(8))
+    await fair.start()
+    try:
+        ada, bob = (SeededBot(make_strategy("random", seed=seed), "127.0.0.1", fair.port, name=name, entropy_seed=seed)
+                    for name, seed in (("ada", 1), ("bob", 2)))
+        endless = asyncio.create_task(ada.play(None))
+        bobs = await asyncio.wait_for(bob.play(4), 90)
+        latest = [r.game for r in bobs[-2:]]
+        await until(lambda: sorted(ada.verdicts) == latest)  # the last game's deal revealed too
+        assert [r.game for r in ada.results] == latest
+        assert ada.client is not None
+        assert sorted(ada.client.verdicts) == sorted(ada.client.seats) == latest
+        endless.cancel()
+        await asyncio.gather(endless, return_exceptions=True)
+    finally:
+        await fair.stop()
