@@ -86,7 +86,7 @@ from .settings import Settings
 from .sizes import ROOMY_WIDTH, too_small
 from .themes import DARK_BOARD, STYLESHEETS, use_themes
 from .widgets.game_log import GameLog
-from .widgets.notice import Notice
+from .widgets.notice import Notice, NoticeText
 from .widgets.too_small import TooSmall
 
 if TYPE_CHECKING:
@@ -196,9 +196,11 @@ class StatusChanged(Message):
         self.status = status
 
 
-def table_notice(launch: Launch, frame: m.TableCreated) -> str:
+def table_notice(launch: Launch, frame: m.TableCreated) -> NoticeText:
     """What the lobby says of the table we opened: for ``aton host``, how the other player
-    reaches it, in lines that an 80-column lobby shows unbroken (a command is never cut)."""
+    reaches it, in lines that an 80-column lobby shows unbroken (a command is never cut), and
+    a short form in three lines that a 60-column lobby shows unbroken (``sizes.MINIMUM``), so
+    that the lists below keep a row each at the smallest size (the footer names Esc)."""
     table = f"table #{frame.table}"
     if launch.hosting:
         address = f"{launch.lan_address}:{launch.port}"
@@ -207,15 +209,21 @@ def table_notice(launch: Launch, frame: m.TableCreated) -> str:
                    f"The other player first opens a tunnel to it:\n"
                    f"   ssh -L {launch.port}:{address} you@this-machine\n"
                    f"then runs   aton connect {address}   and joins {table}.\n")
+            short = (f"You host {table} (this machine only). To join:\n"
+                     f"  ssh -L {launch.port}:{address} you@this-machine\n"
+                     f"  aton connect {address}")
         else:
             how = (f"You host {table} ({frame.clock} clock) on this machine.\n"
                    f"The other player runs   aton connect   and picks you from the list,\n"
                    f"or runs   aton connect {address}  , and joins {table}.\n")
-        return how + "The game starts when they sit down.  Esc closes the table."
+            short = (f"You host {table} on this machine. To join:\n"
+                     f"  aton connect  and pick you from the list, or\n"
+                     f"  aton connect {address}")
+        return NoticeText(how + "The game starts when they sit down.  Esc closes the table.", short)
     if frame.invite:
-        return (f"Your private {table} is open.  Invite code: {frame.invite}  "
-                f"(the other player presses i in the lobby).  Esc closes it.")
-    return f"Your {table} ({frame.clock} clock) waits for an opponent.  Esc closes it."
+        return NoticeText(f"Your private {table} is open.  Invite code: {frame.invite}  "
+                          f"(the other player presses i in the lobby).  Esc closes it.")
+    return NoticeText(f"Your {table} ({frame.clock} clock) waits for an opponent.  Esc closes it.")
 
 
 class AtonApp(DrawnAfterBatches, App):
@@ -258,7 +266,7 @@ class AtonApp(DrawnAfterBatches, App):
         self.status = Status("connecting")
         self.started = False
         self.syncing = False  # a sync was asked for and its game_state has not come yet
-        self.lobby_notice = ""  # what the lobby says we wait for
+        self.lobby_notice = NoticeText()  # what the lobby says we wait for
         #: get_record request id -> where to save the record (None: to review it in the replay viewer)
         self.record_paths: dict[int, Path | None] = {}
         self.review_seats: dict[int, str] = {}  # game -> the seat to review it from (a profile's game)
@@ -582,9 +590,10 @@ class AtonApp(DrawnAfterBatches, App):
         elif isinstance(frame, Verdict):
             self._decks_checked(frame)
         elif isinstance(frame, m.Queued):
-            self._set_notice(f"Waiting for an opponent (quick match, {frame.clock} clock).  Esc stops waiting.")
+            self._set_notice(NoticeText(f"Waiting for an opponent (quick match, {frame.clock} clock).  "
+                                        "Esc stops waiting."))
         elif isinstance(frame, m.Left):
-            self._set_notice("")
+            self._set_notice(NoticeText())
         elif isinstance(frame, m.Bye) and frame.code == "shutdown":
             self.server_closed = frame.reason  # the banner says it while we try to reconnect
         elif isinstance(frame, m.Bye) and frame.code != "banned":
@@ -631,12 +640,12 @@ class AtonApp(DrawnAfterBatches, App):
         except DiscoveryUnavailable:
             self.advertiser = None
 
-    def _set_notice(self, text: str) -> None:
-        self.lobby_notice = text
+    def _set_notice(self, said: NoticeText) -> None:
+        self.lobby_notice = said
         for screen in self.screen_stack:  # (one not composed yet takes the notice in its compose)
             if isinstance(screen, LobbyScreen):
                 for notice in screen.query("#notice").results(Notice):
-                    notice.show(text)
+                    notice.show(said)
                 screen.refresh_bindings()
 
     def _lobby_screens(self) -> list[LobbyScreen]:
@@ -686,7 +695,7 @@ class AtonApp(DrawnAfterBatches, App):
                 return
         self.model = ZeusModel.from_state(frame, self.clock()) if isinstance(frame, ZeusStateFrame) else \
             GameModel.from_state(frame, self.clock())
-        self._set_notice("")
+        self._set_notice(NoticeText())
         self._close_game_screens()
         self.push_screen(self._new_game_screen(self.model))
 
@@ -850,7 +859,7 @@ class AtonApp(DrawnAfterBatches, App):
                 return False  # one game at a time
             return self.status.state == "connected" or None  # dimmed until connected: the server starts them
         if action == "leave_queue":
-            return bool(self.lobby_notice)
+            return bool(self.lobby_notice.text)
         if action == "retry":
             return self.status.retry
         if action == "learn":

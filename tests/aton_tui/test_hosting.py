@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from textual.widgets import Static
+from textual.widgets import DataTable, Static
 
 from aton_tui.app import AtonApp, Launch, table_notice
 from aton_tui.screens.dialogs import Confirm
@@ -45,21 +45,48 @@ async def test_the_notice_of_a_hosted_table_fits_an_80_column_lobby_unbroken(tmp
     longest IPv4 address and port), in as many lines on the screen as the text has."""
     app = host_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: "You host table" in app.lobby_notice, what="the table")
+        await wait_until(pilot, lambda: "You host table" in app.lobby_notice.text, what="the table")
         notice = app.screen.query_one("#notice", Notice)
-        on_the_lan = dataclasses.replace(app.launch, serve="0.0.0.0", lan_address="255.255.255.255", port=65535)
-        for launch in (app.launch, on_the_lan):
-            text = table_notice(launch, m.TableCreated(table=99999, clock="relaxed", private=False))
-            notice.show(text)
+        for launch in (app.launch, on_the_lan(app.launch)):
+            said = table_notice(launch, m.TableCreated(table=99999, clock="relaxed", private=False))
+            notice.show(said)
             await pilot.pause()
-            assert notice.content_size.height == len(text.splitlines()), text
-        assert "aton connect 255.255.255.255:65535" in text
+            assert notice.content_size.height == len(said.text.splitlines()), said.text
+        assert "aton connect 255.255.255.255:65535" in said.text
+
+
+def on_the_lan(launch: Launch) -> Launch:
+    """``launch`` serving the LAN at the longest IPv4 address and port."""
+    return dataclasses.replace(launch, serve="0.0.0.0", lan_address="255.255.255.255", port=65535)
+
+
+async def test_at_the_smallest_size_the_notice_is_short_and_the_hosted_table_shows_in_its_list(tmp_path):
+    """At 60×18 the notice's lines would wrap: its short form says the same commands in three
+    unbroken lines, and the open tables' list keeps room for the host's table."""
+    app = host_app(tmp_path)
+    async with app.run_test(size=(60, 18)) as pilot:
+        await wait_until(pilot, lambda: "You host table" in app.lobby_notice.text, what="the table")
+        notice = app.screen.query_one("#notice", Notice)
+        for launch in (app.launch, on_the_lan(app.launch)):
+            said = table_notice(launch, m.TableCreated(table=99999, clock="relaxed", private=False))
+            notice.show(said)
+            await pilot.pause()
+            assert notice.content_size.height == len(said.short.splitlines()) == 3, said.short
+            for line in said.short.splitlines():
+                assert len(line) <= notice.content_size.width, line
+        assert "aton connect 255.255.255.255:65535" in said.short
+        tables = app.screen.query_one("#tables", DataTable)
+        await wait_until(pilot, lambda: tables.row_count == 1, what="the table in its list")
+        assert tables.size.height >= tables.header_height + 1, "the table's row shows"
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert notice.content_size.height == len(said.text.splitlines()), "the whole notice again at 80 columns"
 
 
 async def test_quitting_with_a_guest_at_the_table_asks_first_and_tells_the_guest_why(tmp_path):
     app = host_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: "You host table" in app.lobby_notice, what="the table")
+        await wait_until(pilot, lambda: "You host table" in app.lobby_notice.text, what="the table")
         assert app.local is not None
         guest = await Recorder.connect(app.local.port, "gus", kind="human", lobby=False)
         await guest.send(m.JoinTable(table=next(iter(app.local.server.lobby.tables))))
@@ -87,7 +114,7 @@ async def test_quitting_with_a_guest_at_the_table_asks_first_and_tells_the_guest
 async def test_quitting_alone_asks_nothing(tmp_path):
     app = host_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: "You host table" in app.lobby_notice, what="the table")
+        await wait_until(pilot, lambda: "You host table" in app.lobby_notice.text, what="the table")
         await pilot.press("ctrl+q")
         await wait_until(pilot, lambda: not app.is_running, what="aton to quit")
 
