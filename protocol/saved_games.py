@@ -25,7 +25,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from .client import Client, Seal
 from .fairness import DealWitness
 from .messages import WELCOME_GAMES
-from .private_json import read_json_object, write_private_json
+from .private_json import changing, read_json_object, write_private_json
 from .saved_sessions import MAX_SERVERS
 
 #: The unfinished games kept for each server (the most recent): a game abandoned on a server
@@ -65,18 +65,20 @@ class GameEntries(Generic[E]):
     def keep(self, entries: Mapping[int, E]) -> None:
         """Replace this server's entries with ``entries`` (the last ``MAX_GAMES`` games of them); a
         file with nothing left goes, and its directory with it if that is left empty (a hosted
-        player's: ``protocol.handoff.KEPT_GAMES_VARIABLE``)."""
-        servers = read_json_object(self.path)
-        servers.pop(self.server, None)
+        player's: ``protocol.handoff.KEPT_GAMES_VARIABLE``).  Other servers' entries stay as they are,
+        even if another process changes them at this moment (``private_json.changing``)."""
         kept = self._as_json(entries)
-        if kept:
-            servers[self.server] = kept  # the most recent last
-        if servers:
-            write_private_json(self.path, dict(list(servers.items())[-MAX_SERVERS:]))
-        else:
-            with contextlib.suppress(OSError):  # (a directory that holds anything else stays)
-                self.path.unlink(missing_ok=True)
-                self.path.parent.rmdir()
+        with changing(self.path):
+            servers = read_json_object(self.path)
+            servers.pop(self.server, None)
+            if kept:
+                servers[self.server] = kept  # the most recent last
+            if servers:
+                write_private_json(self.path, dict(list(servers.items())[-MAX_SERVERS:]))
+            else:
+                with contextlib.suppress(OSError):  # (a directory that holds anything else stays)
+                    self.path.unlink(missing_ok=True)
+                    self.path.parent.rmdir()
         self._kept = kept
 
     def keep_changed(self, entries: Mapping[int, E]) -> None:

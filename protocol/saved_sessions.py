@@ -15,7 +15,7 @@ from pathlib import Path
 
 import platformdirs
 
-from .private_json import read_json_object, write_private_json
+from .private_json import changing, read_json_object, write_private_json
 
 MAX_SERVERS = 50  # the file keeps the most recently used servers only
 
@@ -43,9 +43,12 @@ class SavedSessions:
         return self._load().get(server)
 
     def remember(self, server: str, token: str) -> None:
-        tokens = self._load()
-        if tokens.get(server) == token:
-            return
-        tokens.pop(server, None)
-        tokens[server] = token  # the most recent last
-        write_private_json(self.path, dict(list(tokens.items())[-MAX_SERVERS:]))
+        """Keep ``token`` for ``server``; the other servers' tokens stay as they are, even if another
+        process changes them at this moment (``private_json.changing``)."""
+        with changing(self.path):
+            tokens = self._load()
+            if tokens.get(server) == token:
+                return
+            tokens.pop(server, None)
+            tokens[server] = token  # the most recent last
+            write_private_json(self.path, dict(list(tokens.items())[-MAX_SERVERS:]))

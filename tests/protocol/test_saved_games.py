@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import stat
+import threading
 from typing import cast
 
 import pytest
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 from protocol import messages as m
 from protocol.client import EARLIER_RUN, Client, Seal
 from protocol.fairness import DealWitness, server_commitment
+from protocol.private_json import changing, read_json_object, write_private_json
 from protocol.saved_games import MAX_GAMES, GameEntries, SavedGames
 
 
@@ -67,6 +69,25 @@ def test_only_a_change_is_written(tmp_path):
     assert entries.path.read_text() == "{}"
     entries.keep_changed({7: a_seal(round_=4)})
     assert entries.load() == {7: a_seal(round_=4)}
+
+
+def test_two_clients_keeping_games_in_one_file_at_once_both_keep_theirs(tmp_path):
+    """A change waits for the lock of the file's directory (``private_json.changing``).  Here the
+    test holds it, as a second client would, reads the file, and writes its own server's entry on
+    what it read; the other client's change, begun meanwhile, waits and is made on what the test
+    wrote.  Without the lock that change is made at once and the test's write, on the file as it
+    was before, drops it."""
+    ours = GameEntries(tmp_path / "seals.json", "here:1", Seal.from_dict)
+    theirs = GameEntries(tmp_path / "seals.json", "there:2", Seal.from_dict)
+    with changing(ours.path):
+        servers = read_json_object(ours.path)
+        other = threading.Thread(target=theirs.keep, args=({8: a_seal()},))
+        other.start()
+        other.join(timeout=0.5)  # (it waits for the lock; without one it is done by now)
+        servers["here:1"] = {"7": a_seal().to_dict()}
+        write_private_json(ours.path, servers)
+    other.join()
+    assert ours.load() == {7: a_seal()} and theirs.load() == {8: a_seal()}
 
 
 def welcomed(games: tuple[int, ...]) -> Client:
