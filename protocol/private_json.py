@@ -1,6 +1,6 @@
 """Small JSON files of this user's own (mode 0600), such as a client's saved session tokens and
 games (``saved_sessions``, ``saved_games``): written whole and atomically, changed under a lock
-(``changing``) so that two processes changing one file at once both have their change kept; one
+(``directory_lock``) so that two processes changing one file at once both keep their change; one
 that cannot be read or written is treated as empty (each is a convenience, never a reason to stop)."""
 
 from __future__ import annotations
@@ -20,19 +20,19 @@ except ImportError:  # (Windows: no advisory locks; a change made at the same mo
 
 
 @contextlib.contextmanager
-def changing(path: Path) -> Iterator[None]:
-    """Hold, for a read of the file, its change and its write, the lock that every process of this
-    user takes to change a file of its directory (``flock`` on the directory, made if need be): two
-    clients keeping their games in one file at the same moment (each for its own server) would
+def directory_lock(directory: Path) -> Iterator[None]:
+    """Hold, for a read of a file of ``directory``, its change and its write, the lock that every
+    process of this user takes to change a file there (``flock`` on the directory, made if need be):
+    two clients keeping their games in one file at the same moment (each for its own server) would
     otherwise each write what it read before the other's write, and lose that write.  Without the
     lock (the directory cannot be made or opened) the change is made all the same."""
     with contextlib.ExitStack() as stack:
         if fcntl is not None:
             with contextlib.suppress(OSError):
-                path.parent.mkdir(parents=True, exist_ok=True)
-                directory = os.open(path.parent, os.O_RDONLY)
-                stack.callback(os.close, directory)  # (closing it lets go of the lock)
-                fcntl.flock(directory, fcntl.LOCK_EX)
+                directory.mkdir(parents=True, exist_ok=True)
+                descriptor = os.open(directory, os.O_RDONLY)
+                stack.callback(os.close, descriptor)  # (closing it lets go of the lock)
+                fcntl.flock(descriptor, fcntl.LOCK_EX)
         yield
 
 

@@ -25,7 +25,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from .client import Client, Seal
 from .fairness import DealWitness
 from .messages import WELCOME_GAMES
-from .private_json import changing, read_json_object, write_private_json
+from .private_json import directory_lock, read_json_object, write_private_json
 from .saved_sessions import MAX_SERVERS
 
 #: The unfinished games kept for each server (the most recent): a game abandoned on a server
@@ -66,9 +66,9 @@ class GameEntries(Generic[E]):
         """Replace this server's entries with ``entries`` (the last ``MAX_GAMES`` games of them); a
         file with nothing left goes, and its directory with it if that is left empty (a hosted
         player's: ``protocol.handoff.KEPT_GAMES_VARIABLE``).  Other servers' entries stay as they are,
-        even if another process changes them at this moment (``private_json.changing``)."""
+        even if another process changes them at this moment (``private_json.directory_lock``)."""
         kept = self._as_json(entries)
-        with changing(self.path):
+        with directory_lock(self.path.parent):
             servers = read_json_object(self.path)
             servers.pop(self.server, None)
             if kept:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import platformdirs
 
-from .private_json import changing, read_json_object, write_private_json
+from .private_json import directory_lock, read_json_object, write_private_json
 
 MAX_SERVERS = 50  # the file keeps the most recently used servers only
 
@@ -44,8 +44,8 @@ class SavedSessions:
 
     def remember(self, server: str, token: str) -> None:
         """Keep ``token`` for ``server``; the other servers' tokens stay as they are, even if another
-        process changes them at this moment (``private_json.changing``)."""
-        with changing(self.path):
+        process changes them at this moment (``private_json.directory_lock``)."""
+        with directory_lock(self.path.parent):
             tokens = self._load()
             if tokens.get(server) == token:
                 return

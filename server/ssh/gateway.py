@@ -40,7 +40,7 @@ from ..clock import Clock, LoopClock, Timer
 from ..config import INPROCESS_SESSIONS, ServerConfig, SSHConfig
 from ..gateway_keys import GatewaySigner
 from ..history import GameHistory
-from ..hosted_client import kept_games_in
+from ..hosted_client import KeptGamesPruning, kept_games_in
 from ..lobby import reserved_names
 from ..metrics import ServerMetrics
 from ..moderation import VIA_SSH, Ban, Moderation, Player
@@ -287,6 +287,7 @@ class SSHGateway:
         self.data_dir = data_dir
         #: where its players' clients keep their unfinished games (``protocol.handoff.KEPT_GAMES_VARIABLE``)
         self.kept_games = kept_games_in(data_dir)
+        self.pruning = KeptGamesPruning(self.kept_games, self.clock)
         if config.host_key:
             self.host_key_path = Path(config.host_key)
         elif data_dir is not None:
@@ -318,6 +319,7 @@ class SSHGateway:
     # ------------------------------------------------------------------ life cycle
 
     async def start(self) -> None:
+        self.pruning.start()
         if self.balancers:
             self._listen_behind_balancers()
         else:
@@ -398,6 +400,7 @@ class SSHGateway:
                    message: str = "The server is restarting. Your games are kept: log in again in a minute.") -> None:
         """End every session (saying why), close every connection, reap every child."""
         self._stopping = True
+        self.pruning.stop()
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()

@@ -45,7 +45,7 @@ from ..accounts import Accounts
 from ..clock import Clock, LoopClock, Timer
 from ..config import ServerConfig, WebConfig
 from ..gateway_keys import GatewaySigner
-from ..hosted_client import InputBucket, client_arguments, client_command, player_environment
+from ..hosted_client import InputBucket, KeptGamesPruning, client_arguments, client_command, player_environment
 from ..lobby import reserved_names
 from ..metrics import ServerMetrics
 from ..moderation import Ban, Moderation
@@ -184,6 +184,7 @@ class WebGateway(Server):
         self.arbiter_tls = arbiter_tls
         self.tls_ca = tls_ca
         self.kept_games = kept_games
+        self.pruning = KeptGamesPruning(kept_games, self.clock)
         self.logins: WebLogins | None = None  # beside the game server: made at the start (the page's address known)
         self._runner: web.AppRunner | None = None
         self._stopping = False
@@ -194,6 +195,7 @@ class WebGateway(Server):
     # ------------------------------------------------------------------ life cycle
 
     async def start(self) -> None:
+        self.pruning.start()
         limits = self.limits
         self._runner = web.AppRunner(await self._make_app())
         await self._runner.setup()
@@ -212,6 +214,7 @@ class WebGateway(Server):
     async def stop(self, message: str = "the server is restarting") -> None:
         """Close every session (its client with it, saying why) and the listening socket."""
         self._stopping = True
+        self.pruning.stop()
         for session in list(self.sessions):
             session.close(message, WSCloseCode.SERVICE_RESTART)
         if self._runner is not None:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from protocol import messages as m
 from protocol.client import EARLIER_RUN, Client, Seal
 from protocol.fairness import DealWitness, server_commitment
-from protocol.private_json import changing, read_json_object, write_private_json
+from protocol.private_json import directory_lock, read_json_object, write_private_json
 from protocol.saved_games import MAX_GAMES, GameEntries, SavedGames
 
 
@@ -72,14 +72,14 @@ def test_only_a_change_is_written(tmp_path):
 
 
 def test_two_clients_keeping_games_in_one_file_at_once_both_keep_theirs(tmp_path):
-    """A change waits for the lock of the file's directory (``private_json.changing``).  Here the
+    """A change waits for the lock of the file's directory (``private_json.directory_lock``).  Here the
     test holds it, as a second client would, reads the file, and writes its own server's entry on
     what it read; the other client's change, begun meanwhile, waits and is made on what the test
     wrote.  Without the lock that change is made at once and the test's write, on the file as it
     was before, drops it."""
     ours = GameEntries(tmp_path / "seals.json", "here:1", Seal.from_dict)
     theirs = GameEntries(tmp_path / "seals.json", "there:2", Seal.from_dict)
-    with changing(ours.path):
+    with directory_lock(ours.path.parent):
         servers = read_json_object(ours.path)
         other = threading.Thread(target=theirs.keep, args=({8: a_seal()},))
         other.start()

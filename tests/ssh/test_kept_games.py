@@ -5,16 +5,27 @@ so the game goes on instead of being lost when the open clock runs out."""
 from __future__ import annotations
 
 import asyncio
+import os
+import time
+from pathlib import Path
 
 import asyncssh
 
 from protocol import handoff
 from protocol import messages as m
 from server.gateway_keys import Vouch
-from server.hosted_client import KEPT_GAMES_DIRECTORY, identity_environment, player_directory
+from server.hosted_client import (
+    KEPT_GAMES_DIRECTORY,
+    KEPT_GAMES_MAX_AGE,
+    PRUNING_INTERVAL,
+    identity_environment,
+    player_directory,
+    prune_kept_games,
+)
 from server.ssh.identity import Identity
 from tests.server.players import Recorder
 
+from ..manual_clock import ManualClock
 from .terminal import IN_LOBBY, connect, open_terminal
 
 VOUCH = Vouch(assertion=b"the gateway's assertion", session_key="the-session-key")
@@ -33,6 +44,53 @@ def test_each_key_has_a_directory_of_its_own_for_every_login_and_a_guest_none(tm
     assert identity_environment(ann, handoff.HOSTED_BY_SSH, kept)[handoff.KEPT_GAMES_VARIABLE] == str(directories[0])
     assert handoff.KEPT_GAMES_VARIABLE not in identity_environment(ann, handoff.HOSTED_BY_SSH)
     assert handoff.KEPT_GAMES_VARIABLE not in identity_environment(guest, handoff.HOSTED_BY_SSH, kept)
+
+
+def kept(directory: Path, changed: float, *files: str) -> Path:
+    """A player's directory of kept games whose ``files`` last changed at ``changed`` (epoch seconds)."""
+    directory.mkdir(parents=True)
+    for name in files:
+        (directory / name).write_text("{}")
+        os.utime(directory / name, (changed, changed))
+    return directory
+
+
+def test_a_players_kept_games_go_once_nothing_in_them_changed_for_thirty_days(tmp_path):
+    now = 2_000_000_000.0
+    old, recent = now - KEPT_GAMES_MAX_AGE - 60, now - KEPT_GAMES_MAX_AGE + 60
+    gone = kept(tmp_path / "gone", old, "seals.json", "deals.json")
+    empty = kept(tmp_path / "empty", old)
+    kept(tmp_path / "fresh", recent, "seals.json")
+    partly = kept(tmp_path / "partly", old, "deals.json")
+    (partly / "seals.json").write_text("{}")
+    os.utime(partly / "seals.json", (recent, recent))  # a seal of last week, beside an old deal: all stay
+    (tmp_path / "a file").write_text("not a player's")
+    os.utime(tmp_path / "a file", (old, old))
+    assert prune_kept_games(tmp_path, now) == 2
+    assert not gone.exists() and not empty.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a file", "fresh", "partly"]
+    assert sorted(p.name for p in partly.iterdir()) == ["deals.json", "seals.json"]
+    assert prune_kept_games(tmp_path / "nowhere", now) == 0
+
+
+async def test_a_gateway_prunes_its_players_kept_games_when_it_starts_and_every_day(tmp_path, stack_factory):
+    """On the gateway's own clock: the first pruning as it starts, the next a day later."""
+    games = tmp_path / "s0" / KEPT_GAMES_DIRECTORY  # (the data directory of the factory's first stack)
+    now = time.time()
+    long_gone = kept(games / "long-gone", now - KEPT_GAMES_MAX_AGE - 3600, "seals.json")
+    yesterday = kept(games / "yesterday", now - 86400, "seals.json")
+    clock = ManualClock()
+    stack = await stack_factory(clock=clock)
+    pruning = stack.gateway.pruning
+    assert pruning.pruned is not None and await pruning.pruned == 1
+    assert not long_gone.exists() and yesterday.exists()
+    os.utime(yesterday / "seals.json", (now - KEPT_GAMES_MAX_AGE - 60,) * 2)  # (as if a month had passed)
+    first = pruning.pruned
+    clock.advance(PRUNING_INTERVAL - 1)
+    assert pruning.pruned is first  # not yet
+    clock.advance(1)
+    assert pruning.pruned is not first and await pruning.pruned == 1
+    assert not yesterday.exists() and games.exists()
 
 
 async def test_a_player_whose_connection_drops_after_sealing_opens_on_the_next_login(stack):
