@@ -47,7 +47,7 @@ from .config import (
 )
 from .export import export_games
 from .gateway_keys import GATEWAY_KEY_FILE, BadTrustFile, GatewaySigner, load_or_create_gateway_key
-from .hosted_client import kept_games_in
+from .kept_games import kept_games_in
 from .logging_setup import LOG_FORMATS, LOG_LEVELS, configure
 from .metrics import ServerMetrics
 from .ops_http import OpsEndpoint

@@ -40,7 +40,7 @@ from ..clock import Clock, LoopClock, Timer
 from ..config import INPROCESS_SESSIONS, ServerConfig, SSHConfig
 from ..gateway_keys import GatewaySigner
 from ..history import GameHistory
-from ..hosted_client import KeptGamesPruning, kept_games_in
+from ..kept_games import KeptGamesPruning, kept_games_in
 from ..lobby import reserved_names
 from ..metrics import ServerMetrics
 from ..moderation import VIA_SSH, Ban, Moderation, Player

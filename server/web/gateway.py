@@ -45,7 +45,8 @@ from ..accounts import Accounts
 from ..clock import Clock, LoopClock, Timer
 from ..config import ServerConfig, WebConfig
 from ..gateway_keys import GatewaySigner
-from ..hosted_client import InputBucket, KeptGamesPruning, client_arguments, client_command, player_environment
+from ..hosted_client import InputBucket, client_arguments, client_command, player_environment
+from ..kept_games import KeptGamesPruning
 from ..lobby import reserved_names
 from ..metrics import ServerMetrics
 from ..moderation import Ban, Moderation

@@ -14,11 +14,11 @@ import asyncssh
 from protocol import handoff
 from protocol import messages as m
 from server.gateway_keys import Vouch
-from server.hosted_client import (
+from server.hosted_client import identity_environment
+from server.kept_games import (
     KEPT_GAMES_DIRECTORY,
     KEPT_GAMES_MAX_AGE,
     PRUNING_INTERVAL,
-    identity_environment,
     player_directory,
     prune_kept_games,
 )

@@ -18,7 +18,7 @@ import pytest
 from server.app import ArbiterServer
 from server.clock import Clock
 from server.config import FORKED_SESSIONS, Limits, ServerConfig, SSHConfig, WebConfig, WebLimits
-from server.hosted_client import kept_games_in
+from server.kept_games import kept_games_in
 from server.ssh import SSHGateway
 from server.web import WebGateway
 from server.web.gateway import BrowserSession

@@ -14,7 +14,7 @@ import pytest
 from selenium.webdriver.common.keys import Keys
 
 from protocol import handoff
-from server.hosted_client import kept_games_in, player_directory
+from server.kept_games import kept_games_in, player_directory
 from server.ssh.identity import fingerprint
 
 from ..ssh.terminal import key_file, openssh

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import time
 
-from server.hosted_client import KEPT_GAMES_DIRECTORY, KEPT_GAMES_MAX_AGE, PRUNING_INTERVAL
+from server.kept_games import KEPT_GAMES_DIRECTORY, KEPT_GAMES_MAX_AGE, PRUNING_INTERVAL
 
 from ..manual_clock import ManualClock
 
