@@ -159,7 +159,7 @@ LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
     "random": ("random", {}),
     "easy": ("greedy", {"slips": 0.3}),
     "normal": ("greedy", {}),
-    "hard": ("mcts", {"budget_ms": 1000, "plan": 2}),
+    "hard": ("mcts", {"budget_ms": 100, "plan": 2}),
 }
 
 

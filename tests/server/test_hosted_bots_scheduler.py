@@ -91,30 +91,32 @@ async def test_a_lone_decision_gets_its_levels_whole_budget():
 
 
 async def test_budgets_shrink_so_that_a_round_of_the_waiting_games_fits_its_time():
-    bots, workers, _ = scheduler(round_seconds=2.0)
+    round_ms = 4.5 * HARD_MS  # nine games' searches would take twice as long
+    bots, workers, _ = scheduler(round_seconds=round_ms / 1000)
     for game in range(1, 11):
         bots.ask(game, "hard", 0, a_view(), None)
     for index in range(10):
         await workers.finish(index)
     budgets = [budget for _, budget, _ in workers.searches]
     assert budgets[0] == HARD_MS  # game 1 was alone when it asked
-    assert budgets[1:] == pytest.approx([2000 / 9] * 9)  # the next round: nine games share 2 s
+    assert budgets[1:] == pytest.approx([round_ms / 9] * 9)  # the next round: nine games share it
     bots.ask(1, "hard", 1, a_view(), None)
     assert workers.searches[-1][1] == HARD_MS  # alone again: the whole budget
 
 
 async def test_two_workers_share_a_round_twice_as_fast():
-    bots, workers, _ = scheduler(workers=2, round_seconds=2.0)
+    round_ms = 2.0 * HARD_MS
+    bots, workers, _ = scheduler(workers=2, round_seconds=round_ms / 1000)
     for game in range(1, 11):
         bots.ask(game, "hard", 0, a_view(), None)
     await workers.finish(0)
-    assert workers.searches[2][1] == pytest.approx(2 * 2000 / 8)
+    assert workers.searches[2][1] == pytest.approx(2 * round_ms / 8)
 
 
 async def test_a_search_takes_only_its_share_of_the_clock_before_the_reserve():
-    bots, workers, _ = scheduler(clock_share=0.5, reserve_seconds=2.0)
-    bots.ask(1, "hard", 0, a_view(), deadline=3.0)
-    assert workers.searches[0][1] == pytest.approx(500)  # half of the 1 s before the reserve
+    bots, workers, _ = scheduler(clock_share=0.5, reserve_seconds=2.0, min_search_ms=1)
+    bots.ask(1, "hard", 0, a_view(), deadline=2.0 + HARD_MS / 1000)
+    assert workers.searches[0][1] == pytest.approx(HARD_MS / 2)  # half of the time left before the reserve
 
 
 async def test_with_too_little_time_to_search_the_light_level_answers_at_once():
