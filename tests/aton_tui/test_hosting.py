@@ -40,19 +40,22 @@ def host_app(tmp_path: Path) -> AtonApp:
     return AtonApp(launch, quiet_settings())
 
 
-async def test_the_notice_of_a_hosted_table_fits_an_80_column_lobby_unbroken(tmp_path):
+@pytest.mark.parametrize(("size", "form"), [((80, 24), "text"), ((60, 18), "short")])
+async def test_the_notice_of_a_hosted_table_shows_each_line_unbroken(tmp_path, size, form):
     """How the other player reaches a hosted table, on this machine only or on the LAN (the
-    longest IPv4 address and port), in as many lines on the screen as the text has."""
+    longest IPv4 address and port), in as many lines on the screen as the text has: the whole
+    notice in an 80-column lobby, its short form at the smallest size, where the whole would wrap."""
     app = host_app(tmp_path)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await wait_until(pilot, lambda: "You host table" in app.lobby_notice.text, what="the table")
         notice = app.screen.query_one("#notice", Notice)
         for launch in (app.launch, on_the_lan(app.launch)):
             said = table_notice(launch, m.TableCreated(table=99999, clock="relaxed", private=False))
             notice.show(said)
             await pilot.pause()
-            assert notice.content_size.height == len(said.text.splitlines()), said.text
-        assert "aton connect 255.255.255.255:65535" in said.text
+            shown = getattr(said, form)
+            assert notice.content_size.height == len(shown.splitlines()), shown
+        assert "aton connect 255.255.255.255:65535" in shown
 
 
 def on_the_lan(launch: Launch) -> Launch:
@@ -60,27 +63,18 @@ def on_the_lan(launch: Launch) -> Launch:
     return dataclasses.replace(launch, serve="0.0.0.0", lan_address="255.255.255.255", port=65535)
 
 
-async def test_at_the_smallest_size_the_notice_is_short_and_the_hosted_table_shows_in_its_list(tmp_path):
-    """At 60×18 the notice's lines would wrap: its short form says the same commands in three
-    unbroken lines, and the open tables' list keeps room for the host's table."""
+async def test_at_the_smallest_size_the_hosted_table_shows_in_its_list_below_the_short_notice(tmp_path):
     app = host_app(tmp_path)
     async with app.run_test(size=(60, 18)) as pilot:
         await wait_until(pilot, lambda: "You host table" in app.lobby_notice.text, what="the table")
-        notice = app.screen.query_one("#notice", Notice)
-        for launch in (app.launch, on_the_lan(app.launch)):
-            said = table_notice(launch, m.TableCreated(table=99999, clock="relaxed", private=False))
-            notice.show(said)
-            await pilot.pause()
-            assert notice.content_size.height == len(said.short.splitlines()) == 3, said.short
-            for line in said.short.splitlines():
-                assert len(line) <= notice.content_size.width, line
-        assert "aton connect 255.255.255.255:65535" in said.short
         tables = app.screen.query_one("#tables", DataTable)
         await wait_until(pilot, lambda: tables.row_count == 1, what="the table in its list")
+        notice = app.screen.query_one("#notice", Notice)
+        assert notice.content_size.height == 3
         assert tables.size.height >= tables.header_height + 1, "the table's row shows"
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
-        assert notice.content_size.height == len(said.text.splitlines()), "the whole notice again at 80 columns"
+        assert notice.content_size.height == len(app.lobby_notice.text.splitlines()), "the whole notice again"
 
 
 async def test_quitting_with_a_guest_at_the_table_asks_first_and_tells_the_guest_why(tmp_path):
