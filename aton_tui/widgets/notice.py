@@ -22,17 +22,22 @@ class NoticeText(NamedTuple):
         fits = all(cell_len(line) <= width for line in self.text.splitlines())
         return self.text if fits else self.short
 
+    @classmethod
+    def of(cls, said: NoticeText | str) -> NoticeText:
+        """``said`` as a notice's text (a plain string has no short form)."""
+        return cls(said) if isinstance(said, str) else said
+
 
 class Notice(Static):
     def __init__(self, said: NoticeText | str = "", **kwargs) -> None:
-        self._said = NoticeText(said) if isinstance(said, str) else said
+        self._said = NoticeText.of(said)
         self._shown = self._said.text
         super().__init__(self._shown, markup=False, **kwargs)
         self.set_class(bool(self._said.text), "-shown")
 
     def show(self, said: NoticeText | str) -> None:
         """Say ``said`` (in its short form where a line of it would wrap); an empty text hides the notice."""
-        self._said = NoticeText(said) if isinstance(said, str) else said
+        self._said = NoticeText.of(said)
         self._fit()
         self.set_class(bool(self._said.text), "-shown")
 
